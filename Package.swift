@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "assetpack",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "AssetPackZip", targets: ["AssetPackZip"]),
+        .library(name: "AssetPack", targets: ["AssetPack"]),
+        .library(name: "AssetPackPacker", targets: ["AssetPackPacker"]),
+        .executable(name: "assetpack", targets: ["AssetPackCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The only C in the package: the system zlib.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        // The zip format: records, reader, writer, compression. No policy.
+        .target(name: "AssetPackZip", dependencies: ["CZlib"]),
+        // Runtime: asset sources, walker, expander, first-launch install.
+        .target(name: "AssetPack", dependencies: ["AssetPackZip"]),
+        // Build time: packing rules, packer, manifest writer.
+        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip"]),
+        // The `assetpack` command: a thin shell over the libraries.
+        .executableTarget(
+            name: "AssetPackCLI",
+            dependencies: [
+                "AssetPack", "AssetPackPacker", "AssetPackZip",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
+        .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
+        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "TestSupport"]),
+        .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
+        .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

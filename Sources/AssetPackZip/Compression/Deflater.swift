@@ -1,0 +1,75 @@
+import CZlib
+
+/// A raw-deflate (RFC 1951) compressor over zlib's `deflate`, one per writer. Not thread-safe.
+final class Deflater {
+    private let stream: UnsafeMutablePointer<z_stream>
+
+    /// How a ``deflate(_:into:flush:)`` call ends its input.
+    enum Flush {
+        /// More input follows.
+        case none
+        /// End the current block on a byte boundary and reset the dictionary (pigz-style independent blocks).
+        case full
+        /// The input is complete: write the final block.
+        case finish
+
+        var zlibValue: Int32 {
+            switch self {
+            case .none: Z_NO_FLUSH
+            case .full: Z_FULL_FLUSH
+            case .finish: Z_FINISH
+            }
+        }
+    }
+
+    /// The outcome of one step: input consumed, output produced, and whether `.finish` completed.
+    struct Step {
+        var consumed: Int
+        var produced: Int
+        var finished: Bool
+    }
+
+    /// A compressor at `level` 0–9 (zlib's 6 is the usual default).
+    init(level: Int) throws(ZipError) {
+        guard (0...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 0–9") }
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = assetpack_deflate_init_raw(stream, Int32(level), 8)
+        guard status == Z_OK else {
+            stream.deallocate()
+            throw ZipError(.io, "zlib deflateInit2 failed with status \(status)")
+        }
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Starts a new stream with the same settings.
+    func reset() { deflateReset(stream) }
+
+    /// Compresses from `input` into `output`.
+    func deflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                 flush: Flush) throws(ZipError) -> Step {
+        let inCount = min(input.count, Int(UInt32.max))
+        let outCount = min(output.count, Int(UInt32.max))
+        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(inCount)
+        stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
+        stream.pointee.avail_out = uInt(outCount)
+        let status = CZlib.deflate(stream, flush.zlibValue)
+        let step = Step(consumed: inCount - Int(stream.pointee.avail_in),
+                        produced: outCount - Int(stream.pointee.avail_out),
+                        finished: status == Z_STREAM_END)
+        stream.pointee.next_in = nil
+        stream.pointee.next_out = nil
+        guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+            throw ZipError(.io, "zlib deflate failed with status \(status)")
+        }
+        return step
+    }
+
+    /// An upper bound on the compressed size of `count` bytes (zlib's `deflateBound`).
+    func bound(_ count: Int) -> Int { Int(deflateBound(stream, uLong(count))) }
+}

@@ -1,0 +1,109 @@
+/// What an entry is, from its name and external attributes (APPNOTE 4.4.15).
+public enum EntryKind: String, Sendable, Hashable, Codable {
+    /// A regular file.
+    case file
+    /// A directory (name ends in `/`, or the MS-DOS or Unix directory bit is set).
+    case directory
+    /// A symbolic link; its data is the link target.
+    case symlink
+    /// A FIFO, socket or device node: never created by this package.
+    case special
+}
+
+/// One entry of an archive as the central directory describes it (APPNOTE 4.3.12), with Zip64 values
+/// applied. A plain value: safe to pass between threads.
+public struct ZipEntry: Sendable, Hashable {
+    /// The position of this entry in the central directory.
+    public let index: Int
+    /// The decoded name (UTF-8, Unicode Path extra field, or CP437), exactly as stored, never normalized.
+    public let name: String
+    /// The name's bytes as stored in the central header.
+    public let rawName: [UInt8]
+    /// How the data is compressed.
+    public let method: CompressionMethod
+    /// General-purpose bit flags (APPNOTE 4.4.4).
+    public let flags: UInt16
+    /// The CRC-32 of the uncompressed data.
+    public let crc32: UInt32
+    /// Bytes of (compressed) data in the archive.
+    public let compressedSize: UInt64
+    /// Bytes after decompression.
+    public let uncompressedSize: UInt64
+    /// Where the entry's local header starts in the archive (already corrected for a prefix).
+    public let localHeaderOffset: UInt64
+    /// Where the entry's central header starts in the archive (for error messages).
+    public let centralHeaderOffset: UInt64
+    /// "Version made by" (APPNOTE 4.4.2): the high byte is the host system (3 = Unix).
+    public let versionMadeBy: UInt16
+    /// External file attributes: on Unix hosts the high 16 bits are `st_mode`.
+    public let externalAttributes: UInt32
+    /// The modification time fields.
+    public let modified: DOSDateTime
+    /// The first byte past the bytes this entry may use (the next local header or the central directory).
+    let dataLimit: UInt64
+
+    init(index: Int, name: String, rawName: [UInt8], method: CompressionMethod, flags: UInt16, crc32: UInt32,
+         compressedSize: UInt64, uncompressedSize: UInt64, localHeaderOffset: UInt64, centralHeaderOffset: UInt64,
+         versionMadeBy: UInt16, externalAttributes: UInt32, modified: DOSDateTime, dataLimit: UInt64) {
+        self.index = index
+        self.name = name
+        self.rawName = rawName
+        self.method = method
+        self.flags = flags
+        self.crc32 = crc32
+        self.compressedSize = compressedSize
+        self.uncompressedSize = uncompressedSize
+        self.localHeaderOffset = localHeaderOffset
+        self.centralHeaderOffset = centralHeaderOffset
+        self.versionMadeBy = versionMadeBy
+        self.externalAttributes = externalAttributes
+        self.modified = modified
+        self.dataLimit = dataLimit
+    }
+
+    func withDataLimit(_ limit: UInt64) -> ZipEntry {
+        ZipEntry(index: index, name: name, rawName: rawName, method: method, flags: flags, crc32: crc32,
+                 compressedSize: compressedSize, uncompressedSize: uncompressedSize,
+                 localHeaderOffset: localHeaderOffset, centralHeaderOffset: centralHeaderOffset,
+                 versionMadeBy: versionMadeBy, externalAttributes: externalAttributes, modified: modified,
+                 dataLimit: limit)
+    }
+
+    /// True when bit 0 or 6 of the flags, or method 99 (AES), marks the entry as encrypted.
+    public var isEncrypted: Bool {
+        flags & (GeneralPurposeFlag.encrypted | GeneralPurposeFlag.strongEncryption) != 0 || method == .aes
+    }
+
+    /// True when CRC and sizes follow the data in a data descriptor (bit 3).
+    public var hasDataDescriptor: Bool { flags & GeneralPurposeFlag.dataDescriptor != 0 }
+
+    /// The Unix `st_mode` from the external attributes, when the entry was made on a Unix-like host.
+    public var unixMode: UInt32? {
+        let host = versionMadeBy >> 8
+        // 3 = Unix, 19 = OS X (Darwin); both store st_mode in the high half.
+        guard host == 3 || host == 19 else { return nil }
+        let mode = externalAttributes >> 16
+        return mode == 0 ? nil : mode
+    }
+
+    /// The permission bits (0o777 plus setuid/setgid/sticky) when known.
+    public var permissions: UInt32? { unixMode.map { $0 & 0o7777 } }
+
+    /// File, directory, symlink or special node.
+    public var kind: EntryKind {
+        if name.hasSuffix("/") { return .directory }
+        if let mode = unixMode {
+            switch mode & 0o170000 {
+            case 0o040000: return .directory
+            case 0o120000: return .symlink
+            case 0o100000, 0: return .file
+            default: return .special
+            }
+        }
+        // MS-DOS directory attribute.
+        return externalAttributes & 0x10 != 0 ? .directory : .file
+    }
+
+    /// True when the owner-execute bit is set.
+    public var isExecutable: Bool { (unixMode ?? 0) & 0o100 != 0 }
+}

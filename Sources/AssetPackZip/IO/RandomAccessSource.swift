@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Bytes that can be read at any offset, from any thread: what ``ZipArchive`` reads from.
+///
+/// Implementations must be safe to call concurrently (positioned reads, no shared seek position).
+public protocol RandomAccessSource: Sendable {
+    /// The total number of bytes.
+    var size: UInt64 { get }
+    /// A name for error messages (usually a path).
+    var name: String { get }
+    /// Fills `buffer` from `offset` on; returns fewer bytes only at the end of the source.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int
+}
+
+extension RandomAccessSource {
+    /// Reads exactly `count` bytes at `offset`, or throws ``ZipError/Code/truncated``.
+    func readBytes(_ count: Int, at offset: UInt64) throws(ZipError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = try bytes.withMutableRawBytes { (buffer) throws(ZipError) -> Int in
+            try read(into: buffer, at: offset)
+        }
+        guard got == count else {
+            throw ZipError(.truncated, "archive ends after \(offset + UInt64(got)) bytes, inside a record",
+                           archive: name, offset: offset)
+        }
+        return bytes
+    }
+}
+
+/// A file read with `pread`: any number of threads may read it at once.
+public final class FileSource: RandomAccessSource {
+    /// The file's descriptor, owned by this object and closed when it goes away.
+    public let descriptor: Int32
+    public let size: UInt64
+    public let name: String
+
+    /// Opens `path` for reading.
+    /// - Throws: ``ZipError`` with code `.io` when the file cannot be opened.
+    public init(path: String) throws(ZipError) {
+        descriptor = try Syscall.open(path, flags: O_RDONLY)
+        do {
+            size = try Syscall.fileSize(descriptor, path: path)
+        } catch {
+            Syscall.close(descriptor)
+            throw error
+        }
+        name = path
+    }
+
+    deinit { Syscall.close(descriptor) }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
+        guard offset < size else { return 0 }
+        let wanted = Int(min(UInt64(buffer.count), size - offset))
+        return try Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]),
+                                 at: offset, path: name)
+    }
+}
+
+/// A byte range of another source, e.g. a stored entry of an outer archive read as an archive of its own.
+public struct SliceSource: RandomAccessSource {
+    /// The source the slice reads from.
+    public let base: any RandomAccessSource
+    /// Where the slice starts in `base`.
+    public let offset: UInt64
+    public let size: UInt64
+    public let name: String
+
+    /// A slice of `length` bytes at `offset` of `base`.
+    public init(_ base: any RandomAccessSource, offset: UInt64, length: UInt64, name: String? = nil) {
+        self.base = base
+        self.offset = offset
+        self.size = length
+        self.name = name ?? base.name
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at position: UInt64) throws(ZipError) -> Int {
+        guard position < size else { return 0 }
+        let wanted = Int(min(UInt64(buffer.count), size - position))
+        return try base.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: offset + position)
+    }
+}
+
+/// Bytes in memory, for tests and small archives.
+public struct MemorySource: RandomAccessSource {
+    /// The bytes.
+    public let bytes: [UInt8]
+    public var size: UInt64 { UInt64(bytes.count) }
+    public let name: String
+
+    /// Wraps `bytes`; `name` is used in error messages.
+    public init(_ bytes: [UInt8], name: String = "<memory>") {
+        self.bytes = bytes
+        self.name = name
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
+        guard offset < size else { return 0 }
+        let count = Int(min(UInt64(buffer.count), size - offset))
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + Int(offset), byteCount: count)
+        }
+        return count
+    }
+}

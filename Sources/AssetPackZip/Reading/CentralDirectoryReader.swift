@@ -1,0 +1,116 @@
+/// Reads the central directory in bounded chunks and turns each record into a ``ZipEntry``
+/// (APPNOTE 4.3.12, Zip64 values from 4.5.3). Any record it cannot parse fails the whole archive.
+struct CentralDirectoryReader {
+    let source: any RandomAccessSource
+    let location: CentralDirectoryLocation
+    let limits: ZipLimits
+
+    private static let chunkSize = 1 << 20
+
+    /// All entries, in central-directory order, with `dataLimit` not yet set.
+    func readEntries() throws(ZipError) -> [ZipEntry] {
+        guard location.entryCount <= UInt64(limits.maxEntries) else {
+            throw ZipError(.limitExceeded, "archive has \(location.entryCount) entries, more than the limit of \(limits.maxEntries)",
+                           archive: source.name)
+        }
+        var entries: [ZipEntry] = []
+        entries.reserveCapacity(Int(location.entryCount))
+        var buffer: [UInt8] = []
+        var bufferStart = location.offset  // absolute offset of buffer[0]
+        var position = location.offset
+        let end = location.offset + location.size
+        var totalUncompressed: UInt64 = 0
+        while entries.count < Int(location.entryCount) {
+            // Make sure the whole record is in the buffer; records are at most 46 + 3 × 65,535 bytes.
+            let recordLength = try recordSize(at: position, buffer: &buffer, bufferStart: &bufferStart, end: end)
+            var cursor = ByteCursor(buffer, position: Int(position - bufferStart))
+            guard let header = CentralDirectoryHeader.parse(&cursor) else {
+                throw ZipError(.format, "central directory record \(entries.count) is malformed", archive: source.name, offset: position)
+            }
+            let entry = try makeEntry(header, index: entries.count, at: position)
+            if entry.kind != .directory {
+                let (sum, overflow) = totalUncompressed.addingReportingOverflow(entry.uncompressedSize)
+                guard !overflow, sum <= limits.maxTotalUncompressedSize else {
+                    throw ZipError(.limitExceeded, "entries declare more than \(limits.maxTotalUncompressedSize) bytes in total",
+                                   archive: source.name, entry: entry.name)
+                }
+                totalUncompressed = sum
+            }
+            entries.append(entry)
+            position += UInt64(recordLength)
+        }
+        return entries
+    }
+
+    /// Loads bytes so the record at `position` is complete in `buffer`; returns its length.
+    private func recordSize(at position: UInt64, buffer: inout [UInt8], bufferStart: inout UInt64,
+                            end: UInt64) throws(ZipError) -> Int {
+        try ensure(position, count: FormatLimit.centralHeaderSize, buffer: &buffer, bufferStart: &bufferStart, end: end)
+        var cursor = ByteCursor(buffer, position: Int(position - bufferStart))
+        guard cursor.read(UInt32.self) == Signature.centralDirectoryHeader, cursor.skip(24),
+              let nameLength = cursor.read(UInt16.self), let extraLength = cursor.read(UInt16.self),
+              let commentLength = cursor.read(UInt16.self)
+        else {
+            throw ZipError(.format, "expected a central directory header signature", archive: source.name, offset: position)
+        }
+        let length = FormatLimit.centralHeaderSize + Int(nameLength) + Int(extraLength) + Int(commentLength)
+        try ensure(position, count: length, buffer: &buffer, bufferStart: &bufferStart, end: end)
+        return length
+    }
+
+    private func ensure(_ position: UInt64, count: Int, buffer: inout [UInt8], bufferStart: inout UInt64,
+                        end: UInt64) throws(ZipError) {
+        guard position + UInt64(count) <= end else {
+            throw ZipError(.truncated, "central directory ends inside a record", archive: source.name, offset: position)
+        }
+        if position >= bufferStart, position + UInt64(count) <= bufferStart + UInt64(buffer.count) { return }
+        let length = Int(min(UInt64(max(Self.chunkSize, count)), end - position))
+        buffer = try source.readBytes(length, at: position)
+        bufferStart = position
+    }
+
+    /// Applies Zip64 values, decodes the name, and checks the record against the archive's size.
+    private func makeEntry(_ header: CentralDirectoryHeader, index: Int, at offset: UInt64) throws(ZipError) -> ZipEntry {
+        var uncompressed = UInt64(header.uncompressedSize)
+        var compressed = UInt64(header.compressedSize)
+        var localOffset = UInt64(header.localHeaderOffset)
+        var disk = UInt32(header.diskNumberStart)
+        let name = EntryName.decode(header.name, flags: header.flags, extra: header.extra)
+        func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
+            ZipError(code, message, archive: source.name, entry: name, offset: offset)
+        }
+        guard let blocks = ExtraField.blocks(header.extra) else {
+            throw fail(.format, "extra field block runs past the end of the extra field")
+        }
+        let needU = header.uncompressedSize == FormatLimit.max32, needC = header.compressedSize == FormatLimit.max32
+        let needO = header.localHeaderOffset == FormatLimit.max32, needD = header.diskNumberStart == FormatLimit.max16
+        if needU || needC || needO || needD {
+            guard let data = blocks.first(where: { $0.id == ExtraFieldID.zip64 })?.data,
+                  let zip64 = Zip64ExtraField.parse(data, needUncompressed: needU, needCompressed: needC,
+                                                    needOffset: needO, needDisk: needD)
+            else { throw fail(.format, "header needs a Zip64 extra field that is missing or too short") }
+            uncompressed = zip64.uncompressedSize ?? uncompressed
+            compressed = zip64.compressedSize ?? compressed
+            localOffset = zip64.localHeaderOffset ?? localOffset
+            disk = zip64.diskNumberStart ?? disk
+        }
+        guard disk == 0 else { throw fail(.unsupportedFeature, "entry starts on disk \(disk): multi-disk archives are not supported") }
+        let (absolute, overflow) = localOffset.addingReportingOverflow(location.prefix)
+        guard !overflow, absolute + UInt64(FormatLimit.localHeaderSize) <= location.offset else {
+            throw fail(.overlap, "local header offset \(localOffset) is not before the central directory")
+        }
+        guard compressed <= location.offset - absolute else {
+            throw fail(.overlap, "compressed size \(compressed) runs past the central directory")
+        }
+        if CompressionMethod(rawValue: header.method) == .stored && header.flags & GeneralPurposeFlag.encrypted == 0
+            && compressed != uncompressed {
+            throw fail(.sizeMismatch, "stored entry declares \(compressed) bytes stored but \(uncompressed) bytes of data")
+        }
+        return ZipEntry(
+            index: index, name: name, rawName: header.name, method: CompressionMethod(rawValue: header.method),
+            flags: header.flags, crc32: header.crc32, compressedSize: compressed, uncompressedSize: uncompressed,
+            localHeaderOffset: absolute, centralHeaderOffset: offset, versionMadeBy: header.versionMadeBy,
+            externalAttributes: header.externalAttributes,
+            modified: DOSDateTime(time: header.dosTime, date: header.dosDate), dataLimit: location.offset)
+    }
+}

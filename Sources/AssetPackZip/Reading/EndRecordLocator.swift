@@ -1,0 +1,131 @@
+/// Where the central directory is, as read from the end of an archive (APPNOTE 4.3.14–4.3.16).
+struct CentralDirectoryLocation {
+    /// Absolute offset of the first central header.
+    var offset: UInt64
+    /// Size in bytes of the central directory.
+    var size: UInt64
+    /// Number of entries.
+    var entryCount: UInt64
+    /// Bytes in front of the archive (a self-extractor stub) that the stored offsets do not count.
+    var prefix: UInt64
+    /// The archive comment.
+    var comment: [UInt8]
+}
+
+/// Finds the end of central directory record in the last 65,557 bytes, follows the Zip64 locator,
+/// and works out where the central directory really starts.
+enum EndRecordLocator {
+    static func locate(in source: any RandomAccessSource) throws(ZipError) -> CentralDirectoryLocation {
+        let size = source.size
+        guard size >= UInt64(FormatLimit.endRecordSize) else {
+            throw ZipError(.format, "not a zip archive: \(size) bytes is too short for an end record", archive: source.name)
+        }
+        let window = min(size, UInt64(FormatLimit.endRecordSearchWindow))
+        let tail = try source.readBytes(Int(window), at: size - window)
+        guard let (position, record) = findEndRecord(tail) else {
+            throw ZipError(.format, "not a zip archive: no end of central directory record in the last \(window) bytes",
+                           archive: source.name)
+        }
+        let endOffset = size - window + UInt64(position)
+        if record.diskNumber != 0 || record.centralDirectoryDisk != 0 && record.centralDirectoryDisk != FormatLimit.max16 {
+            throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) archives are not supported",
+                           archive: source.name, offset: endOffset)
+        }
+        if let zip64 = try readZip64(source, endOffset: endOffset, tail: tail, tailStart: size - window) {
+            return try resolve(source, declaredOffset: zip64.record.centralDirectoryOffset,
+                               size: zip64.record.centralDirectorySize, count: zip64.record.totalEntries,
+                               endOfDirectory: zip64.position, comment: record.comment)
+        }
+        if record.needsZip64 && record.totalEntries == FormatLimit.max16 && record.centralDirectoryOffset == FormatLimit.max32 {
+            throw ZipError(.format, "end record points to a Zip64 record, but there is no Zip64 locator",
+                           archive: source.name, offset: endOffset)
+        }
+        return try resolve(source, declaredOffset: UInt64(record.centralDirectoryOffset),
+                           size: UInt64(record.centralDirectorySize), count: UInt64(record.totalEntries),
+                           endOfDirectory: endOffset, comment: record.comment)
+    }
+
+    /// The end record closest to the end whose comment reaches exactly to the end of the file; failing that,
+    /// the one closest to the end whose comment fits (some tools miscount the comment). A second archive
+    /// hidden in the comment is thereby ignored.
+    static func findEndRecord(_ tail: [UInt8]) -> (Int, EndOfCentralDirectory)? {
+        var fallback: (Int, EndOfCentralDirectory)?
+        var index = tail.count - FormatLimit.endRecordSize
+        while index >= 0 {
+            if tail[index] == 0x50, tail[index + 1] == 0x4b, tail[index + 2] == 0x05, tail[index + 3] == 0x06 {
+                var cursor = ByteCursor(tail, position: index)
+                if let record = EndOfCentralDirectory.parse(&cursor) {
+                    let declaredEnd = index + FormatLimit.endRecordSize + record.comment.count
+                    let commentLength = Int(tail[index + 20]) | Int(tail[index + 21]) << 8
+                    if commentLength == record.comment.count && declaredEnd == tail.count { return (index, record) }
+                    if fallback == nil && commentLength <= tail.count - index - FormatLimit.endRecordSize {
+                        fallback = (index, record)
+                    }
+                }
+            }
+            index -= 1
+        }
+        return fallback
+    }
+
+    /// Reads the Zip64 end record when a locator stands right before the end record.
+    private static func readZip64(_ source: any RandomAccessSource, endOffset: UInt64, tail: [UInt8],
+                                  tailStart: UInt64) throws(ZipError) -> (record: Zip64EndOfCentralDirectory, position: UInt64)? {
+        guard endOffset >= UInt64(FormatLimit.zip64LocatorSize) else { return nil }
+        let locatorOffset = endOffset - UInt64(FormatLimit.zip64LocatorSize)
+        var cursor = ByteCursor(try source.readBytes(FormatLimit.zip64LocatorSize, at: locatorOffset))
+        guard let locator = Zip64Locator.parse(&cursor) else { return nil }
+        if locator.totalDisks > 1 || locator.endRecordDisk != 0 {
+            throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) Zip64 archives are not supported",
+                           archive: source.name, offset: locatorOffset)
+        }
+        // The stored offset does not count a prefix; when nothing is there, look right before the locator.
+        let candidates = [locator.endRecordOffset, locatorOffset >= 56 ? locatorOffset - 56 : nil]
+        for case let candidate? in candidates where candidate < locatorOffset {
+            let available = min(UInt64(FormatLimit.zip64EndRecordSize), locatorOffset - candidate)
+            guard available == UInt64(FormatLimit.zip64EndRecordSize) else { continue }
+            var recordCursor = ByteCursor(try source.readBytes(FormatLimit.zip64EndRecordSize, at: candidate))
+            if let record = Zip64EndOfCentralDirectory.parse(&recordCursor) {
+                if record.diskNumber != 0 || record.centralDirectoryDisk != 0 {
+                    throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) Zip64 archives are not supported",
+                                   archive: source.name, offset: candidate)
+                }
+                return (record, candidate)
+            }
+        }
+        throw ZipError(.format, "Zip64 locator points to \(locator.endRecordOffset), where there is no Zip64 end record",
+                       archive: source.name, offset: locatorOffset)
+    }
+
+    /// Checks the declared directory against the file and finds the prefix: the central directory ends
+    /// where the end record (or Zip64 end record) begins, so it starts `size` bytes before that.
+    private static func resolve(_ source: any RandomAccessSource, declaredOffset: UInt64, size: UInt64, count: UInt64,
+                                endOfDirectory: UInt64, comment: [UInt8]) throws(ZipError) -> CentralDirectoryLocation {
+        guard size <= endOfDirectory else {
+            throw ZipError(.format, "central directory size \(size) is larger than the \(endOfDirectory) bytes before the end record",
+                           archive: source.name, offset: endOfDirectory)
+        }
+        guard count <= size / UInt64(FormatLimit.centralHeaderSize) else {
+            throw ZipError(.format, "central directory claims \(count) entries, but its \(size) bytes cannot hold them",
+                           archive: source.name, offset: endOfDirectory)
+        }
+        let actualStart = endOfDirectory - size
+        guard declaredOffset <= actualStart else {
+            throw ZipError(.format, "central directory offset \(declaredOffset) is past where it can start (\(actualStart))",
+                           archive: source.name, offset: endOfDirectory)
+        }
+        var prefix = actualStart - declaredOffset
+        if prefix > 0, count > 0, try signature(at: declaredOffset, in: source) == Signature.centralDirectoryHeader {
+            // Offsets were adjusted for the prefix (zip -A), and something else sits between directory and end.
+            prefix = 0
+        }
+        return CentralDirectoryLocation(offset: declaredOffset + prefix, size: size, entryCount: count, prefix: prefix,
+                                        comment: comment)
+    }
+
+    private static func signature(at offset: UInt64, in source: any RandomAccessSource) throws(ZipError) -> UInt32? {
+        guard offset + 4 <= source.size else { return nil }
+        var cursor = ByteCursor(try source.readBytes(4, at: offset))
+        return cursor.read(UInt32.self)
+    }
+}

@@ -1,0 +1,62 @@
+/// Reads an entry's local header (APPNOTE 4.3.7) and checks it against the central header: same name and
+/// method, and — when there is no data descriptor — same CRC-32 and sizes. Returns where the data starts.
+enum LocalHeaderCheck {
+    static func dataOffset(of entry: ZipEntry, in source: any RandomAccessSource) throws(ZipError) -> UInt64 {
+        func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
+            ZipError(code, message, archive: source.name, entry: entry.name, offset: entry.localHeaderOffset)
+        }
+        guard entry.localHeaderOffset + UInt64(FormatLimit.localHeaderSize) <= source.size else {
+            throw fail(.truncated, "archive ends before the local header")
+        }
+        var cursor = ByteCursor(try source.readBytes(FormatLimit.localHeaderSize, at: entry.localHeaderOffset))
+        guard let (header, nameLength, extraLength) = LocalFileHeader.parseFixed(&cursor) else {
+            throw fail(.format, "no local header signature where the central directory says the entry starts")
+        }
+        let variableStart = entry.localHeaderOffset + UInt64(FormatLimit.localHeaderSize)
+        let dataStart = variableStart + UInt64(nameLength + extraLength)
+        guard dataStart <= entry.dataLimit else {
+            throw fail(.overlap, "local header runs into the next entry")
+        }
+        let variable = try source.readBytes(nameLength + extraLength, at: variableStart)
+        guard Array(variable[0..<nameLength]) == entry.rawName else {
+            throw fail(.headerMismatch, "local header names \"\(EntryName.decode(Array(variable[0..<nameLength]), flags: header.flags, extra: []))\"")
+        }
+        guard header.method == entry.method.rawValue else {
+            throw fail(.headerMismatch, "local header says method \(CompressionMethod(rawValue: header.method)), central directory says \(entry.method)")
+        }
+        if header.flags & GeneralPurposeFlag.dataDescriptor == 0 {
+            try compareSizes(header, extra: Array(variable[nameLength...]), entry: entry, fail: fail)
+        }
+        let dataEnd = dataStart + entry.compressedSize
+        guard dataEnd <= source.size else { throw fail(.truncated, "archive ends inside the entry's data") }
+        guard dataEnd <= entry.dataLimit else { throw fail(.overlap, "entry's data overlaps the next entry") }
+        return dataStart
+    }
+
+    private static func compareSizes(_ header: LocalFileHeader, extra: [UInt8], entry: ZipEntry,
+                                     fail: (ZipError.Code, String) -> ZipError) throws(ZipError) {
+        var compressed = UInt64(header.compressedSize), uncompressed = UInt64(header.uncompressedSize)
+        let needU = header.uncompressedSize == FormatLimit.max32, needC = header.compressedSize == FormatLimit.max32
+        if needU || needC {
+            // In a local header the Zip64 field holds both sizes (APPNOTE 4.5.3); accept either layout.
+            guard let data = ExtraField.find(ExtraFieldID.zip64, in: extra),
+                  let zip64 = Zip64ExtraField.parse(data, needUncompressed: needU || data.count >= 16,
+                                                    needCompressed: needC || data.count >= 16, needOffset: false, needDisk: false)
+            else { throw fail(.format, "local header needs a Zip64 extra field that is missing or too short") }
+            uncompressed = zip64.uncompressedSize ?? uncompressed
+            compressed = zip64.compressedSize ?? compressed
+        }
+        guard header.crc32 == entry.crc32 else {
+            throw fail(.headerMismatch, "local header CRC-32 \(hex(header.crc32)) differs from the central directory's \(hex(entry.crc32))")
+        }
+        guard compressed == entry.compressedSize, uncompressed == entry.uncompressedSize else {
+            throw fail(.headerMismatch, "local header sizes \(compressed)/\(uncompressed) differ from the central directory's \(entry.compressedSize)/\(entry.uncompressedSize)")
+        }
+    }
+}
+
+/// Eight hex digits, for checksums in messages.
+func hex(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
+}

@@ -1,0 +1,142 @@
+/// A stream of one entry's uncompressed bytes. It checks what a caller cannot forget to check: it never
+/// yields more bytes than the entry declares, and it verifies the exact size and the CRC-32 before it
+/// hands out the last bytes — a damaged entry throws instead of ending. A truncated or damaged deflate
+/// stream is an error, never a hang. One reader per thread; open as many as you like.
+public final class ZipEntryReader: ByteStream {
+    /// The entry being read.
+    public let entry: ZipEntry
+    private let source: any RandomAccessSource
+    private let limits: ZipLimits
+    private var inflater: Inflater?
+    private var input: UnsafeMutableRawBufferPointer
+    private var inputStart = 0, inputEnd = 0
+    private var nextOffset: UInt64
+    private var compressedLeft: UInt64
+    private var produced: UInt64 = 0
+    private var crc = CRC32()
+    private var finished = false
+
+    init(archive: ZipArchive, entry: ZipEntry, bufferSize: Int) throws(ZipError) {
+        func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
+            ZipError(code, message, archive: archive.name, entry: entry.name, offset: entry.localHeaderOffset)
+        }
+        if entry.isEncrypted { throw fail(.encrypted, "entry is encrypted; encrypted entries are not supported") }
+        if entry.flags & GeneralPurposeFlag.patchedData != 0 { throw fail(.unsupportedFeature, "patched data is not supported") }
+        guard entry.method.isSupported else {
+            throw fail(.unsupportedMethod, "compression method \(entry.method) is not supported (only stored and deflate)")
+        }
+        self.entry = entry
+        self.source = archive.source
+        self.limits = archive.limits
+        self.nextOffset = try LocalHeaderCheck.dataOffset(of: entry, in: archive.source)
+        self.compressedLeft = entry.compressedSize
+        if entry.method == .deflate {
+            self.inflater = try Inflater()
+            self.input = .allocate(byteCount: max(bufferSize, 4096), alignment: 16)
+        } else {
+            self.input = .allocate(byteCount: 0, alignment: 16)
+        }
+    }
+
+    deinit { input.deallocate() }
+
+    /// Bytes handed out so far.
+    public var bytesRead: UInt64 { produced }
+
+    /// Fills `buffer` with the next bytes; returns 0 at the end, which is reached only after size and
+    /// CRC-32 checked out.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        do {
+            if finished || buffer.count == 0 { return 0 }
+            let count = inflater == nil ? try readStored(into: buffer) : try readDeflated(into: buffer)
+            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            produced += UInt64(count)
+            if produced == entry.uncompressedSize && !finished { try finish() }
+            return count
+        } catch {
+            finished = true
+            throw error.inArchive(source.name).forEntry(entry.name)
+        }
+    }
+
+    private func readStored(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        let wanted = Int(min(UInt64(buffer.count), compressedLeft))
+        guard wanted > 0 else { return 0 }
+        let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: nextOffset)
+        guard got == wanted else { throw ZipError(.truncated, "archive ends inside the entry's data", offset: nextOffset + UInt64(got)) }
+        nextOffset += UInt64(got)
+        compressedLeft -= UInt64(got)
+        return got
+    }
+
+    private func readDeflated(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        let room = Int(min(UInt64(buffer.count), entry.uncompressedSize - produced))
+        guard room > 0 else {
+            // Nothing more is declared; the stream must end now without more output.
+            try finish()
+            return 0
+        }
+        let output = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room])
+        while true {
+            try refillIfEmpty()
+            let step = try inflater!.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: output)
+            inputStart += step.consumed
+            try checkRatio(extra: UInt64(step.produced))
+            if step.produced > 0 { return step.produced }
+            if step.finished {
+                throw ZipError(.sizeMismatch, "deflate stream ends after \(produced) bytes, but \(entry.uncompressedSize) are declared")
+            }
+            if step.consumed == 0 && inputStart == inputEnd && compressedLeft == 0 {
+                throw ZipError(.truncated, "deflate stream is cut short after \(produced) of \(entry.uncompressedSize) bytes")
+            }
+        }
+    }
+
+    private func refillIfEmpty() throws(ZipError) {
+        guard inputStart == inputEnd, compressedLeft > 0 else { return }
+        let wanted = Int(min(UInt64(input.count), compressedLeft))
+        let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<wanted]), at: nextOffset)
+        guard got == wanted else { throw ZipError(.truncated, "archive ends inside the entry's data", offset: nextOffset + UInt64(got)) }
+        nextOffset += UInt64(got)
+        compressedLeft -= UInt64(got)
+        inputStart = 0
+        inputEnd = got
+    }
+
+    private func checkRatio(extra: UInt64) throws(ZipError) {
+        guard let ratio = limits.maxCompressionRatio else { return }
+        let out = produced + extra
+        guard out > limits.ratioGraceSize else { return }
+        let consumed = entry.compressedSize - compressedLeft - UInt64(inputEnd - inputStart)
+        if Double(out) > ratio * Double(max(consumed, 1)) {
+            throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
+        }
+    }
+
+    /// All declared bytes are out: a deflate stream must end here with nothing more, and the CRC must match.
+    private func finish() throws(ZipError) {
+        if let inflater {
+            var scratch: UInt8 = 0
+            while true {
+                try refillIfEmpty()
+                let step = try withUnsafeMutableBytes(of: &scratch) { (out) throws(ZipError) -> Inflater.Step in
+                    try inflater.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: out)
+                }
+                inputStart += step.consumed
+                if step.produced > 0 {
+                    throw ZipError(.sizeMismatch, "deflate stream holds more than the \(entry.uncompressedSize) bytes declared")
+                }
+                if step.finished { break }
+                if step.consumed == 0 && inputStart == inputEnd && compressedLeft == 0 {
+                    throw ZipError(.truncated, "deflate stream is cut short after all \(produced) declared bytes")
+                }
+            }
+        } else if produced != entry.uncompressedSize {
+            throw ZipError(.sizeMismatch, "stored data is \(produced) bytes, \(entry.uncompressedSize) declared")
+        }
+        guard crc.value == entry.crc32 else {
+            throw ZipError(.checksum, "CRC-32 mismatch: expected \(hex(entry.crc32)), data has \(hex(crc.value))")
+        }
+        finished = true
+    }
+}
