@@ -1,0 +1,96 @@
+import AssetPackZip
+
+/// The one error type of the AssetPack runtime and packer: what went wrong (``code``), which file
+/// (``path``), why (``message``), and the underlying cause (an errno, or the ``ZipError`` from the zip layer).
+///
+/// Printed, it is one line for a log or stderr: `assets/big.bin.zip: entry "big.bin": CRC-32 mismatch ...`.
+public struct AssetPackError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. An open set.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A path does not exist.
+        public static let notFound = Code(rawValue: "not-found")
+        /// A name is unsafe: `..`, absolute, backslash, NUL, control characters, too long.
+        public static let unsafePath = Code(rawValue: "unsafe-path")
+        /// Two entries map to the same place (duplicates, case or normalization twins, file vs directory).
+        public static let conflict = Code(rawValue: "conflict")
+        /// A symlink was refused or would escape.
+        public static let symlink = Code(rawValue: "symlink")
+        /// The archive or bundle is broken; ``AssetPackError/zipError`` says how.
+        public static let archive = Code(rawValue: "archive")
+        /// The bundle manifest is missing fields, malformed, or disagrees with the bundle.
+        public static let manifest = Code(rawValue: "manifest")
+        /// Data does not match the size or CRC-32 the manifest records.
+        public static let verification = Code(rawValue: "verification")
+        /// Not enough free space at the destination.
+        public static let noSpace = Code(rawValue: "no-space")
+        /// A system call failed; ``AssetPackError/errno`` holds the code.
+        public static let io = Code(rawValue: "io")
+        /// A configured limit was exceeded.
+        public static let limitExceeded = Code(rawValue: "limit-exceeded")
+        /// The operation was cancelled.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// The caller passed something unusable (e.g. an output folder inside the source).
+        public static let invalidArgument = Code(rawValue: "invalid-argument")
+        /// Something in the source tree is not supported (e.g. a symlink while packing, a FIFO).
+        public static let unsupported = Code(rawValue: "unsupported")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence saying what went wrong.
+    public var message: String
+    /// The file or folder concerned.
+    public var path: String?
+    /// The errno of a failed system call.
+    public var errno: Int32?
+    /// The zip layer's error, when the cause was an archive.
+    public var zipError: ZipError?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, path: String? = nil, errno: Int32? = nil, zipError: ZipError? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.errno = errno
+        self.zipError = zipError
+    }
+
+    /// Wraps a zip-layer error; codes that have a runtime equivalent keep their meaning.
+    public init(_ error: ZipError, path: String? = nil) {
+        let code: Code = switch error.code {
+        case .notFound: .notFound
+        case .limitExceeded: .limitExceeded
+        case .io where error.errno == 28: .noSpace
+        case .io: .io
+        default: .archive
+        }
+        self.init(code, error.description, path: path ?? error.archive, errno: error.errno, zipError: error)
+        if error.archive != nil, path == nil || path == error.archive {
+            // The zip error's description already starts with the archive path.
+            self.path = nil
+            self.message = error.description
+        }
+    }
+
+    /// One line: `PATH: MESSAGE`.
+    public var description: String {
+        guard let path else { return message }
+        return "\(path): \(message)"
+    }
+
+    /// An I/O error for a failed system call.
+    public static func system(_ call: String, path: String, errno code: Int32) -> AssetPackError {
+        AssetPackError(code == 28 ? .noSpace : (code == 2 ? .notFound : .io),
+                       "\(call) failed: \(String(cString: strerror(code)))", path: path, errno: code)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,39 @@
+import Foundation
+
+extension BundleManifest {
+    /// The manifest as deterministic JSON (sorted keys, pretty-printed, trailing newline).
+    public func encodedJSON() throws(AssetPackError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return Array(try encoder.encode(self)) + [0x0A]
+        } catch {
+            throw AssetPackError(.manifest, "cannot encode the manifest: \(error)")
+        }
+    }
+
+    /// Parses and checks a manifest: known format, valid paths, files with size, CRC and storage.
+    /// - Parameter origin: the path it was read from, for error messages.
+    public static func decode(_ bytes: [UInt8], origin: String) throws(AssetPackError) -> BundleManifest {
+        let manifest: BundleManifest
+        do {
+            manifest = try JSONDecoder().decode(BundleManifest.self, from: Data(bytes))
+        } catch {
+            throw AssetPackError(.manifest, "manifest is not valid: \(error)", path: origin)
+        }
+        guard manifest.format == currentFormat else {
+            throw AssetPackError(.manifest, "manifest format \(manifest.format) is not supported (this is format \(currentFormat))", path: origin)
+        }
+        for entry in manifest.entries {
+            do {
+                _ = try AssetPath(entry.path)
+            } catch {
+                throw AssetPackError(.manifest, "manifest lists an \(error.message)", path: origin)
+            }
+            if entry.kind == .file, entry.size == nil || entry.crc32 == nil || entry.storage == nil {
+                throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" lacks size, CRC-32 or storage", path: origin)
+            }
+        }
+        return manifest
+    }
+}

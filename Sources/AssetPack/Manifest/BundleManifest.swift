@@ -1,0 +1,119 @@
+/// The manifest at the root of a packed bundle, `.assetpack/manifest.json`: it describes the logical tree
+/// (the app's original asset folder) and how each file is stored in the bundle, so the expander can plan
+/// without walking, report progress against known totals, check free space, and verify every byte.
+///
+/// Everything under the reserved folder ``reservedDirectory`` belongs to assetpack and is never copied.
+public struct BundleManifest: Codable, Sendable, Equatable {
+    /// The reserved folder name at a bundle's (and a destination's) root.
+    public static let reservedDirectory = ".assetpack"
+    /// The manifest's path inside a bundle.
+    public static let path = ".assetpack/manifest.json"
+    /// A small file holding only ``identity``, so an up-to-date check reads a few bytes.
+    public static let identityPath = ".assetpack/identity"
+    /// The format version this code writes and reads.
+    public static let currentFormat = 1
+
+    /// The manifest format version.
+    public var format: Int
+    /// The content identity: ``ContentIdentity`` over the logical entries (paths, kinds, sizes, CRC-32s).
+    public var identity: String
+    /// The packing threshold in bytes that built the bundle (files larger than this were packed).
+    public var threshold: UInt64
+    /// The tool that wrote it, e.g. `assetpack 0.1.0`.
+    public var generator: String
+    /// Every logical file and directory, sorted by path.
+    public var entries: [Entry]
+
+    /// Creates a manifest; ``identity`` is computed from `entries`.
+    public init(threshold: UInt64, generator: String, entries: [Entry]) {
+        self.format = Self.currentFormat
+        self.threshold = threshold
+        self.generator = generator
+        self.entries = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        self.identity = ContentIdentity.of(self.entries)
+    }
+
+    /// Bytes of all files in the logical tree.
+    public var totalSize: UInt64 { entries.reduce(0) { $0 + ($1.size ?? 0) } }
+
+    /// Number of logical files.
+    public var fileCount: Int { entries.filter { $0.kind == .file }.count }
+
+    /// One logical entry.
+    public struct Entry: Codable, Sendable, Equatable {
+        /// The path in the logical tree, `/`-separated, no trailing slash.
+        public var path: String
+        /// File or directory (symlinks are not packed).
+        public var kind: Kind
+        /// Uncompressed size (files only).
+        public var size: UInt64?
+        /// CRC-32 of the contents (files only).
+        public var crc32: UInt32?
+        /// How the file is stored in the bundle (files only).
+        public var storage: Storage?
+        /// Permission bits, when not the default (0755 marks an executable).
+        public var mode: UInt32?
+
+        /// A directory entry (kept so that empty directories survive the round trip).
+        public static func directory(_ path: String) -> Entry {
+            Entry(path: path, kind: .directory, size: nil, crc32: nil, storage: nil, mode: nil)
+        }
+
+        /// A file entry.
+        public static func file(_ path: String, size: UInt64, crc32: UInt32, storage: Storage, mode: UInt32? = nil) -> Entry {
+            Entry(path: path, kind: .file, size: size, crc32: crc32, storage: storage, mode: mode)
+        }
+    }
+
+    /// The kind of a logical entry.
+    public enum Kind: String, Codable, Sendable {
+        case file, directory
+    }
+
+    /// Where a file's bytes are in the bundle.
+    public struct Storage: Codable, Sendable, Equatable {
+        /// `plain`: copied byte for byte at ``file``; `packed`: entry ``entry`` of the zip ``file``.
+        public var form: Form
+        /// The bundle-relative path of the plain file or the packing archive.
+        public var file: String
+        /// The entry name inside the archive (packed only).
+        public var entry: String?
+        /// `stored` or `deflate` (packed only).
+        public var method: String?
+        /// Bytes of the compressed data (packed only).
+        public var compressedSize: UInt64?
+        /// Offsets of independently decodable deflate blocks (packed, block-indexed entries only):
+        /// each pair is (uncompressed offset, compressed offset) where a full flush ended the previous block.
+        public var blocks: [[UInt64]]?
+
+        /// Stored as is at `file`.
+        public static func plain(_ file: String) -> Storage {
+            Storage(form: .plain, file: file, entry: nil, method: nil, compressedSize: nil, blocks: nil)
+        }
+
+        /// Packed as `entry` of the zip at `archive`.
+        public static func packed(archive: String, entry: String, method: String, compressedSize: UInt64,
+                                  blocks: [[UInt64]]? = nil) -> Storage {
+            Storage(form: .packed, file: archive, entry: entry, method: method, compressedSize: compressedSize, blocks: blocks)
+        }
+
+        /// Plain or packed.
+        public enum Form: String, Codable, Sendable {
+            case plain, packed
+        }
+    }
+}
+
+/// The content identity of a logical tree: SHA-256 over one line per entry, in byte order of paths:
+/// `kind \t size \t crc32 \t mode \t path \n`. How files are stored (packed or not, level) does not change it.
+public enum ContentIdentity {
+    /// The identity of `entries` (any order).
+    public static func of(_ entries: [BundleManifest.Entry]) -> String {
+        var hash = SHA256()
+        hash.update("assetpack-identity-1\n")
+        for entry in entries.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+            hash.update("\(entry.kind.rawValue)\t\(entry.size ?? 0)\t\(entry.crc32 ?? 0)\t\(entry.mode ?? 0)\t\(entry.path)\n")
+        }
+        return hash.finalizeHex()
+    }
+}

@@ -1,0 +1,106 @@
+/// A relative path that is safe to create under a destination: it cannot hold `..`, `.`, empty
+/// components, an absolute start, backslashes, drive letters, NUL or other control characters, and each
+/// component fits the platform's name limit. Constructing one is the check; holding one is the proof.
+public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The components, each a valid file name.
+    public let components: [String]
+
+    /// The longest component, in UTF-8 bytes (NAME_MAX on Linux and Apple platforms).
+    public static let maxComponentBytes = 255
+    /// The longest whole path, in UTF-8 bytes (PATH_MAX less room for the destination).
+    public static let maxPathBytes = 3_072
+    /// The deepest nesting accepted.
+    public static let maxDepth = 128
+
+    /// The root of a tree (no components).
+    public static let root = AssetPath(validated: [])
+
+    private init(validated components: [String]) { self.components = components }
+
+    /// Validates `text` ("a/b/c.txt"; one trailing `/` is allowed for directories).
+    /// - Throws: ``AssetPackError`` with code `.unsafePath` saying which rule the name broke.
+    public init(_ text: String) throws(AssetPackError) {
+        var body = Substring(text)
+        if body.hasSuffix("/") { body.removeLast() }
+        func refuse(_ reason: String) -> AssetPackError {
+            AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(text)): \(reason)")
+        }
+        if text.hasPrefix("/") { throw refuse("absolute path") }
+        if body.isEmpty {
+            self.init(validated: [])
+            return
+        }
+        if body.utf8.count > Self.maxPathBytes { throw refuse("longer than \(Self.maxPathBytes) bytes") }
+        let parts = body.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.count > Self.maxDepth { throw refuse("nested deeper than \(Self.maxDepth) levels") }
+        for part in parts {
+            if let reason = AssetPath.problem(with: part) { throw refuse(reason) }
+        }
+        self.init(validated: parts)
+    }
+
+    /// Why `name` cannot be one path component, or nil when it can.
+    public static func problem(with name: String) -> String? {
+        if name.isEmpty { return "empty path component" }
+        if name == "." || name == ".." { return "'\(name)' component" }
+        if name.utf8.count > maxComponentBytes { return "component longer than \(maxComponentBytes) bytes" }
+        for scalar in name.unicodeScalars {
+            switch scalar.value {
+            case 0: return "NUL byte"
+            case 0x01...0x1F, 0x7F: return "control character"
+            case 0x5C: return "backslash"
+            default: continue
+            }
+        }
+        if name.utf8.count >= 2, name.utf8.dropFirst().first == UInt8(ascii: ":"),
+           name.unicodeScalars.first.map({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) }) == true {
+            return "drive letter"
+        }
+        return nil
+    }
+
+    /// The path as `a/b/c`, "" for the root.
+    public var string: String { components.joined(separator: "/") }
+    public var description: String { string }
+
+    /// The last component, or "" for the root.
+    public var name: String { components.last ?? "" }
+
+    /// True for the root.
+    public var isRoot: Bool { components.isEmpty }
+
+    /// The parent path (the root's parent is the root).
+    public var parent: AssetPath { AssetPath(validated: Array(components.dropLast())) }
+
+    /// This path with one more component.
+    /// - Throws: `.unsafePath` when `name` is not a valid single component.
+    public func appending(_ name: String) throws(AssetPackError) -> AssetPath {
+        if let reason = AssetPath.problem(with: name) {
+            throw AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(name)) in \(AssetPath.quoted(string)): \(reason)")
+        }
+        guard components.count < AssetPath.maxDepth else {
+            throw AssetPackError(.unsafePath, "\(AssetPath.quoted(string)) is nested deeper than \(AssetPath.maxDepth) levels")
+        }
+        return AssetPath(validated: components + [name])
+    }
+
+    /// True when `other` is this path or lies below it.
+    public func contains(_ other: AssetPath) -> Bool { other.components.starts(with: components) }
+
+    /// Orders by UTF-8 bytes, component by component (a stable, locale-free order).
+    public static func < (lhs: AssetPath, rhs: AssetPath) -> Bool {
+        for (left, right) in zip(lhs.components, rhs.components) where left != right {
+            return left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+        return lhs.components.count < rhs.components.count
+    }
+
+    /// A name in quotes with control characters escaped, safe to print.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+        }
+        return out + "\""
+    }
+}

@@ -1,1 +1,0 @@
-public enum AssetPackVersion { public static let current = "0.1.0" }

@@ -1,0 +1,26 @@
+import ArgumentParser
+import AssetPackZip
+
+/// `assetpack verify ARCHIVE`: read every entry and check its size and CRC-32.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Read every entry of a zip archive and check sizes and CRC-32; exit non-zero at the first bad entry."
+    )
+
+    @Argument(help: "The zip archive to check.")
+    var archive: String
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    func run() throws {
+        try Reporting.run {
+            let opened = try ZipArchive(path: archive)
+            let bytes = try opened.verify()
+            if !quiet {
+                print("\(archive): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
+            }
+        }
+    }
+}
