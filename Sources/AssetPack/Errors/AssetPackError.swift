@@ -64,6 +64,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         let code: Code = switch error.code {
         case .notFound: .notFound
         case .limitExceeded: .limitExceeded
+        case .verification: .verification
         case .io where error.errno == 28: .noSpace
         case .io: .io
         default: .archive

@@ -23,6 +23,10 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public var generator: String
     /// Every logical file and directory, sorted by path.
     public var entries: [Entry]
+    /// How packed files were compressed (deflate level and the rules for storing instead), as one line the
+    /// packer compares before it reuses a previous bundle's archives. Optional: absent in bundles written
+    /// before it existed, ignored by the expander.
+    public var packing: String? = nil
 
     /// Creates a manifest; ``identity`` is computed from `entries`.
     public init(threshold: UInt64, generator: String, entries: [Entry]) {

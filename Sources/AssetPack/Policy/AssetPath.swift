@@ -20,18 +20,21 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Validates `text` ("a/b/c.txt"; one trailing `/` is allowed for directories).
     /// - Throws: ``AssetPackError`` with code `.unsafePath` saying which rule the name broke.
     public init(_ text: String) throws(AssetPackError) {
-        var body = Substring(text)
-        if body.hasSuffix("/") { body.removeLast() }
+        // Work on UTF-8 bytes, not Characters: "/" followed by a combining mark is one Character, so a
+        // Character-wise split or prefix test would let "../\u{301}x" or "/\u{301}etc" through.
+        let slash = UInt8(ascii: "/")
+        var body = text.utf8[...]
+        if body.last == slash { body = body.dropLast() }
         func refuse(_ reason: String) -> AssetPackError {
             AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(text)): \(reason)")
         }
-        if text.hasPrefix("/") { throw refuse("absolute path") }
+        if text.utf8.first == slash { throw refuse("absolute path") }
         if body.isEmpty {
             self.init(validated: [])
             return
         }
-        if body.utf8.count > Self.maxPathBytes { throw refuse("longer than \(Self.maxPathBytes) bytes") }
-        let parts = body.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if body.count > Self.maxPathBytes { throw refuse("longer than \(Self.maxPathBytes) bytes") }
+        let parts = body.split(separator: slash, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         if parts.count > Self.maxDepth { throw refuse("nested deeper than \(Self.maxDepth) levels") }
         for part in parts {
             if let reason = AssetPath.problem(with: part) { throw refuse(reason) }
@@ -49,6 +52,7 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
             case 0: return "NUL byte"
             case 0x01...0x1F, 0x7F: return "control character"
             case 0x5C: return "backslash"
+            case 0x2F: return "slash in a component"
             default: continue
             }
         }
@@ -87,9 +91,24 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     /// True when `other` is this path or lies below it.
     public func contains(_ other: AssetPath) -> Bool { other.components.starts(with: components) }
 
+    /// Equal when the bytes are equal: two Unicode spellings of "café" are different files on most file
+    /// systems, so they are different paths here (Swift's `String ==` would call them equal).
+    public static func == (lhs: AssetPath, rhs: AssetPath) -> Bool {
+        lhs.components.count == rhs.components.count
+            && zip(lhs.components, rhs.components).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    }
+
+    /// Hashes the UTF-8 bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        for component in components {
+            hasher.combine(component.utf8.count)
+            for byte in component.utf8 { hasher.combine(byte) }
+        }
+    }
+
     /// Orders by UTF-8 bytes, component by component (a stable, locale-free order).
     public static func < (lhs: AssetPath, rhs: AssetPath) -> Bool {
-        for (left, right) in zip(lhs.components, rhs.components) where left != right {
+        for (left, right) in zip(lhs.components, rhs.components) where !left.utf8.elementsEqual(right.utf8) {
             return left.utf8.lexicographicallyPrecedes(right.utf8)
         }
         return lhs.components.count < rhs.components.count

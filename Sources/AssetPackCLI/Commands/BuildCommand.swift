@@ -1,7 +1,90 @@
 import ArgumentParser
+import AssetPack
+import AssetPackPacker
+import Foundation
 
-/// `assetpack build SRC`: placeholder until the packer lands.
+/// `assetpack build SRC [-o OUT | --archive OUT.zip]`: pack an asset folder into a bundle.
 struct BuildCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "build", abstract: "Pack an asset folder into a bundle.")
-    func run() throws { Reporting.fail("build is not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Pack an asset folder into a bundle: files over the threshold become zips, the rest are copied.",
+        discussion: """
+            OUT mirrors SRC: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
+            one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
+            for byte, and .assetpack/manifest.json describes every file and folder. The same tree always gives \
+            the same bytes. A bundle already at OUT lends its archives for files that did not change.
+            """
+    )
+
+    @Argument(help: "The asset folder to pack.")
+    var source: String
+
+    @Option(name: [.short, .customLong("output")], help: "The bundle folder to write (default: assets.bundle in the current directory).")
+    var output: String?
+
+    @Option(help: ArgumentHelp("Write the whole tree as ONE zip instead of a folder.", valueName: "OUT.zip"))
+    var archive: String?
+
+    @Option(help: ArgumentHelp("Pack files larger than this: 512K, 4M, 1048576; 0 packs every file.", valueName: "SIZE"))
+    var threshold: String = "1048576"
+
+    @Option(help: "Deflate level 0–9 (0 stores packed files).")
+    var level: Int = 6
+
+    @Flag(help: "Follow symbolic links (anywhere they point) instead of refusing them.")
+    var followSymlinks = false
+
+    @Flag(help: "Print the summary as JSON.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    func validate() throws {
+        guard ByteSize.parse(threshold) != nil else {
+            throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
+        }
+        guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
+        guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
+    }
+
+    func run() throws {
+        let options = BuildOptions(rules: PackingRules(threshold: ByteSize.parse(threshold) ?? PackingRules.defaultThreshold,
+                                                       level: level),
+                                   followSymlinks: followSymlinks)
+        let bar = quiet || !Reporting.stderrIsTerminal ? nil : ProgressBar()
+        try Reporting.run {
+            defer { bar?.clear() }
+            let summary = if let archive {
+                try ArchivePacker(options: options).build(source: source, output: archive, progress: bar?.update)
+            } else {
+                try Packer(options: options).build(source: source, output: output ?? "assets.bundle", progress: bar?.update)
+            }
+            bar?.clear()
+            if json {
+                print(summary.json())
+            } else if !quiet {
+                print(summary.text)
+            }
+        }
+    }
+}
+
+/// A one-line progress bar redrawn on stderr (only used when stderr is a terminal).
+final class ProgressBar: Sendable {
+    /// Redraws the bar for `progress`.
+    @Sendable func update(_ progress: BuildProgress) {
+        let fraction = progress.totalBytes == 0 ? 1 : Double(progress.bytesDone) / Double(progress.totalBytes)
+        let filled = Int(fraction * 30)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+        let name = progress.path.count > 40 ? "…" + progress.path.suffix(39) : progress.path
+        Self.write("\r[\(bar)] \(progress.filesDone)/\(progress.fileCount) \(name)\u{1B}[K")
+    }
+
+    /// Erases the bar.
+    func clear() { Self.write("\r\u{1B}[K") }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
 }

@@ -1,7 +1,164 @@
 import ArgumentParser
+import AssetPack
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// `assetpack expand`: placeholder until the expander lands.
+/// `assetpack expand [BUNDLE] --to DIR`: put a bundle, an asset folder or an archive on storage the way an
+/// app does at first launch — staged, verified, switched in atomically, resumable, and a no-op when the
+/// destination is already up to date.
 struct ExpandCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "expand", abstract: "Expand a bundle onto storage.")
-    func run() throws { Reporting.fail("expand is not implemented yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "expand",
+        abstract: "Expand a bundle, an asset folder or a zip/APK onto storage, as an app does at first launch.",
+        discussion: """
+            BUNDLE is a packed bundle folder (its manifest says which archives to unzip), a plain asset folder, \
+            or a zip archive made by any tool (an APK, a jar; --root picks a folder inside it). In a tree \
+            without a manifest every .zip file is unzipped, one level, into its parent folder \
+            (binary/photos.zip holding photos/frog.jpg gives binary/photos/frog.jpg) unless --keep-zips.
+
+            The tree is built beside DIR and switched in at once; DIR keeps its previous complete state on \
+            any error. A run that is interrupted is resumed by the next one. When DIR already holds this \
+            bundle the command says so and exits at once.
+            """
+    )
+
+    @Argument(help: "The packed bundle folder, asset folder, or zip/APK archive.")
+    var bundle: String = "assets.bundle"
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("The folder to create or update.", valueName: "DIR"))
+    var destination: String
+
+    @Option(help: ArgumentHelp("The folder inside the archive or folder where the tree starts (e.g. assets/data of an APK).",
+                               valueName: "PREFIX"))
+    var root: String?
+
+    @Flag(help: "Copy .zip files of a tree without a manifest as they are instead of unzipping them.")
+    var keepZips = false
+
+    @Flag(help: "Create symbolic-link entries of archives (only links that stay inside DIR).")
+    var allowSymlinks = false
+
+    @Option(help: "How many files to write at once (the default is the number of cores).")
+    var jobs: Int = ExpansionOptions.defaultJobs
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success.")
+    var quiet = false
+
+    @Flag(help: "Print a JSON summary: files, bytes, seconds, upToDate, destination.")
+    var json = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+    }
+
+    func run() throws {
+        let bar = quiet || json || !Reporting.stderrIsTerminal ? nil : ExpandProgressBar()
+        let hook = TestKillHook.fromEnvironment()
+        try Reporting.run {
+            let source = try AssetSources.container(path: bundle, root: root)
+            let options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs)
+            let installer = try AssetInstaller(source: source, destination: destination, options: options)
+            let result: ExpansionResult
+            do {
+                result = try installer.install { progress in
+                    hook?.check(progress)
+                    bar?.update(progress)
+                }
+            } catch {
+                bar?.clear()
+                throw error
+            }
+            bar?.clear()
+            report(result)
+        }
+    }
+
+    private func report(_ result: ExpansionResult) {
+        if json {
+            print(ExpandSummary(result).json())
+        } else if quiet {
+            return
+        } else if result.upToDate {
+            print("\(result.destination) is up to date")
+        } else {
+            var line = "expanded \(result.files) files (\(ByteCount.text(result.bytes))) into \(result.destination)"
+            line += String(format: " in %.2f s", result.seconds)
+            let reused = [result.filesLinked > 0 ? "\(result.filesLinked) unchanged" : nil,
+                          result.filesResumed > 0 ? "\(result.filesResumed) resumed" : nil].compactMap { $0 }
+            if !reused.isEmpty { line += " (\(reused.joined(separator: ", ")), \(result.filesWritten) written)" }
+            print(line)
+        }
+    }
+}
+
+/// The `--json` summary.
+struct ExpandSummary: Encodable {
+    var destination: String
+    var upToDate: Bool
+    var files: Int
+    var bytes: UInt64
+    var filesWritten: Int
+    var bytesWritten: UInt64
+    var seconds: Double
+
+    init(_ result: ExpansionResult) {
+        destination = result.destination
+        upToDate = result.upToDate
+        files = result.files
+        bytes = result.bytes
+        filesWritten = result.filesWritten
+        bytesWritten = result.bytesWritten
+        seconds = (result.seconds * 1_000_000).rounded() / 1_000_000
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// A one-line progress bar on stderr (only when stderr is a terminal).
+final class ExpandProgressBar: Sendable {
+    /// Redraws the bar.
+    func update(_ progress: ExpansionProgress) {
+        guard progress.phase == .writing else { return }
+        let fraction = progress.bytesTotal == 0 ? 1 : Double(progress.bytesDone) / Double(progress.bytesTotal)
+        let filled = max(0, min(30, Int(fraction * 30)))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+        let name = progress.path?.string ?? ""
+        let shown = name.count > 40 ? "…" + name.suffix(39) : Substring(name)
+        Self.write("\r[\(bar)] \(progress.filesDone)/\(progress.filesTotal) \(shown)\u{1B}[K")
+    }
+
+    /// Erases the bar.
+    func clear() { Self.write("\r\u{1B}[K") }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// Test hook: `ASSETPACK_TEST_KILL_AFTER_FILES=N` makes the process kill itself with SIGKILL once it has
+/// written N files; `ASSETPACK_TEST_KILL_AT=committed|switched` once it reaches that step. This lets the
+/// end-to-end tests interrupt an expansion at exact points, deterministically.
+struct TestKillHook: Sendable {
+    var afterFiles: Int?
+    var atPhase: ExpansionProgress.Phase?
+
+    static func fromEnvironment() -> TestKillHook? {
+        let environment = ProcessInfo.processInfo.environment
+        let hook = TestKillHook(afterFiles: environment["ASSETPACK_TEST_KILL_AFTER_FILES"].flatMap { Int($0) },
+                                atPhase: environment["ASSETPACK_TEST_KILL_AT"].flatMap { ExpansionProgress.Phase(rawValue: $0) })
+        return hook.afterFiles == nil && hook.atPhase == nil ? nil : hook
+    }
+
+    func check(_ progress: ExpansionProgress) {
+        if let afterFiles, progress.filesWritten >= afterFiles { kill(getpid(), SIGKILL) }
+        if let atPhase, progress.phase == atPhase { kill(getpid(), SIGKILL) }
+    }
 }

@@ -14,7 +14,8 @@ public struct DOSDateTime: Hashable, Sendable {
     /// The DOS fields for a Unix time (seconds since 1970, taken as UTC), clamped to 1980-01-01…2107-12-31.
     public init(unixTime: Int64) {
         let minimum: Int64 = 315_532_800  // 1980-01-01T00:00:00Z
-        let clamped = max(unixTime, minimum)
+        let maximum: Int64 = 4_354_819_199  // 2107-12-31T23:59:59Z
+        let clamped = min(max(unixTime, minimum), maximum)
         var days = clamped / 86_400
         let seconds = clamped % 86_400
         // Civil-from-days (Howard Hinnant's algorithm), valid for the whole DOS range.
@@ -26,7 +27,7 @@ public struct DOSDateTime: Hashable, Sendable {
         let monthPrime = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
         let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-        let year = min(yearOfEra + era * 400 + (month <= 2 ? 1 : 0), 2107)
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         self.date = UInt16((year - 1980) << 9 | month << 5 | day)
         self.time = UInt16((seconds / 3600) << 11 | ((seconds % 3600) / 60) << 5 | (seconds % 60) / 2)
     }

@@ -69,9 +69,10 @@ public struct ZipEntry: Sendable, Hashable {
                  dataLimit: limit)
     }
 
-    /// True when bit 0 or 6 of the flags, or method 99 (AES), marks the entry as encrypted.
+    /// True when bit 0 or 6 of the flags marks the entry as encrypted. WinZip AES (method 99) sets bit 0
+    /// too; method 99 without it is reported as an unsupported method instead.
     public var isEncrypted: Bool {
-        flags & (GeneralPurposeFlag.encrypted | GeneralPurposeFlag.strongEncryption) != 0 || method == .aes
+        flags & (GeneralPurposeFlag.encrypted | GeneralPurposeFlag.strongEncryption) != 0
     }
 
     /// True when CRC and sizes follow the data in a data descriptor (bit 3).

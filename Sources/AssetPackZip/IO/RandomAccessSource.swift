@@ -101,7 +101,8 @@ public struct MemorySource: RandomAccessSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
-        guard offset < size else { return 0 }
+        // An empty buffer may have no base address at all.
+        guard offset < size, buffer.count > 0 else { return 0 }
         let count = Int(min(UInt64(buffer.count), size - offset))
         bytes.withUnsafeBytes { source in
             buffer.baseAddress!.copyMemory(from: source.baseAddress! + Int(offset), byteCount: count)

@@ -81,6 +81,9 @@ enum Syscall {
         }
     }
 
+    /// `time(3)`: the current Unix time in seconds.
+    static func currentTime() -> Int64 { Int64(systemTime()) }
+
     /// `fsync(2)`.
     static func fsync(_ fd: Int32, path: String?) throws(ZipError) {
         while systemFsync(fd) != 0 {
@@ -98,3 +101,4 @@ private func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
 private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
 private func systemFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+private func systemTime() -> time_t { time(nil) }

@@ -7,20 +7,23 @@ struct CentralDirectoryReader {
 
     private static let chunkSize = 1 << 20
 
-    /// All entries, in central-directory order, with `dataLimit` not yet set.
+    /// All entries, in central-directory order, with `dataLimit` not yet set. Records are read until the
+    /// directory's declared size is used up; their number must then match the end record's count (modulo
+    /// 65,536 when that count is the plain end record's 16-bit field, which old writers let wrap).
     func readEntries() throws(ZipError) -> [ZipEntry] {
-        guard location.entryCount <= UInt64(limits.maxEntries) else {
-            throw ZipError(.limitExceeded, "archive has \(location.entryCount) entries, more than the limit of \(limits.maxEntries)",
-                           archive: source.name)
-        }
+        try checkEntryLimit(location.entryCount)
         var entries: [ZipEntry] = []
-        entries.reserveCapacity(Int(location.entryCount))
+        // A count is cheap to forge: never reserve more than the directory's bytes can hold.
+        entries.reserveCapacity(Int(min(location.entryCount, location.size / UInt64(FormatLimit.centralHeaderSize))))
         var buffer: [UInt8] = []
         var bufferStart = location.offset  // absolute offset of buffer[0]
         var position = location.offset
         let end = location.offset + location.size
         var totalUncompressed: UInt64 = 0
-        while entries.count < Int(location.entryCount) {
+        while position < end {
+            if countIsComplete(entries.count),
+               try !startsRecord(position, buffer: &buffer, bufferStart: &bufferStart, end: end) { break }
+            try checkEntryLimit(UInt64(entries.count + 1))
             // Make sure the whole record is in the buffer; records are at most 46 + 3 × 65,535 bytes.
             let recordLength = try recordSize(at: position, buffer: &buffer, bufferStart: &bufferStart, end: end)
             var cursor = ByteCursor(buffer, position: Int(position - bufferStart))
@@ -28,18 +31,47 @@ struct CentralDirectoryReader {
                 throw ZipError(.format, "central directory record \(entries.count) is malformed", archive: source.name, offset: position)
             }
             let entry = try makeEntry(header, index: entries.count, at: position)
-            if entry.kind != .directory {
-                let (sum, overflow) = totalUncompressed.addingReportingOverflow(entry.uncompressedSize)
-                guard !overflow, sum <= limits.maxTotalUncompressedSize else {
-                    throw ZipError(.limitExceeded, "entries declare more than \(limits.maxTotalUncompressedSize) bytes in total",
-                                   archive: source.name, entry: entry.name)
-                }
-                totalUncompressed = sum
-            }
+            totalUncompressed = try addToTotal(totalUncompressed, entry)
             entries.append(entry)
             position += UInt64(recordLength)
         }
+        guard countIsComplete(entries.count) else {
+            throw ZipError(.format, "end record counts \(location.entryCount) entries, but the central directory holds \(entries.count)",
+                           archive: source.name, offset: location.offset)
+        }
         return entries
+    }
+
+    private func checkEntryLimit(_ count: UInt64) throws(ZipError) {
+        guard count <= UInt64(limits.maxEntries) else {
+            throw ZipError(.limitExceeded, "archive has \(count) entries or more, more than the limit of \(limits.maxEntries)",
+                           archive: source.name)
+        }
+    }
+
+    /// True when `count` records are what the end record announced.
+    private func countIsComplete(_ count: Int) -> Bool {
+        location.countMayWrap ? UInt64(count) & 0xFFFF == location.entryCount : UInt64(count) == location.entryCount
+    }
+
+    /// True when the bytes at `position` are a central header signature. Bytes after the last counted
+    /// record are tolerated when they are not another record.
+    private func startsRecord(_ position: UInt64, buffer: inout [UInt8], bufferStart: inout UInt64,
+                              end: UInt64) throws(ZipError) -> Bool {
+        guard end - position >= 4 else { return false }
+        try ensure(position, count: 4, buffer: &buffer, bufferStart: &bufferStart, end: end)
+        var cursor = ByteCursor(buffer, position: Int(position - bufferStart))
+        return cursor.read(UInt32.self) == Signature.centralDirectoryHeader
+    }
+
+    /// Adds an entry's declared size to the running total, enforcing ``ZipLimits/maxTotalUncompressedSize``.
+    private func addToTotal(_ total: UInt64, _ entry: ZipEntry) throws(ZipError) -> UInt64 {
+        let (sum, overflow) = total.addingReportingOverflow(entry.uncompressedSize)
+        guard !overflow, sum <= limits.maxTotalUncompressedSize else {
+            throw ZipError(.limitExceeded, "entries declare more than \(limits.maxTotalUncompressedSize) bytes in total",
+                           archive: source.name, entry: entry.name)
+        }
+        return sum
     }
 
     /// Loads bytes so the record at `position` is complete in `buffer`; returns its length.
@@ -96,7 +128,8 @@ struct CentralDirectoryReader {
         }
         guard disk == 0 else { throw fail(.unsupportedFeature, "entry starts on disk \(disk): multi-disk archives are not supported") }
         let (absolute, overflow) = localOffset.addingReportingOverflow(location.prefix)
-        guard !overflow, absolute + UInt64(FormatLimit.localHeaderSize) <= location.offset else {
+        let headerSize = UInt64(FormatLimit.localHeaderSize)
+        guard !overflow, location.offset >= headerSize, absolute <= location.offset - headerSize else {
             throw fail(.overlap, "local header offset \(localOffset) is not before the central directory")
         }
         guard compressed <= location.offset - absolute else {

@@ -6,6 +6,9 @@ struct CentralDirectoryLocation {
     var size: UInt64
     /// Number of entries.
     var entryCount: UInt64
+    /// True when ``entryCount`` is the plain end record's 16-bit field, which old writers let wrap past
+    /// 65,535; false when it comes from the Zip64 end record.
+    var countMayWrap: Bool
     /// Bytes in front of the archive (a self-extractor stub) that the stored offsets do not count.
     var prefix: UInt64
     /// The archive comment.
@@ -34,38 +37,51 @@ enum EndRecordLocator {
         if let zip64 = try readZip64(source, endOffset: endOffset, tail: tail, tailStart: size - window) {
             return try resolve(source, declaredOffset: zip64.record.centralDirectoryOffset,
                                size: zip64.record.centralDirectorySize, count: zip64.record.totalEntries,
-                               endOfDirectory: zip64.position, comment: record.comment)
+                               countMayWrap: false, endOfDirectory: zip64.position, comment: record.comment)
         }
-        if record.needsZip64 && record.totalEntries == FormatLimit.max16 && record.centralDirectoryOffset == FormatLimit.max32 {
+        if record.totalEntries == FormatLimit.max16 && record.centralDirectoryOffset == FormatLimit.max32 {
             throw ZipError(.format, "end record points to a Zip64 record, but there is no Zip64 locator",
                            archive: source.name, offset: endOffset)
         }
-        return try resolve(source, declaredOffset: UInt64(record.centralDirectoryOffset),
+        return try resolve(source, declaredOffset: plainDirectoryOffset(record, endOffset: endOffset),
                            size: UInt64(record.centralDirectorySize), count: UInt64(record.totalEntries),
-                           endOfDirectory: endOffset, comment: record.comment)
+                           countMayWrap: true, endOfDirectory: endOffset, comment: record.comment)
     }
 
-    /// The end record closest to the end whose comment reaches exactly to the end of the file; failing that,
-    /// the one closest to the end whose comment fits (some tools miscount the comment). A second archive
-    /// hidden in the comment is thereby ignored.
+    /// The directory offset of a plain end record. Info-ZIP `zip -fz` writing to a pipe stores 0xFFFFFFFF
+    /// ("see Zip64") but no Zip64 records; the directory then starts where its size says it must.
+    private static func plainDirectoryOffset(_ record: EndOfCentralDirectory, endOffset: UInt64) -> UInt64 {
+        let size = UInt64(record.centralDirectorySize)
+        guard record.centralDirectoryOffset == FormatLimit.max32, size <= endOffset else {
+            return UInt64(record.centralDirectoryOffset)
+        }
+        return endOffset - size
+    }
+
+    /// The end record whose comment reaches exactly to the end of the file, the one furthest from the end
+    /// if several do: a later one lies inside its comment, so it is the outer archive and the later one
+    /// belongs to an archive hidden in the comment. Failing that, the one closest to the end whose comment
+    /// fits (some tools miscount the comment, or append bytes after the archive).
     static func findEndRecord(_ tail: [UInt8]) -> (Int, EndOfCentralDirectory)? {
+        var exact: (Int, EndOfCentralDirectory)?
         var fallback: (Int, EndOfCentralDirectory)?
         var index = tail.count - FormatLimit.endRecordSize
         while index >= 0 {
             if tail[index] == 0x50, tail[index + 1] == 0x4b, tail[index + 2] == 0x05, tail[index + 3] == 0x06 {
                 var cursor = ByteCursor(tail, position: index)
                 if let record = EndOfCentralDirectory.parse(&cursor) {
-                    let declaredEnd = index + FormatLimit.endRecordSize + record.comment.count
                     let commentLength = Int(tail[index + 20]) | Int(tail[index + 21]) << 8
-                    if commentLength == record.comment.count && declaredEnd == tail.count { return (index, record) }
-                    if fallback == nil && commentLength <= tail.count - index - FormatLimit.endRecordSize {
+                    let room = tail.count - index - FormatLimit.endRecordSize
+                    if commentLength == room {
+                        exact = (index, record)
+                    } else if fallback == nil && commentLength < room {
                         fallback = (index, record)
                     }
                 }
             }
             index -= 1
         }
-        return fallback
+        return exact ?? fallback
     }
 
     /// Reads the Zip64 end record when a locator stands right before the end record.
@@ -100,7 +116,8 @@ enum EndRecordLocator {
     /// Checks the declared directory against the file and finds the prefix: the central directory ends
     /// where the end record (or Zip64 end record) begins, so it starts `size` bytes before that.
     private static func resolve(_ source: any RandomAccessSource, declaredOffset: UInt64, size: UInt64, count: UInt64,
-                                endOfDirectory: UInt64, comment: [UInt8]) throws(ZipError) -> CentralDirectoryLocation {
+                                countMayWrap: Bool, endOfDirectory: UInt64,
+                                comment: [UInt8]) throws(ZipError) -> CentralDirectoryLocation {
         guard size <= endOfDirectory else {
             throw ZipError(.format, "central directory size \(size) is larger than the \(endOfDirectory) bytes before the end record",
                            archive: source.name, offset: endOfDirectory)
@@ -119,8 +136,8 @@ enum EndRecordLocator {
             // Offsets were adjusted for the prefix (zip -A), and something else sits between directory and end.
             prefix = 0
         }
-        return CentralDirectoryLocation(offset: declaredOffset + prefix, size: size, entryCount: count, prefix: prefix,
-                                        comment: comment)
+        return CentralDirectoryLocation(offset: declaredOffset + prefix, size: size, entryCount: count,
+                                        countMayWrap: countMayWrap, prefix: prefix, comment: comment)
     }
 
     private static func signature(at offset: UInt64, in source: any RandomAccessSource) throws(ZipError) -> UInt32? {

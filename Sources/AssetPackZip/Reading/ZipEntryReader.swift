@@ -15,26 +15,39 @@ public final class ZipEntryReader: ByteStream {
     private var produced: UInt64 = 0
     private var crc = CRC32()
     private var finished = false
+    /// The error that ended the stream; every later read throws it again.
+    private var failure: ZipError?
 
     init(archive: ZipArchive, entry: ZipEntry, bufferSize: Int) throws(ZipError) {
+        let dataStart: UInt64
+        let inflater: Inflater?
+        do {
+            try Self.checkSupported(entry)
+            dataStart = try LocalHeaderCheck.dataOffset(of: entry, in: archive.source)
+            // Some writers store an empty deflated file as no bytes at all, not as an empty deflate stream.
+            let isEmpty = entry.compressedSize == 0 && entry.uncompressedSize == 0
+            inflater = entry.method == .deflate && !isEmpty ? try Inflater() : nil
+        } catch {
+            throw error.inArchive(archive.name).forEntry(entry.name)
+        }
+        self.entry = entry
+        self.source = archive.source
+        self.limits = archive.limits
+        self.nextOffset = dataStart
+        self.compressedLeft = entry.compressedSize
+        self.inflater = inflater
+        self.input = .allocate(byteCount: inflater == nil ? 0 : max(bufferSize, 4096), alignment: 16)
+    }
+
+    /// Refuses what this reader cannot decode: encryption, patched data, methods other than stored and deflate.
+    private static func checkSupported(_ entry: ZipEntry) throws(ZipError) {
         func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
-            ZipError(code, message, archive: archive.name, entry: entry.name, offset: entry.localHeaderOffset)
+            ZipError(code, message, offset: entry.localHeaderOffset)
         }
         if entry.isEncrypted { throw fail(.encrypted, "entry is encrypted; encrypted entries are not supported") }
         if entry.flags & GeneralPurposeFlag.patchedData != 0 { throw fail(.unsupportedFeature, "patched data is not supported") }
         guard entry.method.isSupported else {
             throw fail(.unsupportedMethod, "compression method \(entry.method) is not supported (only stored and deflate)")
-        }
-        self.entry = entry
-        self.source = archive.source
-        self.limits = archive.limits
-        self.nextOffset = try LocalHeaderCheck.dataOffset(of: entry, in: archive.source)
-        self.compressedLeft = entry.compressedSize
-        if entry.method == .deflate {
-            self.inflater = try Inflater()
-            self.input = .allocate(byteCount: max(bufferSize, 4096), alignment: 16)
-        } else {
-            self.input = .allocate(byteCount: 0, alignment: 16)
         }
     }
 
@@ -44,8 +57,10 @@ public final class ZipEntryReader: ByteStream {
     public var bytesRead: UInt64 { produced }
 
     /// Fills `buffer` with the next bytes; returns 0 at the end, which is reached only after size and
-    /// CRC-32 checked out.
+    /// CRC-32 checked out. After a failure every call throws the same error: a damaged stream never
+    /// looks like a clean end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        if let failure { throw failure }
         do {
             if finished || buffer.count == 0 { return 0 }
             let count = inflater == nil ? try readStored(into: buffer) : try readDeflated(into: buffer)
@@ -54,8 +69,9 @@ public final class ZipEntryReader: ByteStream {
             if produced == entry.uncompressedSize && !finished { try finish() }
             return count
         } catch {
-            finished = true
-            throw error.inArchive(source.name).forEntry(entry.name)
+            let located = error.inArchive(source.name).forEntry(entry.name)
+            failure = located
+            throw located
         }
     }
 

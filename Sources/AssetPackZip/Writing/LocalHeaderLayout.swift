@@ -10,11 +10,8 @@ struct LocalHeaderLayout {
     let paddingLength: Int
     let alignment: Int
 
-    /// Entries this close to 4 GiB get Zip64 up front (deflate can expand incompressible data slightly).
-    static let zip64Threshold: UInt64 = UInt64(FormatLimit.max32) - (1 << 20)
-
     init(sizeHint: UInt64?, method: CompressionMethod, alignment: Int, headerOffset: UInt64, nameLength: Int) {
-        zip64 = (sizeHint ?? 0) >= Self.zip64Threshold
+        zip64 = Self.largestOutput(sizeHint ?? 0, method: method) >= UInt64(FormatLimit.max32)
         reserved = sizeHint == nil
         self.alignment = alignment
         let fixed = FormatLimit.localHeaderSize + nameLength + (zip64 || reserved ? 20 : 0)
@@ -25,6 +22,26 @@ struct LocalHeaderLayout {
         } else {
             paddingLength = 0
         }
+    }
+
+    /// The most bytes `size` input bytes can become: deflate expands incompressible data by up to about
+    /// 0.03 % (zlib's `deflateBound`: 5 bytes per stored block plus a few), stored data not at all.
+    static func largestOutput(_ size: UInt64, method: CompressionMethod) -> UInt64 {
+        guard method == .deflate else { return size }
+        let overhead = (size >> 12) + (size >> 14) + (size >> 25) + 64
+        let (total, overflow) = size.addingReportingOverflow(overhead)
+        return overflow ? .max : total
+    }
+
+    /// Alignments the padding block can express: none (0, 1) or a power of two up to 32,768.
+    static func isValidAlignment(_ alignment: Int) -> Bool {
+        alignment == 0 || (1...32_768).contains(alignment) && alignment & (alignment - 1) == 0
+    }
+
+    /// True when these sizes can be written into this header: a Zip64 block, reserved room for one, or
+    /// sizes below 4 GiB.
+    func canHold(uncompressed: UInt64, compressed: UInt64) -> Bool {
+        zip64 || reserved || max(uncompressed, compressed) < UInt64(FormatLimit.max32)
     }
 
     /// The extra field written before the data.

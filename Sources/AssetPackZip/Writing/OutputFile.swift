@@ -40,6 +40,8 @@ final class OutputFile {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(ZipError) {
+        // An empty buffer may have no base address at all.
+        guard bytes.count > 0 else { return }
         if bytes.count > buffer.count - buffered { try flush() }
         if bytes.count >= buffer.count {
             try Syscall.writeAll(descriptor, bytes, path: path)
@@ -56,6 +58,7 @@ final class OutputFile {
 
     /// Overwrites bytes at `offset`, which must be before ``position``.
     func patch(_ bytes: [UInt8], at offset: UInt64) throws(ZipError) {
+        guard !bytes.isEmpty else { return }
         if offset >= flushedUpTo {
             let start = Int(offset - flushedUpTo)
             bytes.withUnsafeBytes { (buffer.baseAddress! + start).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }

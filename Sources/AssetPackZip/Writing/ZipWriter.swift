@@ -42,6 +42,10 @@ public final class ZipWriter {
         guard (0...9).contains(options.level) else {
             throw ZipError(.invalidArgument, "deflate level \(options.level) is not 0–9", archive: output.path)
         }
+        guard LocalHeaderLayout.isValidAlignment(options.storedAlignment) else {
+            throw ZipError(.invalidArgument, "stored alignment \(options.storedAlignment) is not 0, 1 or a power of two up to 32,768",
+                           archive: output.path)
+        }
         self.output = output
         self.options = options
         self.chunk = .allocate(byteCount: 256 * 1024, alignment: 16)
@@ -76,7 +80,10 @@ public final class ZipWriter {
     }
 
     /// Adds a file read from `stream`. `size`, when known, lets the writer choose the Zip64 layout up
-    /// front; when nil the local header reserves room and is patched afterwards.
+    /// front, and the stream must then deliver exactly that many bytes; when nil the local header reserves
+    /// room and is patched afterwards.
+    /// - Throws: ``ZipError`` naming the entry: `.invalidArgument` for a duplicate or empty name, a bad
+    ///   level, or a stream that delivers another size than `size`; `.io` when writing fails.
     @discardableResult
     public func addFile(_ name: String, from stream: any ByteStream, size: UInt64?, method: CompressionMethod = .deflate,
                         level: Int? = nil, permissions: UInt32 = 0o644, modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
@@ -95,11 +102,11 @@ public final class ZipWriter {
     /// Writes the central directory and end records, flushes, and syncs the file. The writer cannot be used after.
     public func finish(comment: String = "", sync: Bool = true) throws(ZipError) {
         try checkOpen()
-        finished = true
         let commentBytes = Array(comment.utf8)
         guard commentBytes.count <= Int(FormatLimit.max16) else {
             throw ZipError(.invalidArgument, "archive comment is longer than 65,535 bytes", archive: path)
         }
+        finished = true
         let directoryStart = output.position
         for header in central {
             var writer = ByteWriter(capacity: header.encodedSize)
@@ -149,7 +156,7 @@ public final class ZipWriter {
         let layout = LocalHeaderLayout(sizeHint: sizeHint, method: spec.method,
                                        alignment: spec.method == .stored ? options.storedAlignment : 0,
                                        headerOffset: output.position, nameLength: nameBytes.count)
-        let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? Int64(Glibc.time(nil)))
+        let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? Syscall.currentTime())
         var header = LocalFileHeader(
             versionNeeded: layout.zip64 ? 45 : 20, flags: nameBytes.contains { $0 >= 0x80 } ? GeneralPurposeFlag.utf8 : 0,
             method: spec.method.rawValue, dosTime: time.time, dosDate: time.date, crc32: 0, compressedSize: 0,
@@ -161,6 +168,7 @@ public final class ZipWriter {
         let dataOffset = output.position
         let (crc, size) = try copyData(from: stream, method: spec.method, level: spec.level, entry: spec.name)
         let compressedSize = output.position - dataOffset
+        try checkSizes(uncompressed: size, compressed: compressedSize, hint: sizeHint, layout: layout, entry: spec.name)
         // Patch the local header now that CRC and sizes are known.
         header.crc32 = crc
         header.extra = layout.finalExtra(uncompressed: size, compressed: compressedSize)
@@ -175,6 +183,20 @@ public final class ZipWriter {
                                                    uncompressed: size, compressed: compressedSize, offset: headerOffset))
         return WrittenEntry(name: spec.name, method: spec.method, crc32: crc, uncompressedSize: size,
                             compressedSize: compressedSize, localHeaderOffset: headerOffset, dataOffset: dataOffset)
+    }
+
+    /// The stream must deliver the size the caller announced (it chose the header layout), and the sizes
+    /// must fit that layout; otherwise the entry is refused rather than written with wrong headers.
+    private func checkSizes(uncompressed: UInt64, compressed: UInt64, hint: UInt64?, layout: LocalHeaderLayout,
+                            entry: String) throws(ZipError) {
+        if let hint, hint != uncompressed {
+            throw ZipError(.invalidArgument, "the stream delivered \(uncompressed) bytes, but its size was given as \(hint)",
+                           archive: path, entry: entry)
+        }
+        guard layout.canHold(uncompressed: uncompressed, compressed: compressed) else {
+            throw ZipError(.invalidArgument, "\(compressed) bytes of data do not fit the local header chosen for \(hint ?? 0)",
+                           archive: path, entry: entry)
+        }
     }
 
     /// Streams the data through the compressor into the file; returns CRC-32 and uncompressed size.

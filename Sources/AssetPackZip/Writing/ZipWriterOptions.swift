@@ -12,7 +12,8 @@ public struct ZipWriterOptions: Sendable, Hashable {
     /// (0644, or 0755 for directories and executables): the same inputs give byte-identical archives.
     public var fixedTime: Int64?
     /// Align the data of stored entries to this many bytes (4 as zipalign does, or 4096/16384 for a
-    /// page) with extra-field padding, so they can be memory-mapped in place. 0 or 1: no alignment.
+    /// page) with extra-field padding, so they can be memory-mapped in place. 0 or 1: no alignment;
+    /// otherwise a power of two up to 32,768 (``ZipWriter`` refuses other values).
     public var storedAlignment: Int
 
     /// Options with deflate level 6, real timestamps and no alignment.
@@ -29,8 +30,12 @@ public struct ZipWriterOptions: Sendable, Hashable {
 
     /// The value of the `SOURCE_DATE_EPOCH` environment variable, when it is a number.
     public static var sourceDateEpoch: Int64? {
-        guard let raw = getenv("SOURCE_DATE_EPOCH") else { return nil }
-        return Int64(String(cString: raw).trimmingSpaces)
+        sourceDateEpoch(from: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) })
+    }
+
+    /// Parses a `SOURCE_DATE_EPOCH` value: decimal seconds, surrounding spaces and newlines allowed; nil otherwise.
+    static func sourceDateEpoch(from raw: String?) -> Int64? {
+        raw.flatMap { Int64($0.trimmingSpaces) }
     }
 }
 

@@ -1,0 +1,56 @@
+import AssetPackZip
+
+/// One thing the expander creates under the destination: a directory, a file, or (when allowed) a symlink.
+public struct ExpansionItem: Sendable {
+    /// What kind of node the item becomes.
+    public enum Kind: String, Sendable, Hashable {
+        /// A folder.
+        case directory
+        /// A regular file, written and verified.
+        case file
+        /// A symbolic link (only when ``ExpansionOptions/allowSymlinks`` is set).
+        case symlink
+    }
+
+    /// Where the item goes, relative to the destination.
+    public let path: AssetPath
+    /// Directory, file or symlink.
+    public let kind: Kind
+    /// Bytes of a file (0 otherwise).
+    public let size: UInt64
+    /// The CRC-32 the file must have, when the bundle or archive states one; nil for a plain file of a
+    /// tree without a manifest (its CRC is computed while copying and recorded).
+    public let crc32: UInt32?
+    /// Permission bits after ``PermissionPolicy`` (no setuid, setgid, sticky or world-writable bits).
+    public let permissions: UInt32
+    /// The link target (symlinks only).
+    public let symlinkTarget: String?
+    /// Where the bytes come from.
+    let origin: Origin
+
+    /// Where an item's bytes come from.
+    enum Origin: Sendable {
+        /// Nothing to read: a directory or a symlink.
+        case none
+        /// A file of the source, copied byte for byte.
+        case sourceFile(AssetPath)
+        /// An entry of an archive in the source.
+        case archiveEntry(ArchiveHandle, entryName: String)
+    }
+
+    init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
+         symlinkTarget: String? = nil, origin: Origin = .none) {
+        self.path = path
+        self.kind = kind
+        self.size = size
+        self.crc32 = crc32
+        self.permissions = permissions
+        self.symlinkTarget = symlinkTarget
+        self.origin = origin
+    }
+
+    /// A directory item.
+    static func directory(_ path: AssetPath, permissions: UInt32 = PermissionPolicy.defaultDirectory) -> ExpansionItem {
+        ExpansionItem(path: path, kind: .directory, permissions: permissions)
+    }
+}

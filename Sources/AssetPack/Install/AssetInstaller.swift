@@ -1,0 +1,102 @@
+/// First-launch expansion: puts a bundle (or any asset source) on writable storage, once, safely.
+///
+/// ```swift
+/// let bundle = try BundleSource(bundle: .main, subdirectory: "assets.bundle")
+/// let installer = try AssetInstaller(source: bundle, destination: appSupport + "/assets")
+/// let result = try await installer.install { progress in print(progress.filesDone, progress.filesTotal) }
+/// ```
+///
+/// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`, the bundle's
+///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
+///   and the bundle's small `.assetpack/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
+///   (A source without a manifest must be walked to compute its identity.)
+/// - **The previous version stays usable:** the new tree is built in the hidden sibling
+///   `.<name>.assetpack-staging` on the same file system and switched in with one atomic exchange of the
+///   two names; the old tree is then removed. Nothing of assetpack's but `.assetpack/` inside the
+///   destination is left once the call returns.
+/// - **Crash-safe and resumable:** files get their final names only after their size and CRC-32 checked
+///   out, and the record is written only once every file is in place; after a crash (or an error, or
+///   cancellation) the next call keeps the verified files in staging and writes only the rest.
+/// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
+///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
+/// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of
+///   the parent folder; the later ones then find the tree complete.
+/// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is
+///   checked (``AssetPackError/Code/noSpace``) before any file is written.
+/// - On Apple platforms the tree is excluded from backups (see ``BackupExclusion``).
+public struct AssetInstaller: Sendable {
+    /// Where the assets come from: a packed bundle (with `.assetpack/manifest.json`), a plain folder, or an
+    /// archive (optionally a subtree of it).
+    public let source: any AssetSource
+    /// The destination folder, absolute.
+    public let destination: String
+    /// How to expand.
+    public let options: ExpansionOptions
+    /// Tests only: the free space to assume instead of asking the file system.
+    var freeSpaceOverride: UInt64?
+
+    let parentPath: String
+    let name: String
+
+    /// An installer of `source` into the folder `destination` (created with its parents when missing).
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (`/`, `.`, `..`).
+    public init(source: any AssetSource, destination: String, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) {
+        var path = destination
+        if !path.hasPrefix("/"), let current = FileSystem.currentDirectory() { path = current + "/" + path }
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let last = parts.last, last != ".", last != ".." else {
+            throw AssetPackError(.invalidArgument, "cannot expand into this folder; name a folder to create or replace", path: destination)
+        }
+        self.source = source
+        self.options = options
+        self.name = String(last)
+        self.parentPath = "/" + parts.dropLast().joined(separator: "/")
+        self.destination = (parentPath == "/" ? "" : parentPath) + "/" + name
+    }
+
+    /// True when the destination already holds exactly this bundle. Reads only the destination's record
+    /// stamp and the bundle's `.assetpack/identity` (plus one `stat` each for leftovers of an interrupted
+    /// switch); a source without a manifest answers false here (only ``install(progress:cancellation:)``
+    /// can walk it).
+    public func isUpToDate() -> Bool { upToDateStamp() != nil }
+
+    /// The stamp when the destination is known complete for this bundle without a walk, else nil.
+    func upToDateStamp() -> String? {
+        guard let wanted = ExpansionPlanner.quickStamp(source), InstallRecord.stamp(atPath: destination) == wanted else {
+            return nil
+        }
+        let folder = parentPath == "/" ? "" : parentPath
+        let leftovers = FileSystem.exists(folder + "/" + StagingNames.staging(for: name))
+            || FileSystem.exists(folder + "/" + StagingNames.previous(for: name))
+        return leftovers ? nil : wanted
+    }
+
+    /// Expands the source into the destination unless it is already there (see the type's notes).
+    /// - Parameters:
+    ///   - progress: called with counts after each file and every few MiB inside large files, one call at a
+    ///     time (possibly from a worker thread); keep it short.
+    ///   - cancellation: set it to stop at the next file or buffer; the call then throws `.cancelled` and
+    ///     the next call resumes.
+    /// - Returns: what was done.
+    /// - Throws: ``AssetPackError`` naming the file and the reason; the destination keeps its previous
+    ///   complete state.
+    @discardableResult
+    public func install(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
+                        cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> ExpansionResult {
+        let started = FileSystem.monotonicSeconds()
+        if let stamp = upToDateStamp() {
+            return ExpansionResult(destination: destination, upToDate: true, identity: stamp,
+                                   seconds: FileSystem.monotonicSeconds() - started)
+        }
+        try FileSystem.makeDirectories(parentPath)
+        try SourceOverlap.check(source, parent: parentPath, name: name, destination: destination)
+        let parent = try Descriptor.directory(parentPath)
+        let lock = try InstallLock(parent)
+        defer { lock.release() }
+        let tracker = ProgressTracker(callback: progress, cancellation: cancellation)
+        var result = try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
+        result.seconds = FileSystem.monotonicSeconds() - started
+        return result
+    }
+}

@@ -1,0 +1,22 @@
+/// Puts a complete staging tree in place of the destination in one step, so a reader always sees the
+/// previous complete tree or the new one. Linux swaps the two names with `renameat2(RENAME_EXCHANGE)`,
+/// Darwin with `renamex_np(RENAME_SWAP)`; where the file system cannot swap, the old tree is renamed
+/// aside first (`.<name>.assetpack-previous`), which leaves a moment without a destination — a call after a
+/// crash in that moment finds the complete staging tree and finishes the switch.
+enum AtomicSwitch {
+    /// Switches `staging` in as `destination` (both in `parent`). Returns the name the previous tree now
+    /// has, to be removed, or nil when there was none.
+    static func perform(staging: String, destination: String, in parent: Descriptor) throws(AssetPackError) -> String? {
+        let display = parent.path + "/" + destination
+        guard try parent.status(destination) != nil else {
+            try FileSystem.rename(staging, in: parent.fd, to: destination, in: parent.fd, path: display)
+            return nil
+        }
+        if try FileSystem.exchange(staging, destination, in: parent.fd, path: display) { return staging }
+        let previous = StagingNames.previous(for: destination)
+        try TreeRemoval.remove(previous, in: parent)
+        try FileSystem.rename(destination, in: parent.fd, to: previous, in: parent.fd, path: display)
+        try FileSystem.rename(staging, in: parent.fd, to: destination, in: parent.fd, path: display)
+        return previous
+    }
+}

@@ -1,0 +1,115 @@
+/// One install under the lock: plan, prepare or resume staging, fill it, record it, switch it in, and
+/// remove the previous tree. Each step leaves the destination either as it was or complete.
+struct InstallTransaction {
+    let installer: AssetInstaller
+    let parent: Descriptor
+    let progress: ProgressTracker
+
+    private var stagingName: String { StagingNames.staging(for: installer.name) }
+
+    func run() throws(AssetPackError) -> ExpansionResult {
+        progress.enter(.planning)
+        let plan = try ExpansionPlanner.plan(installer.source, options: installer.options)
+        let current = try currentTree()
+        if let current, InstallRecord.stamp(of: current) == plan.stamp {
+            try removeLeftovers()
+            return ExpansionResult(destination: installer.destination, upToDate: true, identity: plan.stamp,
+                                   files: plan.fileCount, bytes: plan.totalBytes)
+        }
+        let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp)
+        var counts = Counts()
+        if state != .complete {
+            counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
+        }
+        try commit(staging, plan: plan)
+        try switchIn()
+        progress.enter(.done)
+        let done = progress.snapshot
+        return ExpansionResult(destination: installer.destination, upToDate: false, identity: plan.stamp,
+                               files: plan.fileCount, bytes: plan.totalBytes, filesWritten: done.filesWritten,
+                               bytesWritten: counts.bytesWritten, filesLinked: counts.linked, filesResumed: counts.resumed)
+    }
+
+    private struct Counts {
+        var linked = 0, resumed = 0
+        var bytesWritten: UInt64 = 0
+    }
+
+    /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
+    private func currentTree() throws(AssetPackError) -> Descriptor? {
+        guard let status = try parent.status(installer.name) else { return nil }
+        guard status.kind == .directory else {
+            throw AssetPackError(.invalidArgument, "the destination exists and is not a folder", path: installer.destination)
+        }
+        let tree = try parent.directory(installer.name)
+        if InstallRecord.stamp(of: tree) == nil, try !tree.names().isEmpty {
+            throw AssetPackError(.invalidArgument, "the destination is a folder that assetpack did not create and it is not empty; "
+                                 + "refusing to replace it", path: installer.destination)
+        }
+        return tree
+    }
+
+    /// Resumes or starts the staging tree and writes every missing file, then the record.
+    private func fill(_ staging: Descriptor, plan: ExpansionPlan, resuming: Bool,
+                      current: Descriptor?) throws(AssetPackError) -> Counts {
+        let kept = try resume(staging, plan: plan, resuming: resuming)
+        let linkable = try unchangedFiles(in: current, plan: plan, excluding: kept)
+        var toWrite = plan.items.indices.filter { plan.items[$0].kind == .file && kept[$0] == nil && linkable[$0] == nil }
+        try SpacePreflight.check(sizes: toWrite.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
+                                 on: parent, destination: installer.destination, freeOverride: installer.freeSpaceOverride)
+        let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
+                               options: installer.options, kept: kept)
+        try fill.makeDirectories()
+        var counts = Counts(linked: linkable.count, resumed: kept.count)
+        if let current, !linkable.isEmpty {
+            let failed = try fill.linkUnchanged(linkable, from: current)
+            counts.linked -= failed.count
+            toWrite = (toWrite + failed).sorted()
+        }
+        try fill.writeFiles(toWrite)
+        try fill.makeSymlinks()
+        counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size }
+        try fill.record().write(into: staging)
+        return counts
+    }
+
+    /// The verified files an interrupted run left in staging (CRCs by item index), counted as done.
+    private func resume(_ staging: Descriptor, plan: ExpansionPlan, resuming: Bool) throws(AssetPackError) -> [Int: UInt32] {
+        let kept = resuming ? try StagingPruner(root: staging, plan: plan).prune() : [:]
+        progress.start(files: plan.fileCount, bytes: plan.totalBytes)
+        for position in kept.keys.sorted() {
+            progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
+        }
+        return kept
+    }
+
+    /// Files of the installed tree that the plan keeps unchanged (CRCs by item index).
+    private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
+                                excluding kept: [Int: UInt32]) throws(AssetPackError) -> [Int: UInt32] {
+        guard let current, let record = InstallRecord.read(from: current) else { return [:] }
+        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, record: record, excluding: Set(kept.keys))
+    }
+
+    /// Makes the staging tree ready to switch: no marker, backup exclusion, everything on disk.
+    private func commit(_ staging: Descriptor, plan: ExpansionPlan) throws(AssetPackError) {
+        try StagingArea.removeMarker(from: staging)
+        BackupExclusion.apply(to: staging.path)
+        try FileSystem.syncFileSystem(staging.fd, path: staging.path)
+        progress.enter(.committed)
+    }
+
+    /// Switches the staging tree in and removes the previous one.
+    private func switchIn() throws(AssetPackError) {
+        let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
+        try FileSystem.sync(parent.fd, path: parent.path)
+        progress.enter(.switched)
+        if let previous { try TreeRemoval.remove(previous, in: parent) }
+        try removeLeftovers()
+    }
+
+    /// Removes a staging or previous tree left beside a complete destination by an interrupted call.
+    private func removeLeftovers() throws(AssetPackError) {
+        try TreeRemoval.remove(stagingName, in: parent)
+        try TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent)
+    }
+}

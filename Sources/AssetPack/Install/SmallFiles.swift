@@ -1,0 +1,45 @@
+/// The installer's own small files (stamp, record, staging marker): written to a temporary name, synced
+/// and renamed, so each is either absent or whole; read with a size limit.
+enum SmallFiles {
+    /// Writes `bytes` to `name` in `directory` atomically.
+    static func write(_ bytes: [UInt8], to name: String, in directory: Descriptor) throws(AssetPackError) {
+        let temporary = StagingNames.temporaryPrefix + name
+        let display = directory.path + "/" + name
+        try FileSystem.remove(temporary, in: directory.fd, isDirectory: false, path: display)
+        let file = Descriptor(try FileSystem.createFile(temporary, in: directory.fd, path: display), path: display)
+        try bytes.withBytesThrowingAssetPackError { (raw) throws(AssetPackError) in try FileSystem.writeAll(file.fd, raw, path: display) }
+        try FileSystem.setPermissions(file.fd, PermissionPolicy.defaultFile, path: display)
+        try FileSystem.sync(file.fd, path: display)
+        try FileSystem.rename(temporary, in: directory.fd, to: name, in: directory.fd, path: display)
+    }
+
+    /// The contents of `name` in `directory`, or nil when it does not exist (or is not a regular file).
+    static func read(_ name: String, in directory: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8]? {
+        guard let status = try directory.status(name), status.kind == .file else { return nil }
+        let display = directory.path + "/" + name
+        let file = Descriptor(try FileSystem.openFile(name, in: directory.fd, path: display), path: display)
+        return try readAll(file, limit: limit)
+    }
+
+    /// The contents of the file at `path` (the caller's own path), or nil when it cannot be opened.
+    /// The up-to-date check uses this: one `open`, one `read`.
+    static func read(path: String, limit: Int) -> [UInt8]? {
+        guard let fd = try? FileSystem.openFile(path, in: FileSystem.currentDirectoryDescriptor, path: path) else { return nil }
+        return try? readAll(Descriptor(fd, path: path), limit: limit)
+    }
+
+    private static func readAll(_ file: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(limit + 1, 64 * 1024))
+        while true {
+            let count = try chunk.withMutableBytesThrowingAssetPackError { (raw) throws(AssetPackError) -> Int in
+                try FileSystem.read(file.fd, into: raw, path: file.path)
+            }
+            if count == 0 { return result }
+            result.append(contentsOf: chunk[0..<count])
+            guard result.count <= limit else {
+                throw AssetPackError(.limitExceeded, "file is larger than \(limit) bytes", path: file.path)
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The hidden sibling `.<name>.assetpack-staging` where the next version of a destination is built, on
+/// the same file system so that it can be switched in with one rename. Its `.assetpack/staging` marker
+/// holds the stamp being built, so a later call can tell what it finds there:
+/// - the stamp file equals the wanted stamp: a complete tree that only needs switching in;
+/// - the marker equals the wanted stamp: an interrupted build of the same bundle, to resume;
+/// - anything else (another bundle, a previous tree left after a switch): removed and started afresh.
+enum StagingArea {
+    /// What was found.
+    enum State { case fresh, resumable, complete }
+
+    /// Opens (creating when needed) the staging tree `name` in `parent` for `stamp`.
+    static func prepare(_ name: String, in parent: Descriptor, stamp: String) throws(AssetPackError) -> (Descriptor, State) {
+        if let status = try parent.status(name) {
+            if status.kind == .directory {
+                let tree = try parent.directory(name)
+                if InstallRecord.stamp(of: tree) == stamp { return (tree, .complete) }
+                if marker(of: tree) == stamp { return (tree, .resumable) }
+            }
+            try TreeRemoval.remove(name, in: parent)
+        }
+        let tree = try parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory)
+        try FileSystem.setPermissions(tree.fd, PermissionPolicy.defaultDirectory, path: tree.path)
+        let record = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
+        try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record)
+        return (tree, .fresh)
+    }
+
+    /// Removes the staging marker once the tree is complete (so it does not end up in the destination).
+    static func removeMarker(from tree: Descriptor) throws(AssetPackError) {
+        guard let record = try? tree.directory(StagingNames.recordDirectory) else { return }
+        try FileSystem.remove(StagingNames.stagingMarkerFile, in: record.fd, isDirectory: false,
+                              path: record.path + "/" + StagingNames.stagingMarkerFile)
+    }
+
+    private static func marker(of tree: Descriptor) -> String? {
+        guard let record = try? tree.directory(StagingNames.recordDirectory),
+              let bytes = try? SmallFiles.read(StagingNames.stagingMarkerFile, in: record, limit: 4096) else { return nil }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

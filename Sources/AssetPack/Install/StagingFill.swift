@@ -1,0 +1,93 @@
+/// Fills a staging tree from a plan: folders first, then each file that is not already there (kept
+/// from an interrupted run) is hard-linked from the installed tree when unchanged, or written and
+/// verified; symlinks come last and are checked for containment once all exist.
+final class StagingFill: @unchecked Sendable {
+    let plan: ExpansionPlan
+    let staging: Descriptor
+    let source: any AssetSource
+    let progress: ProgressTracker
+    let options: ExpansionOptions
+    /// CRC-32 of every file finished so far, by item index.
+    let checksums: ResultSlots<UInt32>
+
+    init(plan: ExpansionPlan, staging: Descriptor, source: any AssetSource, progress: ProgressTracker,
+         options: ExpansionOptions, kept: [Int: UInt32]) {
+        self.plan = plan
+        self.staging = staging
+        self.source = source
+        self.progress = progress
+        self.options = options
+        self.checksums = ResultSlots(kept)
+    }
+
+    /// Creates every planned folder (with its permissions) that is not there yet.
+    func makeDirectories() throws(AssetPackError) {
+        let cursor = DirectoryCursor(root: staging)
+        for item in plan.items where item.kind == .directory {
+            let parent = try cursor.directory(item.path.parent)
+            let folder = try parent.directory(item.path.name, creatingWith: item.permissions)
+            try FileSystem.setPermissions(folder.fd, item.permissions, path: folder.path)
+        }
+    }
+
+    /// Hard-links unchanged files from the installed tree; returns the indexes that still need writing.
+    func linkUnchanged(_ candidates: [Int: UInt32], from installed: Descriptor) throws(AssetPackError) -> [Int] {
+        let from = DirectoryCursor(root: installed), to = DirectoryCursor(root: staging)
+        var failed: [Int] = []
+        for (position, crc) in candidates.sorted(by: { $0.key < $1.key }) {
+            try progress.checkCancelled()
+            let item = plan.items[position]
+            guard let folder = from.existingDirectory(item.path.parent),
+                  try FileSystem.link(item.path.name, in: folder.fd, to: item.path.name, in: try to.directory(item.path.parent).fd,
+                                      path: staging.path + "/" + item.path.string) else {
+                failed.append(position)
+                continue
+            }
+            checksums[position] = crc
+            progress.finished(item.path, extraBytes: item.size, written: false)
+        }
+        return failed
+    }
+
+    /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads.
+    func writeFiles(_ positions: [Int]) throws(AssetPackError) {
+        let cursors = PerWorker(count: options.jobs) { DirectoryCursor(root: staging) }
+        let writer = FileMaterializer(source: source, progress: progress)
+        try WorkerPool.run(count: positions.count, jobs: options.jobs) { (index, worker) throws(AssetPackError) in
+            let position = positions[index]
+            let item = self.plan.items[position]
+            try self.progress.checkCancelled()
+            let folder = try cursors[worker].directory(item.path.parent)
+            self.checksums[position] = try writer.write(item, number: position, into: folder)
+            self.progress.finished(item.path, extraBytes: 0, written: true)
+        }
+    }
+
+    /// Creates the planned symlinks, then checks each resolves inside the tree.
+    func makeSymlinks() throws(AssetPackError) {
+        let links = plan.items.filter { $0.kind == .symlink }
+        guard !links.isEmpty else { return }
+        let cursor = DirectoryCursor(root: staging)
+        for item in links {
+            let folder = try cursor.directory(item.path.parent)
+            let display = staging.path + "/" + item.path.string
+            try FileSystem.remove(item.path.name, in: folder.fd, isDirectory: false, path: display)
+            try FileSystem.makeSymlink(item.path.name, in: folder.fd, target: item.symlinkTarget ?? "", path: display)
+        }
+        let containment = SymlinkContainment(root: staging)
+        for item in links {
+            try containment.check(item.path)
+            progress.finished(item.path, extraBytes: 0, written: true)
+        }
+    }
+
+    /// The record of the finished tree.
+    func record() -> InstallRecord {
+        var files: [InstallRecord.File] = []
+        for (position, item) in plan.items.enumerated() where item.kind == .file {
+            files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
+                                            mode: item.permissions))
+        }
+        return InstallRecord(stamp: plan.stamp, files: files)
+    }
+}

@@ -1,0 +1,21 @@
+/// The names assetpack uses in and beside a destination. Everything starts with `.` and contains
+/// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left.
+enum StagingNames {
+    /// The record folder inside a complete destination (and inside a staging tree being built).
+    static let recordDirectory = BundleManifest.reservedDirectory
+    /// Inside ``recordDirectory``: the stamp (identity and options) of the installed tree.
+    static let stampFile = "identity"
+    /// Inside ``recordDirectory``: every installed file with size, CRC-32 and mode.
+    static let recordFile = "installed.json"
+    /// Inside ``recordDirectory`` of a staging tree only: the stamp being staged, so a resumed run knows
+    /// whether the files already there belong to the same bundle.
+    static let stagingMarkerFile = "staging"
+    /// The prefix of a file being written: it only gets its final name after it verified.
+    static let temporaryPrefix = ".assetpack-tmp-"
+
+    /// The staging tree beside destination `name`: `.<name>.assetpack-staging`.
+    static func staging(for name: String) -> String { ".\(name).assetpack-staging" }
+
+    /// Where the previous tree waits for removal when the file system cannot swap two names.
+    static func previous(for name: String) -> String { ".\(name).assetpack-previous" }
+}

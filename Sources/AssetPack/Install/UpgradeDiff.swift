@@ -1,0 +1,29 @@
+/// Finds the files of a plan that the installed tree already holds unchanged: same path, size,
+/// permissions and CRC-32 in the installed record, and still a regular file of that size on disk. When
+/// the plan does not know a file's CRC (a plain file of a tree without a manifest), the source file is
+/// read once to compute it — reading is cheaper than rewriting. Such files are hard-linked, not rewritten.
+struct UpgradeDiff {
+    let plan: ExpansionPlan
+    let source: any AssetSource
+
+    /// Unchanged files' CRCs by item index, skipping `excluded` (files already in staging).
+    func unchanged(in installed: Descriptor, record: InstallRecord, excluding excluded: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
+        let previous = record.byPath()
+        let cursor = DirectoryCursor(root: installed)
+        var result: [Int: UInt32] = [:]
+        for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {
+            guard let old = previous[item.path.string], let oldCRC = old.crc32, old.size == item.size,
+                  old.mode == item.permissions, try sameCRC(item, oldCRC),
+                  let folder = cursor.existingDirectory(item.path.parent), let status = try folder.status(item.path.name),
+                  status.kind == .file, status.size == item.size else { continue }
+            result[position] = oldCRC
+        }
+        return result
+    }
+
+    private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
+        if let crc = item.crc32 { return crc == installed }
+        let (stream, origin) = try ItemSource.open(item, in: source)
+        return try StreamMeasure.measure(stream, name: origin).crc32 == installed
+    }
+}

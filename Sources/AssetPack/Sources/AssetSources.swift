@@ -1,0 +1,44 @@
+import AssetPackZip
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Picks the right ``AssetSource`` for something on disk, as `assetpack expand BUNDLE --root PREFIX` does.
+public enum AssetSources {
+    /// The asset tree at `path`, as the app will see it: a folder or an archive (zip, APK, IPA, jar —
+    /// recognised by content, not by name), seen through ``view(of:)`` so that a packed bundle shows its
+    /// logical tree.
+    /// - Parameters:
+    ///   - path: a folder, or a file that is a zip archive.
+    ///   - root: the folder inside it where the tree starts (e.g. `"assets"` of an APK); nil for the top.
+    /// - Throws: `.notFound` when `path` does not exist; `.archive` when a file is not a zip archive;
+    ///   `.unsafePath` for a bad `root`; `.manifest` for a broken manifest; `.io`.
+    public static func open(path: String, root: String?) throws(AssetPackError) -> any AssetSource {
+        try view(of: try container(path: path, root: root))
+    }
+
+    /// The tree at `path` as stored, without the packed-bundle view: a ``DirectorySource`` for a folder
+    /// (starting at its subfolder `root`), a ``ZipAssetSource`` for any other file.
+    /// - Throws: as ``open(path:root:)``, except for manifest errors.
+    public static func container(path: String, root: String?) throws(AssetPackError) -> any AssetSource {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw AssetPackError.system("stat", path: path, errno: errno) }
+        let inner = try AssetPath(root ?? "")
+        if info.st_mode & S_IFMT == S_IFDIR {
+            return DirectorySource(root: inner.isRoot ? path : path + "/" + inner.string)
+        }
+        return try ZipAssetSource(path: path, root: inner.string)
+    }
+
+    /// `source` itself when it holds no bundle manifest, else the ``PackedBundleSource`` view over it.
+    /// - Throws: `.manifest` when the manifest is present but malformed; read errors.
+    public static func view(of source: any AssetSource) throws(AssetPackError) -> any AssetSource {
+        guard let manifest = try PackedBundleSource.readManifest(from: source) else { return source }
+        return try PackedBundleSource(base: source, manifest: manifest)
+    }
+}

@@ -1,0 +1,43 @@
+import AssetPack
+
+/// What both forms of build (``Packer`` for a bundle folder, ``ArchivePacker`` for one zip) are told.
+public struct BuildOptions: Sendable {
+    /// Threshold, deflate level, and the rules for storing instead of deflating.
+    public var rules: PackingRules
+    /// Follow symbolic links in the source instead of refusing them (see ``SourceScanner``).
+    public var followSymlinks: Bool
+
+    /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks.
+    public init(rules: PackingRules = PackingRules(), followSymlinks: Bool = false) {
+        self.rules = rules
+        self.followSymlinks = followSymlinks
+    }
+}
+
+/// Called after each file with how far the build has got. Builds may later pack files in parallel, so
+/// it must be safe to call from any thread.
+public typealias ProgressHandler = @Sendable (BuildProgress) -> Void
+
+/// Counts files done for ``ProgressHandler`` calls.
+struct ProgressCounter {
+    let handler: ProgressHandler?
+    let fileCount: Int
+    let totalBytes: UInt64
+    private var filesDone = 0
+    private var bytesDone: UInt64 = 0
+
+    init(_ handler: ProgressHandler?, items: [SourceItem]) {
+        self.handler = handler
+        self.fileCount = items.filter { $0.kind == .file }.count
+        self.totalBytes = items.reduce(0) { $0 + $1.size }
+    }
+
+    /// Records that `item` is done and tells the handler.
+    mutating func finished(_ item: SourceItem) {
+        guard item.kind == .file else { return }
+        filesDone += 1
+        bytesDone += item.size
+        handler?(BuildProgress(filesDone: filesDone, fileCount: fileCount, bytesDone: bytesDone,
+                               totalBytes: totalBytes, path: item.path.string))
+    }
+}

@@ -1,0 +1,95 @@
+import AssetPack
+import Foundation
+
+/// What a build did: counts, bytes in and out, time. Printed by `assetpack build` at the end, as text or
+/// (with `--json`) as this value encoded.
+public struct BuildSummary: Codable, Sendable, Equatable {
+    /// The source folder.
+    public var source: String
+    /// The bundle folder or archive written.
+    public var output: String
+    /// `folder` or `archive`.
+    public var form: String
+    /// The bundle's content identity (see ``ContentIdentity``).
+    public var identity: String
+    /// Logical files.
+    public var files: Int = 0
+    /// Logical folders.
+    public var directories: Int = 0
+    /// Files put in a zip (folder form) or written as large entries (archive form).
+    public var packed: Int = 0
+    /// Of ``packed``, those stored rather than deflated because deflate would not save enough.
+    public var stored: Int = 0
+    /// Of ``packed``, those whose archive was taken unchanged from the previous bundle.
+    public var reused: Int = 0
+    /// Bytes of all logical files.
+    public var bytesIn: UInt64 = 0
+    /// Bytes of everything written: plain copies, archives, and the manifest (the archive's size, for `--archive`).
+    public var bytesOut: UInt64 = 0
+    /// Wall-clock seconds.
+    public var seconds: Double = 0
+
+    /// Creates an empty summary.
+    public init(source: String, output: String, form: String, identity: String = "") {
+        self.source = source
+        self.output = output
+        self.form = form
+        self.identity = identity
+    }
+
+    /// ``bytesOut`` / ``bytesIn`` (1 for an empty tree).
+    public var ratio: Double { bytesIn == 0 ? 1 : Double(bytesOut) / Double(bytesIn) }
+
+    /// The summary as pretty JSON with sorted keys; `ratio` is included, `seconds` rounded to milliseconds.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(Report(self))) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The JSON form: the stored fields plus ``ratio``.
+    private struct Report: Encodable {
+        var source, output, form, identity: String
+        var files, directories, packed, stored, reused: Int
+        var bytesIn, bytesOut: UInt64
+        var seconds, ratio: Double
+
+        init(_ summary: BuildSummary) {
+            (source, output, form, identity) = (summary.source, summary.output, summary.form, summary.identity)
+            (files, directories, packed) = (summary.files, summary.directories, summary.packed)
+            (stored, reused, bytesIn, bytesOut) = (summary.stored, summary.reused, summary.bytesIn, summary.bytesOut)
+            seconds = (summary.seconds * 1000).rounded() / 1000
+            ratio = (summary.ratio * 10000).rounded() / 10000
+        }
+    }
+
+    /// A few lines for a person:
+    /// ```
+    /// built assets.bundle from assets
+    ///   14 files, 6 folders; 1 packed (0 stored, 0 reused)
+    ///   1.4 MiB in, 380.2 KiB out (26.4%) in 0.08 s
+    /// ```
+    public var text: String {
+        let percent = (ratio * 1000).rounded() / 10
+        return """
+            built \(output) from \(source)
+              \(files) files, \(directories) folders; \(packed) packed (\(stored) stored, \(reused) reused)
+              \(ByteSize.format(bytesIn)) in, \(ByteSize.format(bytesOut)) out (\(percent)%) in \(String(format: "%.2f", seconds)) s
+            """
+    }
+}
+
+/// How far a build has got, reported after each file.
+public struct BuildProgress: Sendable {
+    /// Files done so far.
+    public var filesDone: Int
+    /// Files in the tree.
+    public var fileCount: Int
+    /// Bytes of the files done so far.
+    public var bytesDone: UInt64
+    /// Bytes of all files.
+    public var totalBytes: UInt64
+    /// The file just finished.
+    public var path: String
+}

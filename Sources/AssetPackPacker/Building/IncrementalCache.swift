@@ -1,0 +1,91 @@
+import AssetPack
+import AssetPackZip
+
+/// The previous bundle at the output path, lending its archives to the next build so unchanged files are
+/// not compressed again.
+///
+/// An archive is reused only when the new build would write exactly the same bytes: the previous manifest
+/// has the same generator and ``BundleManifest/packing`` line (deflate level and store rules), the file
+/// has the same path, size, executable bit and entry name, the old archive holds exactly that one entry
+/// with the same CRC-32, sizes, method and timestamp (`SOURCE_DATE_EPOCH`), and — the deciding check —
+/// its entry inflates to exactly the bytes of the source file. Inflating and comparing is several times
+/// faster than deflating, verifies the old archive on the way, and leaves no room for a CRC-32 collision.
+/// Modification times are not consulted: they are not in the bundle, and they lie after a checkout.
+///
+/// A reused archive is hard-linked into the new bundle (copied when the file system cannot link).
+struct IncrementalCache {
+    /// The previous bundle folder.
+    let root: String
+    private let entries: [String: BundleManifest.Entry]
+    private let time: DOSDateTime
+    private let followSymlinks: Bool
+
+    /// The bundle at `bundle`, when its manifest reads and it was packed the way `rules` packs; else nil.
+    static func load(bundle: String, rules: PackingRules, followSymlinks: Bool) -> IncrementalCache? {
+        let manifestPath = bundle + "/" + BundleManifest.path
+        guard let bytes = try? FileDescriptorStream(path: manifestPath).readAll(limit: 1 << 30),
+              let manifest = try? BundleManifest.decode(bytes, origin: manifestPath),
+              manifest.generator == ManifestWriter.generator, manifest.packing == rules.fingerprint
+        else { return nil }
+        return IncrementalCache(root: bundle, entries: Dictionary(manifest.entries.map { ($0.path, $0) }) { first, _ in first },
+                                time: DOSDateTime(unixTime: EntryPacker(rules: rules, followSymlinks: followSymlinks).options.fixedTime ?? 0), followSymlinks: followSymlinks)
+    }
+
+    /// The previous archive of `item` with what it holds, when it can stand in for packing `item` as `entry`.
+    func reusableArchive(for item: SourceItem, entry: String) -> (path: String, packed: PackedFile)? {
+        guard let old = entries[item.path.string], old.kind == .file, old.size == item.size,
+              (old.mode == 0o755) == item.isExecutable, let storage = old.storage, storage.form == .packed,
+              storage.entry == entry, let file = try? AssetPath(storage.file), !file.isRoot
+        else { return nil }
+        let path = root + "/" + file.string
+        guard (try? FileSystem.info(path))??.kind == .file,
+              let archive = try? ZipArchive(path: path), archive.entries.count == 1, archive.comment.isEmpty,
+              let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item),
+              (try? sameContents(item, zipEntry, in: archive)) == true
+        else { return nil }
+        return (path, PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
+                                 compressedSize: zipEntry.compressedSize))
+    }
+
+    private func matches(_ zipEntry: ZipEntry, _ old: BundleManifest.Entry, _ storage: BundleManifest.Storage,
+                         item: SourceItem) -> Bool {
+        let method = zipEntry.method == .deflate ? "deflate" : (zipEntry.method == .stored ? "stored" : "")
+        return zipEntry.name == storage.entry && zipEntry.crc32 == old.crc32 && zipEntry.uncompressedSize == item.size
+            && method == storage.method && zipEntry.compressedSize == storage.compressedSize
+            && zipEntry.modified == time && zipEntry.isExecutable == item.isExecutable && zipEntry.kind == .file
+    }
+
+    /// Streams the source file and the inflated entry side by side; true when every byte is equal.
+    private func sameContents(_ item: SourceItem, _ zipEntry: ZipEntry, in archive: ZipArchive) throws -> Bool {
+        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: followSymlinks)
+        let reader = try archive.open(zipEntry)
+        let size = 256 * 1024
+        let left = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        let right = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { left.deallocate(); right.deallocate() }
+        while true {
+            let count = try Self.fill(left, from: source)
+            guard try Self.fill(right, from: reader) == count else { return false }
+            guard FileSystem.equalBytes(left.baseAddress!, right.baseAddress!, count: count) else { return false }
+            if count == 0 { return source.bytesRead == item.size }
+        }
+    }
+
+    /// Reads until `buffer` is full or the stream ends.
+    private static func fill(_ buffer: UnsafeMutableRawBufferPointer, from stream: any ByteStream) throws(ZipError) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
+
+    /// Puts the archive at `old` into the new bundle at `destination`: a hard link, or a copy.
+    func adopt(_ old: String, as destination: String, copier: FileCopier) throws(AssetPackError) {
+        if try FileSystem.hardLink(old, to: destination) { return }
+        let size = try FileSystem.info(old)?.size ?? 0
+        _ = try copier.copy(SourceFile(old, expectedSize: size, follow: false), to: destination, permissions: 0o644)
+    }
+}

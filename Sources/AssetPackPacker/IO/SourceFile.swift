@@ -1,0 +1,78 @@
+import AssetPack
+import AssetPackZip
+
+/// A source file read front to back, once, counting its bytes so that a file that changed size since the
+/// scan is noticed instead of being packed half-old, half-new. Opened with `O_NOFOLLOW` unless links are
+/// followed, so a file swapped for a symlink after the scan is refused too.
+final class SourceFile: ByteStream {
+    /// Where the file is.
+    let path: String
+    /// The size the scan saw.
+    let expectedSize: UInt64
+    /// Bytes read so far.
+    private(set) var bytesRead: UInt64 = 0
+    private let stream: FileDescriptorStream
+
+    /// Opens `path`, expected to hold `expectedSize` bytes.
+    init(_ path: String, expectedSize: UInt64, follow: Bool) throws(AssetPackError) {
+        let descriptor = try FileSystem.openForReading(path, follow: follow)
+        self.path = path
+        self.expectedSize = expectedSize
+        self.stream = FileDescriptorStream(descriptor: descriptor, name: path, closeOnDeinit: true)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        let count = try stream.read(into: buffer)
+        bytesRead += UInt64(count)
+        return count
+    }
+
+    /// The error to report when writing this file's bytes failed with `error`: a file that changed size
+    /// while it was read (which the zip writer notices first) is named as such; other failures pass through.
+    func explain(_ error: ZipError) -> AssetPackError {
+        guard error.code != .io, bytesRead != expectedSize else { return AssetPackError(error) }
+        return changedError
+    }
+
+    private var changedError: AssetPackError {
+        AssetPackError(.verification, "changed while being packed: \(expectedSize) bytes when scanned, \(bytesRead) read",
+                       path: path)
+    }
+
+    /// Throws unless exactly the expected number of bytes was read.
+    /// - Throws: `.verification` naming the file when it changed size while being read.
+    func checkComplete() throws(AssetPackError) {
+        guard bytesRead == expectedSize else { throw changedError }
+    }
+}
+
+/// Copies files byte for byte, computing the CRC-32 on the way, through one reusable 1 MiB buffer.
+/// One per thread.
+final class FileCopier {
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+
+    deinit { buffer.deallocate() }
+
+    /// Copies `source` to the new file `destination` (which must not exist) with `permissions`.
+    /// - Returns: the CRC-32 of the bytes copied.
+    func copy(_ source: SourceFile, to destination: String, permissions: UInt32) throws(AssetPackError) -> UInt32 {
+        let output = try FileSystem.createFile(destination, permissions: permissions)
+        var crc = CRC32()
+        do throws(AssetPackError) {
+            while true {
+                let count: Int
+                do { count = try source.read(into: buffer) } catch { throw AssetPackError(error, path: source.path) }
+                if count == 0 { break }
+                let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+                crc.update(chunk)
+                try FileSystem.writeAll(output, chunk, path: destination)
+            }
+        } catch {
+            FileSystem.closeRead(output)
+            throw error
+        }
+        try FileSystem.closeWritten(output, path: destination)
+        try source.checkComplete()
+        return crc.value
+    }
+}

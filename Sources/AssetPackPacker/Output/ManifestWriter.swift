@@ -1,0 +1,57 @@
+import AssetPack
+import AssetPackZip
+
+/// Writes a bundle's `.assetpack/manifest.json` (deterministic JSON, see ``BundleManifest``) and
+/// `.assetpack/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
+/// entries of a bundle archive.
+public enum ManifestWriter {
+    /// The generator recorded in every manifest this packer writes.
+    public static let generator = "assetpack 0.1.0"
+
+    /// The manifest of `entries` built under `rules`.
+    public static func manifest(_ entries: [BundleManifest.Entry], rules: PackingRules) -> BundleManifest {
+        var manifest = BundleManifest(threshold: rules.threshold, generator: generator, entries: entries)
+        manifest.packing = rules.fingerprint
+        return manifest
+    }
+
+    /// The manifest entry of a source file: mode 0755 is recorded for executables only.
+    static func fileEntry(_ item: SourceItem, crc32: UInt32, storage: BundleManifest.Storage) -> BundleManifest.Entry {
+        .file(item.path.string, size: item.size, crc32: crc32, storage: storage, mode: item.isExecutable ? 0o755 : nil)
+    }
+
+    /// Writes the reserved folder with both files into the bundle folder `root`.
+    /// - Returns: the bytes written.
+    @discardableResult
+    public static func write(_ manifest: BundleManifest, intoFolder root: String) throws(AssetPackError) -> UInt64 {
+        try FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory)
+        let json = try manifest.encodedJSON()
+        let identity = Array(manifest.identity.utf8)
+        try writeFile(root + "/" + BundleManifest.path, json)
+        try writeFile(root + "/" + BundleManifest.identityPath, identity)
+        return UInt64(json.count + identity.count)
+    }
+
+    /// Adds the reserved folder and both files as entries of `writer` (after the tree's entries).
+    public static func add(_ manifest: BundleManifest, to writer: ZipWriter) throws(AssetPackError) {
+        let json = try manifest.encodedJSON()
+        do {
+            try writer.addDirectory(BundleManifest.reservedDirectory)
+            try writer.addFile(BundleManifest.identityPath, contents: Array(manifest.identity.utf8), method: .stored)
+            try writer.addFile(BundleManifest.path, contents: json, method: .deflate)
+        } catch {
+            throw AssetPackError(error)
+        }
+    }
+
+    private static func writeFile(_ path: String, _ bytes: [UInt8]) throws(AssetPackError) {
+        let fd = try FileSystem.createFile(path, permissions: 0o644)
+        do throws(AssetPackError) {
+            try FileSystem.writeAll(fd, bytes, path: path)
+        } catch {
+            FileSystem.closeRead(fd)
+            throw error
+        }
+        try FileSystem.closeWritten(fd, path: path)
+    }
+}

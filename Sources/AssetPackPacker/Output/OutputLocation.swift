@@ -1,0 +1,148 @@
+import AssetPack
+import AssetPackZip
+
+/// Where a build goes, checked before anything is written, and how it gets there without ever leaving a
+/// half-written result under the final name: the build is written to a temporary sibling
+/// `.<name>.tmp-XXXXXX` in the same folder (same file system), then renamed into place.
+///
+/// Replacing an existing bundle folder: the old one is renamed aside (`.<name>.old-XXXXXX`), the new one
+/// is renamed in, and the old one is deleted; should the second rename fail, the old one is put back. An
+/// archive (`--archive`) replaces the old file in one atomic `rename`.
+struct OutputLocation {
+    /// Folder or one zip.
+    enum Form {
+        case folder, archive
+    }
+
+    /// The output path as given.
+    let path: String
+    /// Its absolute, resolved form (symlinks in existing parents resolved).
+    let resolved: String
+    /// Folder or archive.
+    let form: Form
+    /// True when something (a previous bundle, or an empty folder) is already at ``path``.
+    let exists: Bool
+
+    /// Checks `path` as the output for the source folder `source`.
+    /// - Throws: `.invalidArgument` when the output is the source, inside it, or contains it, or when
+    ///   something that is not a bundle (not an empty folder, for the folder form) is in the way.
+    init(_ path: String, form: Form, source: String) throws(AssetPackError) {
+        let name = FileSystem.lastComponent(path)
+        guard !path.isEmpty, name != ".", name != "..", name != "/" else {
+            throw AssetPackError(.invalidArgument, "cannot write a bundle here; name a folder or file to create or replace",
+                                 path: path)
+        }
+        let resolvedSource = try Self.resolve(source)
+        self.path = path
+        self.form = form
+        self.resolved = try Self.resolve(path)
+        if Self.isInside(resolved, resolvedSource) {
+            throw AssetPackError(.invalidArgument, "output is inside the source folder \(source); choose a path outside it", path: path)
+        }
+        if Self.isInside(resolvedSource, resolved) {
+            throw AssetPackError(.invalidArgument, "output contains the source folder \(source); choose another path", path: path)
+        }
+        exists = try Self.checkExisting(path, form: form)
+    }
+
+    /// True when `inner` is `outer` or lies below it (both absolute and resolved).
+    static func isInside(_ inner: String, _ outer: String) -> Bool {
+        inner == outer || inner.hasPrefix(outer.hasSuffix("/") ? outer : outer + "/")
+    }
+
+    /// The absolute path of `path` with the symlinks of its longest existing ancestor resolved.
+    static func resolve(_ path: String) throws(AssetPackError) -> String {
+        if let real = FileSystem.realPath(path) { return real }
+        let absolute = path.hasPrefix("/") ? path : try FileSystem.currentDirectory() + "/" + path
+        var missing: [String] = []
+        var existing = absolute
+        while FileSystem.realPath(existing) == nil && existing != "/" {
+            missing.insert(FileSystem.lastComponent(existing), at: 0)
+            existing = FileSystem.parentPath(existing)
+        }
+        var parts = (FileSystem.realPath(existing) ?? "/").split(separator: "/").map(String.init)
+        for part in missing where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// Whether something is at `path`; throws when it is in the way.
+    private static func checkExisting(_ path: String, form: Form) throws(AssetPackError) -> Bool {
+        guard let info = try FileSystem.info(path) else { return false }
+        var replaceable = false
+        switch (form, info.kind) {
+        case (.folder, .directory):
+            replaceable = try isBundleFolder(path)
+            if !replaceable { replaceable = try FileSystem.names(in: path).isEmpty }
+        case (.archive, .file):
+            replaceable = isBundleArchive(path)
+        default:
+            break
+        }
+        guard replaceable else {
+            let what = form == .folder ? "folder" : "zip"
+            throw AssetPackError(.invalidArgument,
+                                 "exists and is not an assetpack bundle \(what) (no \(BundleManifest.path)); refusing to replace it",
+                                 path: path)
+        }
+        return true
+    }
+
+    /// True when the folder at `path` holds `.assetpack/manifest.json`.
+    static func isBundleFolder(_ path: String) throws(AssetPackError) -> Bool {
+        try FileSystem.info(path + "/" + BundleManifest.path)?.kind == .file
+    }
+
+    /// True when the file at `path` is a zip with a `.assetpack/manifest.json` entry.
+    static func isBundleArchive(_ path: String) -> Bool {
+        (try? ZipArchive(path: path).entry(named: BundleManifest.path)) != nil
+    }
+
+    // MARK: - Staging and committing
+
+    /// The folder that holds the output.
+    var parent: String { FileSystem.parentPath(path) }
+
+    /// The prefix of temporary siblings: `PARENT/.<name>.`.
+    private var siblingPrefix: String { parent + "/." + FileSystem.lastComponent(path) + "." }
+
+    /// Creates the output's parent folders, then a temporary sibling folder to build into.
+    func stageFolder() throws(AssetPackError) -> String {
+        try FileSystem.makeDirectories(parent)
+        return try FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "tmp-")
+    }
+
+    /// Creates the output's parent folders, then a temporary sibling file to write the archive into.
+    func stageArchive() throws(AssetPackError) -> String {
+        try FileSystem.makeDirectories(parent)
+        let (staged, descriptor) = try FileSystem.makeTemporaryFile(prefix: siblingPrefix + "tmp-")
+        try FileSystem.closeWritten(descriptor, path: staged)
+        return staged
+    }
+
+    /// Moves the finished `staged` build to ``path``, replacing what was there.
+    func commit(_ staged: String) throws(AssetPackError) {
+        try FileSystem.setPermissions(staged, form == .folder ? 0o755 : 0o644)
+        guard form == .folder, try FileSystem.info(path) != nil else {
+            try FileSystem.rename(staged, to: path)
+            return
+        }
+        // A non-empty folder cannot be replaced by rename(2): move the old one aside first. mkdtemp makes
+        // an empty folder with a unique name, which rename(2) may replace.
+        let aside = try FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "old-")
+        try FileSystem.rename(path, to: aside)
+        do {
+            try FileSystem.rename(staged, to: path)
+        } catch {
+            try? FileSystem.rename(aside, to: path)
+            throw error
+        }
+        try? FileSystem.removeTree(aside)
+    }
+
+    /// Removes a staged build after a failure.
+    func discard(_ staged: String) {
+        try? FileSystem.removeTree(staged)
+    }
+}

@@ -1,0 +1,68 @@
+import AssetPack
+
+/// The packing policy: which files go into a zip of their own, at which deflate level, and when a packed
+/// file is stored instead of deflated because deflate would not save enough.
+///
+/// Files larger than ``threshold`` are packed; files at or under it are copied byte for byte. The default
+/// threshold is 1 MiB (1,048,576 bytes), old Android's `UNCOMPRESS_DATA_MAX`: the largest compressed asset
+/// its `AssetManager` could open, which is why large assets were shipped pre-zipped in the first place.
+/// A file whose name ends in `.zip` is never packed: a zip inside a zip gains nothing, and the asset must
+/// come back as the same zip.
+public struct PackingRules: Sendable, Hashable {
+    /// The default threshold: 1,048,576 bytes (1 MiB).
+    public static let defaultThreshold: UInt64 = 1 << 20
+
+    /// Files larger than this many bytes are packed; 0 packs every file, empty ones included.
+    public var threshold: UInt64
+    /// The deflate level 0–9 for packed files (0 stores every packed file).
+    public var level: Int
+    /// Bytes in one sample chunk of the compressibility probe.
+    public var sampleChunkSize: Int = 64 * 1024
+    /// Chunks the probe deflates: the start, the end, and evenly spaced ones in between.
+    public var sampleChunks: Int = 4
+    /// A packed file is stored when deflating the sample (at level 1) saves less than this fraction.
+    public var minimumSampleSaving: Double = 0.05
+    /// A packed file is stored when deflating the whole file saves less than this fraction.
+    public var minimumSaving: Double = 0.02
+
+    /// Rules with `threshold` (default 1 MiB) and deflate `level` (default 6).
+    public init(threshold: UInt64 = PackingRules.defaultThreshold, level: Int = 6) {
+        self.threshold = threshold
+        self.level = level
+    }
+
+    /// Checks the level.
+    /// - Throws: `.invalidArgument` when ``level`` is not 0–9.
+    public func validate() throws(AssetPackError) {
+        guard (0...9).contains(level) else {
+            throw AssetPackError(.invalidArgument, "deflate level \(level) is not 0–9")
+        }
+    }
+
+    /// True when the file at `path` with `size` bytes goes into a zip of its own: it is larger than the
+    /// threshold (any file, even an empty one, when the threshold is 0) and not a `.zip`.
+    public func packs(_ path: AssetPath, size: UInt64) -> Bool {
+        (threshold == 0 || size > threshold) && !Self.isZip(path.name)
+    }
+
+    /// True when `name` ends in `.zip` (any case): such an asset stays a plain file.
+    public static func isZip(_ name: String) -> Bool { name.lowercased().hasSuffix(".zip") }
+
+    /// True when compressed bytes `compressed` of `original` save at least `fraction`.
+    static func saves(_ compressed: UInt64, of original: UInt64, atLeast fraction: Double) -> Bool {
+        guard original > 0 else { return false }
+        return Double(compressed) <= Double(original) * (1 - fraction)
+    }
+
+    /// Everything in these rules that changes the bytes of a packed file, as one line for the manifest's
+    /// ``BundleManifest/packing`` field: a bundle's archives are reused only by a build with the same line.
+    public var fingerprint: String {
+        "deflate \(level); store when \(sampleChunks)x\(sampleChunkSize)-byte sample saves < \(percent(minimumSampleSaving))"
+            + " or whole file saves < \(percent(minimumSaving))"
+    }
+
+    private func percent(_ fraction: Double) -> String {
+        let tenths = Int((fraction * 1000).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10)%" : "\(tenths / 10).\(tenths % 10)%"
+    }
+}

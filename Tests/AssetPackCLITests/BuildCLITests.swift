@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `assetpack build` end to end: the built binary, its exit status, what it prints, and the files it leaves.
+@Suite("assetpack build (CLI)")
+struct BuildCLITests {
+    let tool = builtProduct("assetpack")
+
+    func sourceTree(_ dir: TemporaryDirectory) throws -> String {
+        var random = SeededRandom(seed: 71)
+        try dir.write("src/dictionary/words.txt", random.text(1_100_000))
+        try dir.write("src/strings/ja.txt", text: "こんにちは")
+        try FileManager.default.createDirectory(atPath: dir.file("src/empty"), withIntermediateDirectories: true)
+        return dir.file("src")
+    }
+
+    @Test func buildsABundleFolder() throws {
+        let dir = try TemporaryDirectory("cli-build")
+        let src = try sourceTree(dir)
+        let result = try run(tool, ["build", src, "-o", dir.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("built \(dir.file("out")) from \(src)"))
+        #expect(result.stdout.contains("2 files, 3 folders; 1 packed (0 stored, 0 reused)"))
+        #expect(result.stderr.isEmpty)
+        for path in ["out/dictionary/words.txt.zip", "out/strings/ja.txt", "out/empty", "out/.assetpack/manifest.json",
+                     "out/.assetpack/identity"] {
+            #expect(FileManager.default.fileExists(atPath: dir.file(path)), "\(path)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out/dictionary/words.txt")))
+    }
+
+    @Test func defaultOutputIsAssetsBundleInTheCurrentDirectory() throws {
+        let dir = try TemporaryDirectory("cli-default")
+        _ = try sourceTree(dir)
+        let result = try run(tool, ["build", "src"], cwd: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("built assets.bundle from src"))
+        #expect(FileManager.default.fileExists(atPath: dir.file("assets.bundle/.assetpack/manifest.json")))
+    }
+
+    @Test func jsonSummaryParsesAndCountsReuse() throws {
+        let dir = try TemporaryDirectory("cli-json")
+        let src = try sourceTree(dir)
+        _ = try run(tool, ["build", src, "-o", dir.file("out"), "--quiet"])
+        let result = try run(tool, ["build", src, "-o", dir.file("out"), "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        #expect(object["files"] as? Int == 2)
+        #expect(object["directories"] as? Int == 3)
+        #expect(object["packed"] as? Int == 1)
+        #expect(object["reused"] as? Int == 1)
+        #expect(object["bytesIn"] as? Int == 1_100_000 + 15)
+        #expect((object["ratio"] as? Double).map { $0 > 0 && $0 < 1 } == true)
+        #expect(object["form"] as? String == "folder")
+        #expect((object["identity"] as? String)?.count == 64)
+    }
+
+    @Test func quietPrintsNothing() throws {
+        let dir = try TemporaryDirectory("cli-quiet")
+        let result = try run(tool, ["build", try sourceTree(dir), "-o", dir.file("out"), "-q"])
+        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
+    }
+
+    @Test func missingSourceFailsWithOneLineNamingIt() throws {
+        let dir = try TemporaryDirectory("cli-missing")
+        let missing = dir.file("no-such-folder")
+        let result = try run(tool, ["build", missing, "-o", dir.file("out")])
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(missing) == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
+    @Test func outputInsideSourceFailsWithOneLine() throws {
+        let dir = try TemporaryDirectory("cli-inside")
+        let src = try sourceTree(dir)
+        let result = try run(tool, ["build", src, "-o", src + "/bundle"])
+        #expect(result.status != 0)
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("inside the source"))
+    }
+
+    @Test func badOptionsAreRejected() throws {
+        let dir = try TemporaryDirectory("cli-options")
+        let src = try sourceTree(dir)
+        for arguments in [["--threshold", "lots"], ["--level", "12"], ["-o", dir.file("a"), "--archive", dir.file("b.zip")]] {
+            let result = try run(tool, ["build", src] + arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(!result.stderr.isEmpty)
+        }
+    }
+
+    @Test func thresholdAndArchiveOptions() throws {
+        let dir = try TemporaryDirectory("cli-archive")
+        let src = try sourceTree(dir)
+        let folder = try run(tool, ["build", src, "-o", dir.file("out"), "--threshold", "4K", "--level", "9", "--json"])
+        #expect(folder.status == 0, "\(folder.stderr)")
+        let manifest = try String(contentsOfFile: dir.file("out/.assetpack/manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"threshold\" : 4096"))
+        #expect(manifest.contains("deflate 9"))
+        let archive = try run(tool, ["build", src, "--archive", dir.file("all.zip")])
+        #expect(archive.status == 0, "\(archive.stderr)")
+        #expect(archive.stdout.hasPrefix("built \(dir.file("all.zip"))"))
+        if toolExists("unzip") {
+            let listing = try run("unzip", ["-l", dir.file("all.zip")])
+            #expect(listing.stdout.contains("empty/") && listing.stdout.contains(".assetpack/manifest.json"))
+        }
+    }
+
+    @Test(.enabled(if: toolExists("python3"))) func sourceDateEpochSetsTheArchiveTimestamps() throws {
+        let dir = try TemporaryDirectory("cli-epoch")
+        let src = try sourceTree(dir)
+        let script = "import sys, zipfile\nprint(zipfile.ZipFile(sys.argv[1]).infolist()[0].date_time)"
+        func stamp(_ epoch: String?, _ name: String) throws -> String {
+            let environment = epoch.map { ["SOURCE_DATE_EPOCH": $0] } ?? [:]
+            let built = try run(tool, ["build", src, "-o", dir.file(name), "-q"], environment: environment)
+            #expect(built.status == 0, "\(built.stderr)")
+            return try run("python3", ["-c", script, dir.file("\(name)/dictionary/words.txt.zip")]).stdout
+        }
+        #expect(try stamp("1700000000", "a") == "(2023, 11, 14, 22, 13, 20)\n")
+        #expect(try stamp("1700000000", "b") == stamp("1700000000", "c"))
+        #expect(try stamp("0", "d") == "(1980, 1, 1, 0, 0, 0)\n")
+    }
+}

@@ -1,0 +1,66 @@
+import AssetPack
+import AssetPackZip
+import Foundation
+import Testing
+import TestSupport
+@testable import AssetPackPacker
+
+@Suite("Incremental rebuilds reuse unchanged archives")
+struct IncrementalTests {
+    static func tree(_ dir: TemporaryDirectory) throws {
+        var random = SeededRandom(seed: 51)
+        try dir.write("src/keep/big.txt", random.text(1_400_000))
+        try dir.write("src/change/big.txt", random.text(1_400_000))
+        try dir.write("src/noise.bin", random.bytes(1_100_000))
+        try dir.write("src/small.txt", text: "small")
+    }
+
+    @Test func unchangedArchivesAreHardLinkedChangedOnesRepacked() throws {
+        let dir = try TemporaryDirectory("incremental")
+        try Self.tree(dir)
+        let first = try build(dir.file("src"), dir.file("out"))
+        #expect(first.reused == 0 && first.packed == 3)
+        let keptInode = try inode(dir.file("out/keep/big.txt.zip"))
+        let noiseInode = try inode(dir.file("out/noise.bin.zip"))
+        let changedInode = try inode(dir.file("out/change/big.txt.zip"))
+        // Same size, different bytes: only a content check can tell.
+        var changed = try bytes(dir.file("src/change/big.txt"))
+        changed[700_000] ^= 0x20
+        try dir.write("src/change/big.txt", changed)
+        let second = try build(dir.file("src"), dir.file("out"))
+        #expect(second.reused == 2)
+        #expect(try inode(dir.file("out/keep/big.txt.zip")) == keptInode)
+        #expect(try inode(dir.file("out/noise.bin.zip")) == noiseInode)
+        #expect(try inode(dir.file("out/change/big.txt.zip")) != changedInode)
+        // The incremental result equals a clean build, and unpacks to the new source.
+        try build(dir.file("src"), dir.file("clean"))
+        #expect(try bundleBytes(dir.file("out")) == bundleBytes(dir.file("clean")))
+        try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
+        #expect(try snapshot(dir.file("back")) == snapshot(dir.file("src")))
+    }
+
+    @Test func anotherLevelOrAnExecutableBitDoesNotReuse() throws {
+        let dir = try TemporaryDirectory("settings")
+        try Self.tree(dir)
+        try build(dir.file("src"), dir.file("out"))
+        #expect(try build(dir.file("src"), dir.file("out"), level: 9).reused == 0)
+        #expect(try build(dir.file("src"), dir.file("out"), level: 9).reused == 3)
+        try chmod(dir.file("src/keep/big.txt"), 0o755)
+        #expect(try build(dir.file("src"), dir.file("out"), level: 9).reused == 2)
+        #expect(try readManifest(dir.file("out")).entries.first { $0.path == "keep/big.txt" }?.mode == 0o755)
+    }
+
+    @Test func damagedPreviousArchiveIsNotReused() throws {
+        let dir = try TemporaryDirectory("damaged")
+        try Self.tree(dir)
+        try build(dir.file("src"), dir.file("out"))
+        let archive = dir.file("out/keep/big.txt.zip")
+        var damaged = try bytes(archive)
+        damaged[damaged.count / 2] ^= 0xFF
+        try Data(damaged).write(to: URL(fileURLWithPath: archive))
+        let summary = try build(dir.file("src"), dir.file("out"))
+        #expect(summary.reused == 2)
+        try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
+        #expect(try snapshot(dir.file("back")) == snapshot(dir.file("src")))
+    }
+}

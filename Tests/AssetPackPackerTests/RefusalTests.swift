@@ -1,0 +1,164 @@
+import AssetPack
+import Foundation
+import Testing
+import TestSupport
+@testable import AssetPackPacker
+
+@Suite("Clear errors: symlinks, misplaced outputs, missing sources, reserved names")
+struct RefusalTests {
+    @Test func symlinkIsRefusedNamingTheLink() throws {
+        let dir = try TemporaryDirectory("symlink")
+        try dir.write("src/real.txt", text: "real")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("src/link.txt"), withDestinationPath: "real.txt")
+        let error = expectError { try build(dir.file("src"), dir.file("out")) }
+        #expect(error?.code == .symlink)
+        #expect(error?.path == dir.file("src/link.txt"))
+        #expect(error?.description.contains("--follow-symlinks") == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
+    @Test func followSymlinksPacksTheTargets() throws {
+        let dir = try TemporaryDirectory("follow")
+        try dir.write("shared/common.txt", text: "shared outside the source")
+        try dir.write("src/real.txt", text: "real")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("src/link.txt"), withDestinationPath: "real.txt")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("src/shared"), withDestinationPath: dir.file("shared"))
+        try build(dir.file("src"), dir.file("out"), followSymlinks: true)
+        try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
+        #expect(try bytes(dir.file("back/link.txt")) == Array("real".utf8))
+        #expect(try bytes(dir.file("back/shared/common.txt")) == Array("shared outside the source".utf8))
+    }
+
+    @Test func followedLinkLoopIsRefused() throws {
+        let dir = try TemporaryDirectory("loop")
+        try dir.write("src/a/file.txt", text: "x")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("src/a/up"), withDestinationPath: "..")
+        let error = expectError { try build(dir.file("src"), dir.file("out"), followSymlinks: true) }
+        #expect(error?.code == .symlink)
+        #expect(error?.path == dir.file("src/a/up"))
+    }
+
+    @Test func danglingLinkIsRefusedWhenFollowing() throws {
+        let dir = try TemporaryDirectory("dangling")
+        try mkdir(dir.file("src"))
+        try FileManager.default.createSymbolicLink(atPath: dir.file("src/gone"), withDestinationPath: "nothing-here")
+        let error = expectError { try build(dir.file("src"), dir.file("out"), followSymlinks: true) }
+        #expect(error?.code == .symlink && error?.path == dir.file("src/gone"))
+    }
+
+    @Test func missingSourceIsNamed() throws {
+        let dir = try TemporaryDirectory("missing")
+        let error = expectError { try build(dir.file("nope"), dir.file("out")) }
+        #expect(error?.code == .notFound)
+        #expect(error?.description == "\(dir.file("nope")): source folder does not exist")
+    }
+
+    @Test func sourceThatIsAFileIsRefused() throws {
+        let dir = try TemporaryDirectory("file")
+        try dir.write("file.txt", text: "x")
+        #expect(expectError { try build(dir.file("file.txt"), dir.file("out")) }?.code == .invalidArgument)
+    }
+
+    @Test func outputInsideSourceIsRefused() throws {
+        let dir = try TemporaryDirectory("inside")
+        try dir.write("src/a.txt", text: "a")
+        let error = expectError { try build(dir.file("src"), dir.file("src/sub/out")) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("inside the source") == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("src/sub")))
+        // The same through a relative path with `..`, and the source itself.
+        #expect(expectError { try build(dir.file("src"), dir.file("src/../src/x")) }?.code == .invalidArgument)
+        #expect(expectError { try build(dir.file("src"), dir.file("src")) }?.code == .invalidArgument)
+    }
+
+    @Test func sourceInsideOutputIsRefused() throws {
+        let dir = try TemporaryDirectory("contains")
+        try dir.write("out/src/a.txt", text: "a")
+        let error = expectError { try build(dir.file("out/src"), dir.file("out")) }
+        #expect(error?.message.contains("contains the source") == true)
+    }
+
+    @Test func outputThatIsNotABundleIsLeftAlone() throws {
+        let dir = try TemporaryDirectory("notbundle")
+        try dir.write("src/a.txt", text: "a")
+        try dir.write("precious/keep.txt", text: "mine")
+        let error = expectError { try build(dir.file("src"), dir.file("precious")) }
+        #expect(error?.code == .invalidArgument && error?.path == dir.file("precious"))
+        #expect(try bytes(dir.file("precious/keep.txt")) == Array("mine".utf8))
+        try dir.write("afile", text: "x")
+        #expect(expectError { try build(dir.file("src"), dir.file("afile")) }?.code == .invalidArgument)
+        #expect(expectError { try build(dir.file("src"), dir.path + "/.") }?.code == .invalidArgument)
+        #expect(expectError { try build(dir.file("src"), "") }?.code == .invalidArgument)
+        // An empty folder is fine.
+        try mkdir(dir.file("empty"))
+        try build(dir.file("src"), dir.file("empty"))
+        #expect(FileManager.default.fileExists(atPath: dir.file("empty/.assetpack/manifest.json")))
+    }
+
+    @Test func reservedNameAtTheTopIsRefused() throws {
+        let dir = try TemporaryDirectory("reserved")
+        try dir.write("src/.assetpack", text: "mine")
+        let error = expectError { try build(dir.file("src"), dir.file("out")) }
+        #expect(error?.code == .conflict && error?.path == dir.file("src/.assetpack"))
+        // Deeper down the name is an ordinary one.
+        try FileManager.default.removeItem(atPath: dir.file("src/.assetpack"))
+        try dir.write("src/sub/.assetpack", text: "fine")
+        try build(dir.file("src"), dir.file("out"))
+    }
+
+    @Test func unsafeNamesAndSpecialFilesAreRefused() throws {
+        let dir = try TemporaryDirectory("unsafe")
+        try dir.write("src/back\\slash.txt", text: "x")
+        #expect(expectError { try build(dir.file("src"), dir.file("out")) }?.code == .unsafePath)
+        try FileManager.default.removeItem(atPath: dir.file("src/back\\slash.txt"))
+        #expect(mkfifo(dir.file("src/pipe"), 0o644) == 0)
+        let error = expectError { try build(dir.file("src"), dir.file("out")) }
+        #expect(error?.code == .unsupported && error?.message.contains("FIFO") == true)
+    }
+
+    @Test func unreadableFileIsNamed() throws {
+        guard getuid() != 0 else { return }  // root reads everything
+        let dir = try TemporaryDirectory("unreadable")
+        try dir.write("src/secret.txt", text: "x")
+        try chmod(dir.file("src/secret.txt"), 0)
+        let error = expectError { try build(dir.file("src"), dir.file("out")) }
+        #expect(error?.path == dir.file("src/secret.txt"))
+    }
+
+    @Test func failureMidBuildKeepsTheOldBundleAndLeavesNoTemporaryFolder() throws {
+        let dir = try TemporaryDirectory("midway")
+        try dir.write("src/a.txt", text: "first")
+        try dir.write("src/b.txt", text: "second")
+        try build(dir.file("src"), dir.file("out"))
+        let before = try bundleBytes(dir.file("out"))
+        // The progress report after a.txt deletes b.txt, so opening it fails half-way through the build.
+        let doomed = dir.file("src/b.txt")
+        let error = expectError {
+            try build(dir.file("src"), dir.file("out"), progress: { _ in try? FileManager.default.removeItem(atPath: doomed) })
+        }
+        #expect(error?.path == doomed)
+        #expect(try bundleBytes(dir.file("out")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["out", "src"])
+    }
+
+    @Test func fileThatChangesSizeWhileBuildingIsNamed() throws {
+        let dir = try TemporaryDirectory("changing")
+        var random = SeededRandom(seed: 81)
+        try dir.write("src/a.txt", text: "first")
+        try dir.write("src/b.bin", random.text(1_200_000))
+        let growing = dir.file("src/b.bin")
+        // After a.txt is done, b.bin grows: it was scanned at 1,200,000 bytes.
+        let error = expectError {
+            try build(dir.file("src"), dir.file("out"), progress: { _ in
+                if let handle = FileHandle(forWritingAtPath: growing) {
+                    handle.seekToEndOfFile()
+                    handle.write(Data("more".utf8))
+                    handle.closeFile()
+                }
+            })
+        }
+        #expect(error?.code == .verification)
+        #expect(error?.path == growing)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+}

@@ -1,0 +1,83 @@
+import AssetPack
+import AssetPackZip
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct InstallUpgradeTests {
+    static let v1 = AssetTree(files: [
+        "same/unchanged.txt": Array("unchanged contents".utf8),
+        "same/packed.bin": Array(repeating: 9, count: 50_000),
+        "changed.txt": Array("old words".utf8),
+        "changed-size.bin": Array(repeating: 1, count: 10),
+        "removed/gone.txt": Array("bye".utf8),
+    ], emptyDirectories: ["empty-old"])
+
+    static let v2 = AssetTree(files: [
+        "same/unchanged.txt": Array("unchanged contents".utf8),
+        "same/packed.bin": Array(repeating: 9, count: 50_000),
+        "changed.txt": Array("new words".utf8),
+        "changed-size.bin": Array(repeating: 1, count: 20),
+        "added/new.txt": Array("hello".utf8),
+    ], emptyDirectories: ["empty-new"])
+
+    @Test func anUpgradeAddsRemovesReplacesAndLinksUnchangedFiles() throws {
+        let scratch = try TemporaryDirectory("upgrade")
+        let destination = scratch.file("assets")
+        try ExpansionFixtures.bundle(Self.v1, packed: ["same/packed.bin": .deflate], at: scratch.file("v1"), scratch: scratch)
+        try ExpansionFixtures.bundle(Self.v2, packed: ["same/packed.bin": .deflate], at: scratch.file("v2"), scratch: scratch)
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).install()
+        let unchanged = inodeNumber(destination + "/same/unchanged.txt")
+        let packed = inodeNumber(destination + "/same/packed.bin")
+        let changed = inodeNumber(destination + "/changed.txt")
+
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).install()
+        #expect(DiskTree.read(destination) == DiskTree(Self.v2))
+        #expect(result.filesLinked == 2)
+        #expect(result.filesWritten == 3)
+        #expect(inodeNumber(destination + "/same/unchanged.txt") == unchanged)
+        #expect(inodeNumber(destination + "/same/packed.bin") == packed)
+        #expect(inodeNumber(destination + "/changed.txt") != changed)
+        #expect(hiddenNames(scratch.path) == [])
+        let links = try FileManager.default.attributesOfItem(atPath: destination + "/same/unchanged.txt")[.referenceCount] as? NSNumber
+        #expect(links == 1, "the previous tree is gone, so the linked file has one name again")
+    }
+
+    @Test func aTreeWithoutManifestLinksFilesWhoseContentsAreUnchanged() throws {
+        let scratch = try TemporaryDirectory("upgrade-tree")
+        let destination = scratch.file("assets")
+        try scratch.write("tree/keep.txt", text: "keep me")
+        try scratch.write("tree/edit.txt", text: "before")
+        try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        let kept = inodeNumber(destination + "/keep.txt")
+        try scratch.write("tree/edit.txt", text: "after!!")
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        #expect(result.filesLinked == 1)
+        #expect(inodeNumber(destination + "/keep.txt") == kept)
+        #expect(DiskTree.read(destination)?.files == ["keep.txt": Array("keep me".utf8), "edit.txt": Array("after!!".utf8)])
+    }
+
+    @Test func theOldVersionStaysCompleteUntilTheSwitch() throws {
+        let scratch = try TemporaryDirectory("upgrade-visible")
+        let destination = scratch.file("assets")
+        try ExpansionFixtures.bundle(Self.v1, packed: [:], at: scratch.file("v1"), scratch: scratch)
+        try ExpansionFixtures.bundle(Self.v2, packed: [:], at: scratch.file("v2"), scratch: scratch)
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).install()
+        let observed = ReportLog()
+        let seenDuringWrite = ObservedTrees()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).install { progress in
+            observed.append(progress)
+            if progress.phase == .writing || progress.phase == .committed { seenDuringWrite.add(DiskTree.read(destination)) }
+        }
+        #expect(!seenDuringWrite.trees.isEmpty)
+        #expect(seenDuringWrite.trees.allSatisfy { $0 == DiskTree(Self.v1) })
+        #expect(DiskTree.read(destination) == DiskTree(Self.v2))
+    }
+}
+
+final class ObservedTrees: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [DiskTree?] = []
+    func add(_ tree: DiskTree?) { lock.lock(); list.append(tree); lock.unlock() }
+    var trees: [DiskTree?] { lock.lock(); defer { lock.unlock() }; return list }
+}

@@ -1,0 +1,25 @@
+// Inputs found by the fuzzer in Tools/Fuzz (FuzzZipReader), minimized and replayed: each must be refused
+// with a ZipError, never a trap. See Tools/Fuzz/README.md for how they were found.
+import Testing
+import AssetPackZip
+
+@Suite struct FuzzRegressionTests {
+    /// A Zip64 extra field set the local header offset to 2^64 − 16; adding the local header size to it
+    /// trapped on overflow in CentralDirectoryReader.makeEntry. Minimized by hand from a 702-byte finding.
+    @Test func zip64LocalHeaderOffsetNearTheMaximum() {
+        let bytes: [UInt8] = [
+            // Central header: version 2.0, no flags, stored, CRC and sizes 0, name 1, extra 12,
+            0x50, 0x4b, 0x01, 0x02, 0x14, 0x00, 0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x0c, 0x00,
+            // comment 0, disk 0, attributes 0, local header offset 0xFFFFFFFF ("see Zip64"), name "a",
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0x61,
+            // Zip64 extra field holding the offset 0xFFFFFFFFFFFFFFF0.
+            0x01, 0x00, 0x08, 0x00, 0xf0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            // End record: 1 entry, directory of 59 bytes at offset 0.
+            0x50, 0x4b, 0x05, 0x06, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x3b, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        ]
+        let error = #expect(throws: ZipError.self) { try ZipArchive(source: MemorySource(bytes)) }
+        #expect(error?.code == .overlap)
+    }
+}

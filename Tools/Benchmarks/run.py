@@ -1,0 +1,398 @@
+#!/usr/bin/env python3
+"""Times assetpack's build and expand against zip tools on a generated corpus, and writes a Markdown report.
+
+One call does everything: builds assetpack (release) and the ZIPFoundation peer, writes the corpus
+(make-corpus.py, skipped when present), prepares the inputs (zip -r -6 archives, assetpack bundles), then runs
+every command of a scenario round-robin, RUNS times, under GNU time. Each run reads its inputs just before it
+starts (so they are in the page cache), writes into a fresh folder that is renamed aside afterwards (deleting
+thousands of files between runs would slow the next run down), and is followed by `sync` (untimed) so one
+command's write-back does not land in the next command's time.
+
+Usage: Tools/Benchmarks/run.sh [--quick] [--runs N] [--only expand-app,build-app] [--work DIR] [--assetpack BIN]
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+MiB = 1024 * 1024
+
+
+@dataclass
+class Tool:
+    """One command of a scenario. `argv` may hold {ap} (assetpack), {zf} (the ZIPFoundation peer),
+    {in} (the prepared inputs folder) and {out} (this run's output path); it runs in the corpus folder."""
+    label: str
+    argv: list
+    reads: list                # inputs read before each run: corpus-relative or {in}/… paths
+    peer: str = ""             # short name in ratios ("unzip"); empty for assetpack rows
+    out: str = "x"             # the output's name inside the run's fresh folder
+    mkdir: bool = False        # the command wants {out} to exist
+    again: bool = False        # runs once untimed first, then times re-runs into the same {out}
+
+
+@dataclass
+class Scenario:
+    name: str
+    title: str
+    tools: list
+    unit: str = "s"            # "ms" for short runs
+    sizes: bool = False        # report output sizes and the ratio to zip's
+
+
+def expand_peers(archive):
+    """The peers that expand `archive` (a file in {in})."""
+    source = "{in}/" + archive
+    return [
+        Tool("unzip -q", ["unzip", "-q", source, "-d", "{out}"], [source], peer="unzip"),
+        Tool("bsdtar -xf", ["bsdtar", "-xf", source, "-C", "{out}"], [source], peer="bsdtar", mkdir=True),
+        Tool("python3 -m zipfile -e", [sys.executable, "-m", "zipfile", "-e", source, "{out}"], [source],
+             peer="python"),
+        Tool("7z x", ["7z", "x", "-y", "-bd", "-o{out}", source], [source], peer="7z"),
+        Tool("zipfoundation-peer unzip", ["{zf}", "unzip", source, "{out}"], [source], peer="ZIPFoundation"),
+    ]
+
+
+def assetpack_expand(source):
+    return Tool(f"assetpack expand {source}", ["{ap}", "expand", "{in}/" + source, "--to", "{out}", "-q"],
+                ["{in}/" + source])
+
+
+def assetpack_archive(*options):
+    return Tool(" ".join(("assetpack build --archive",) + options),
+                ["{ap}", "build", "app", "--archive", "{out}", *options, "-q"], ["app"], out="x.zip")
+
+
+SCENARIOS = [
+    Scenario("expand-app", "Expand app.zip (the app tree, zip -r -6)",
+             [assetpack_expand("app.zip")] + expand_peers("app.zip")),
+    Scenario("expand-bundle", "Expand app.bundle (assetpack build) vs the peers on app.zip",
+             [assetpack_expand("app.bundle")] + expand_peers("app.zip")
+             + [Tool("cp -r app", ["cp", "-r", "app", "{out}"], ["app"], peer="cp -r")]),
+    Scenario("expand-small", "Expand small.zip (many small files)",
+             [assetpack_expand("small.zip")] + expand_peers("small.zip")),
+    Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
+             [assetpack_expand("huge.bundle"),
+              Tool("bsdtar -xf huge.zip", ["bsdtar", "-xf", "{in}/huge.zip", "-C", "{out}"], ["{in}/huge.zip"],
+                   peer="bsdtar", mkdir=True),
+              Tool("unzip -q huge.zip", ["unzip", "-q", "{in}/huge.zip", "-d", "{out}"], ["{in}/huge.zip"],
+                   peer="unzip")]),
+    Scenario("build-app", "Build the app tree into one archive", [
+        assetpack_archive("--level", "6"),
+        assetpack_archive("--level", "6", "--threshold", "0"),
+        Tool("zip -r -6 -q", ["zip", "-r", "-6", "-q", "{out}", "app"], ["app"], peer="zip", out="x.zip"),
+        Tool("7z a -tzip -mx=5", ["7z", "a", "-tzip", "-mx=5", "-bd", "{out}", "app"], ["app"], peer="7z", out="x.zip"),
+        Tool("zipfoundation-peer zip", ["{zf}", "zip", "app", "{out}"], ["app"], peer="ZIPFoundation", out="x.zip"),
+    ], sizes=True),
+    Scenario("build-huge", "Build the huge file", [
+        Tool("assetpack build huge-dir -o", ["{ap}", "build", "huge-dir", "-o", "{out}", "-q"], ["huge-dir"]),
+        Tool("zip -r -6 -q", ["zip", "-r", "-6", "-q", "{out}", "huge-dir"], ["huge-dir"], peer="zip", out="x.zip"),
+    ], sizes=True),
+    Scenario("expand-again", "Expand again into an up-to-date destination (whole process)", [
+        Tool("assetpack expand app.bundle (again)", ["{ap}", "expand", "{in}/app.bundle", "--to", "{out}", "-q"],
+             ["{in}/app.bundle"], again=True),
+        Tool("assetpack expand app.zip (again)", ["{ap}", "expand", "{in}/app.zip", "--to", "{out}", "-q"],
+             ["{in}/app.zip"], again=True),
+    ], unit="ms"),
+]
+
+# How each prepared input is made (in the corpus folder); zips are kept while the corpus stays the same,
+# bundles are made again on every call because the assetpack binary may have changed.
+RECIPES = {
+    "app.zip": ["zip", "-r", "-6", "-q", "{out}", "app"],
+    "small.zip": ["zip", "-r", "-6", "-q", "{out}", "small"],
+    "huge.zip": ["zip", "-r", "-6", "-q", "{out}", "huge-dir"],
+    "app.bundle": ["{ap}", "build", "app", "-o", "{out}", "-q"],
+    "huge.bundle": ["{ap}", "build", "huge-dir", "-o", "{out}", "-q"],
+}
+
+
+class Bench:
+    """Paths, binaries and the trash folder of one benchmark call."""
+
+    def __init__(self, args):
+        self.base = args.work
+        self.work = os.path.join(args.work, "quick") if args.quick else args.work
+        self.corpus = os.path.join(self.work, "corpus")
+        self.inputs = os.path.join(self.work, "inputs")
+        self.outputs = os.path.join(self.work, "out")
+        self.trash = os.path.join(self.work, f"trash-{os.getpid()}")
+        self.logs = os.path.join(self.work, "logs")
+        self.quick, self.runs = args.quick, args.runs
+        self.ap, self.ap_error = args.assetpack, None
+        self.zf, self.zf_error = None, None
+        self.moved = 0
+        for folder in (self.inputs, self.trash, self.logs):
+            os.makedirs(folder, exist_ok=True)
+
+    def fill(self, text, out=""):
+        """`text` with its {ap}, {zf}, {in} and {out} placeholders filled in."""
+        values = {"ap": self.ap or "assetpack", "zf": self.zf or "zipfoundation-peer", "in": self.inputs,
+                  "out": out}
+        return text.format(**values)
+
+    def set_aside(self, path):
+        """Renames `path` into the trash folder (deleted at the end of the call)."""
+        if os.path.lexists(path):
+            self.moved += 1
+            os.rename(path, os.path.join(self.trash, f"{self.moved:05d}-{os.path.basename(path)}"))
+
+
+def sh(argv, cwd=REPO, log=None):
+    """Runs a preparation command; returns None or its last line of output on failure."""
+    try:
+        result = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    except OSError as error:
+        return f"{argv[0]}: {error.strerror}"
+    if log:
+        with open(log, "w") as out:
+            out.write(result.stdout)
+    if result.returncode == 0:
+        return None
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    return (lines[-1] if lines else f"exit status {result.returncode}")[:200]
+
+
+def build_binaries(bench):
+    """Builds assetpack (release) and the ZIPFoundation peer; a failure marks their rows n/a."""
+    if not bench.ap:
+        scratch = os.path.join(bench.base, ".build-release")
+        print("building assetpack (release) ...", file=sys.stderr)
+        bench.ap_error = sh(["nice", "swift", "build", "-c", "release", "--product", "assetpack",
+                             "--scratch-path", scratch], log=os.path.join(bench.logs, "build-assetpack.log"))
+        bench.ap = os.path.join(scratch, "release", "assetpack")
+        if bench.ap_error:
+            bench.ap_error = "swift build failed: " + bench.ap_error
+    elif not os.access(bench.ap, os.X_OK):
+        bench.ap_error = f"{bench.ap} is not an executable"
+    scratch = os.path.join(bench.base, ".build-zf")
+    print("building zipfoundation-peer (release) ...", file=sys.stderr)
+    bench.zf_error = sh(["nice", "swift", "build", "-c", "release", "--scratch-path", scratch],
+                        cwd=os.path.join(HERE, "ZIPFoundationPeer"), log=os.path.join(bench.logs, "build-zf.log"))
+    bench.zf = os.path.join(scratch, "release", "zipfoundation-peer")
+
+
+def prepare_inputs(bench, scenarios):
+    """Makes the inputs the chosen scenarios read: zips once per corpus, bundles on every call."""
+    needed = {os.path.basename(path) for s in scenarios for t in s.tools for path in t.reads if "{in}" in path}
+    stamp = os.path.getmtime(os.path.join(bench.corpus, ".corpus-stamp"))
+    for name in sorted(needed):
+        dest = os.path.join(bench.inputs, name)
+        is_zip = name.endswith(".zip")
+        if is_zip and os.path.exists(dest) and os.path.getmtime(dest) > stamp:
+            continue
+        if not is_zip and bench.ap_error:
+            continue
+        print(f"preparing {name} ...", file=sys.stderr)
+        bench.set_aside(dest)
+        temporary = dest + ".part" + (".zip" if is_zip else "")
+        bench.set_aside(temporary)
+        error = sh([bench.fill(arg, temporary) for arg in RECIPES[name]], cwd=bench.corpus)
+        if error:
+            print(f"  {name}: {error}", file=sys.stderr)
+        else:
+            os.rename(temporary, dest)
+
+
+def warm(bench, paths):
+    """Reads every input file once so the timed run starts from the page cache."""
+    for path in paths:
+        path = os.path.join(bench.corpus, bench.fill(path))
+        files = [path] if os.path.isfile(path) else [os.path.join(folder, name)
+                                                     for folder, _, names in os.walk(path) for name in names]
+        for name in files:
+            with open(name, "rb") as source:
+                while source.read(8 * MiB):
+                    pass
+
+
+def size_of(path):
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(path) for name in names)
+
+
+def time_once(bench, argv, log):
+    """Runs `argv` under GNU time; returns (sample, error): wall from this process, the rest from time."""
+    report = os.path.join(bench.logs, "time.txt")
+    with open(log, "w") as output:
+        start = time.perf_counter()
+        status = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", report] + argv,
+                                cwd=bench.corpus, stdout=output, stderr=subprocess.STDOUT).returncode
+        wall = time.perf_counter() - start
+    if status != 0:
+        with open(log) as output:
+            lines = [line.strip() for line in output if line.strip()]
+        return None, (lines[-1] if lines else f"exit status {status}")[:200]
+    with open(report) as numbers:
+        _, user, system, rss = numbers.read().split()[-4:]
+    return {"wall": wall, "user": float(user), "sys": float(system), "rss_kib": int(rss)}, None
+
+
+def missing(bench, tool):
+    """Why `tool` cannot run, or None."""
+    if "{ap}" in tool.argv and bench.ap_error:
+        return bench.ap_error
+    if "{zf}" in tool.argv and bench.zf_error:
+        return "zipfoundation-peer build failed: " + bench.zf_error
+    for path in tool.reads:
+        if not os.path.exists(os.path.join(bench.corpus, bench.fill(path))):
+            return f"no input {os.path.basename(path)} (its preparation failed)"
+    return None
+
+
+def run_scenario(bench, scenario):
+    """Times every tool of `scenario` RUNS times, round-robin, each round starting one tool later."""
+    rows = [{"label": t.label, "peer": t.peer, "argv": t.argv, "samples": [], "error": missing(bench, t)}
+            for t in scenario.tools]
+    fixed = {}
+    for index, tool in enumerate(scenario.tools):
+        if tool.again and not rows[index]["error"]:
+            fixed[index] = os.path.join(bench.work, f"again-{scenario.name}-{index}")
+            bench.set_aside(fixed[index])
+            rows[index]["error"] = sh([bench.fill(arg, fixed[index]) for arg in tool.argv], cwd=bench.corpus)
+    for round_ in range(bench.runs):
+        order = list(range(len(rows)))
+        order = order[round_ % len(order):] + order[:round_ % len(order)]
+        for index in (i for i in order if not rows[i]["error"]):
+            tool, row = scenario.tools[index], rows[index]
+            print(f"  {scenario.name} run {round_ + 1}/{bench.runs}: {tool.label}", file=sys.stderr)
+            out = fixed.get(index) or os.path.join(bench.outputs, tool.out)
+            os.makedirs(out if tool.mkdir else os.path.dirname(out), exist_ok=True)
+            warm(bench, tool.reads)
+            log = os.path.join(bench.logs, f"{scenario.name}-{index}.log")
+            sample, row["error"] = time_once(bench, [bench.fill(arg, out) for arg in tool.argv], log)
+            if sample:
+                row["samples"].append(sample)
+                if scenario.sizes:
+                    row["size"] = size_of(out)
+            if index not in fixed:
+                bench.set_aside(bench.outputs)
+            os.sync()
+    for path in fixed.values():
+        bench.set_aside(path)
+    return rows
+
+
+def summarize(rows):
+    for row in rows:
+        samples = row["samples"]
+        if row["error"] or not samples:
+            continue
+        walls = [s["wall"] for s in samples]
+        row.update(median_wall=statistics.median(walls), min_wall=min(walls), max_wall=max(walls),
+                   median_user=statistics.median(s["user"] for s in samples),
+                   median_sys=statistics.median(s["sys"] for s in samples),
+                   peak_rss_mib=max(s["rss_kib"] for s in samples) / 1024)
+
+
+def ratios(row, rows):
+    """'0.41× unzip, 0.63× bsdtar' for an assetpack row; peers get no ratios."""
+    if row["peer"] or "median_wall" not in row:
+        return ""
+    return ", ".join(f"{row['median_wall'] / peer['median_wall']:.2f}× {peer['peer']}"
+                     for peer in rows if peer["peer"] and "median_wall" in peer)
+
+
+def table(scenario, rows):
+    scale, unit = (1000, "ms") if scenario.unit == "ms" else (1, "s")
+    digits = 0 if unit == "ms" else 2
+    zip_size = next((r.get("size") for r in rows if r["peer"] == "zip"), None)
+    head = ["command", f"median wall ({unit})", f"min–max ({unit})", "median user CPU (s)", "peak RSS (MiB)"]
+    head += ["output (MB)", "size vs zip"] if scenario.sizes else []
+    lines = [f"### {scenario.name}: {scenario.title}", "", "| " + " | ".join(head + ["vs peers"]) + " |",
+             "|" + " --- |" * (len(head) + 1)]
+    for row in rows:
+        if "median_wall" not in row:
+            cells = [row["label"], "n/a"] + [""] * (len(head) - 2) + [row["error"] or "no runs"]
+        else:
+            cells = [row["label"], f"{row['median_wall'] * scale:.{digits}f}",
+                     f"{row['min_wall'] * scale:.{digits}f}–{row['max_wall'] * scale:.{digits}f}",
+                     f"{row['median_user']:.2f}", f"{row['peak_rss_mib']:.0f}"]
+            if scenario.sizes:
+                size = row.get("size", 0)
+                cells += [f"{size / 1e6:.1f}", f"{size / zip_size:.3f}" if zip_size else ""]
+            cells.append(ratios(row, rows))
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def machine(bench):
+    git = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True)
+    swift = subprocess.run(["swift", "--version"], capture_output=True, text=True)
+    return {"date": time.strftime("%Y-%m-%d %H:%M"), "commit": git.stdout.strip(), "cores": os.cpu_count(),
+            "kernel": platform.release(), "swift": (swift.stdout or swift.stderr).splitlines()[0],
+            "runs": bench.runs, "corpus": "quick 1/20" if bench.quick else "full"}
+
+
+def report(bench, results, meta):
+    header = (f"## assetpack benchmark ({meta['corpus']} corpus, {meta['runs']} runs each)\n\n"
+              f"{meta['date']}, commit {meta['commit']}, {meta['cores']} cores, Linux {meta['kernel']}, "
+              f"{meta['swift']}. Wall time from the runner; user CPU and peak RSS from GNU time. "
+              f"Ratios are assetpack's median wall time over each peer's.\n")
+    markdown = "\n".join([header] + [table(s, rows) for s, rows in results])
+    print(markdown)
+    with open(os.path.join(bench.work, "results.md"), "w") as out:
+        out.write(markdown)
+    with open(os.path.join(bench.work, "results.json"), "w") as out:
+        json.dump({"meta": meta, "scenarios": [{"name": s.name, "title": s.title, "unit": s.unit, "rows": rows}
+                                               for s, rows in results]}, out, indent=1)
+    print(f"written to {bench.work}/results.md and results.json", file=sys.stderr)
+
+
+def empty_trash(bench, again=False):
+    """Deletes the outputs set aside by this call and by interrupted earlier ones."""
+    print("removing the outputs set aside ...", file=sys.stderr)
+    for name in os.listdir(bench.work):
+        if name.startswith("trash-"):
+            shutil.rmtree(os.path.join(bench.work, name), ignore_errors=True)
+    if again:
+        os.makedirs(bench.trash)
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a corpus 20x smaller, in WORK/quick (smoke run)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per command (default 5)")
+    parser.add_argument("--only", help="comma-separated scenarios: " + ",".join(s.name for s in SCENARIOS))
+    parser.add_argument("--work", default="/tmp/assetpack-bench", help="work folder (default /tmp/assetpack-bench)")
+    parser.add_argument("--assetpack", help="use this assetpack binary instead of building one")
+    args = parser.parse_args()
+    names = [s.name for s in SCENARIOS]
+    unknown = [name for name in (args.only or "").split(",") if name and name not in names]
+    if unknown or args.runs < 1:
+        parser.error(f"unknown scenario {', '.join(unknown)}" if unknown else "--runs must be at least 1")
+    args.work = os.path.abspath(args.work)
+    return args
+
+
+def main():
+    args = parse_arguments()
+    chosen = [s for s in SCENARIOS if not args.only or s.name in args.only.split(",")]
+    bench = Bench(args)
+    build_binaries(bench)
+    subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus]
+                   + (["--quick"] if args.quick else []), check=True)
+    prepare_inputs(bench, chosen)
+    results = []
+    for scenario in chosen:
+        print(f"{scenario.name}: {scenario.title}", file=sys.stderr)
+        rows = run_scenario(bench, scenario)
+        summarize(rows)
+        results.append((scenario, rows))
+        if shutil.disk_usage(bench.work).free < 40 * 1024 * MiB:
+            empty_trash(bench, again=True)
+    report(bench, results, machine(bench))
+    empty_trash(bench)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+// Fuzz targets for assetpack: a nested package, so its build never reaches the main package or its users.
+// Build and run with ./run.sh (it passes -sanitize=fuzzer to every module; see README.md).
+import PackageDescription
+
+let package = Package(
+    name: "assetpack-fuzz",
+    dependencies: [
+        .package(name: "assetpack", path: "../.."),
+    ],
+    targets: [
+        // Declares libFuzzer's driver, which each target's main.swift calls (see README.md).
+        .target(name: "CFuzzDriver"),
+        // Random-access reader and forward-only reader on arbitrary bytes, with size and CRC invariants.
+        .executableTarget(
+            name: "FuzzZipReader",
+            dependencies: ["CFuzzDriver", .product(name: "AssetPackZip", package: "assetpack")]
+        ),
+        // AssetPath on arbitrary names, decoded lossily and through the zip layer's name decoding.
+        .executableTarget(
+            name: "FuzzEntryName",
+            dependencies: [
+                "CFuzzDriver",
+                .product(name: "AssetPack", package: "assetpack"),
+                .product(name: "AssetPackZip", package: "assetpack"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
