@@ -117,12 +117,22 @@ struct RefusalTests {
     }
 
     @Test func unreadableFileIsNamed() throws {
-        guard getuid() != 0 else { return }  // root reads everything
         let dir = try TemporaryDirectory("unreadable")
         try dir.write("src/secret.txt", text: "x")
         try chmod(dir.file("src/secret.txt"), 0)
-        let error = expectError { try build(dir.file("src"), dir.file("out")) }
-        #expect(error?.path == dir.file("src/secret.txt"))
+        if getuid() != 0 {
+            let error = expectError { try build(dir.file("src"), dir.file("out")) }
+            #expect(error?.path == dir.file("src/secret.txt"))
+            return
+        }
+        // Root reads everything: run the built CLI as `nobody`, who cannot read the file.
+        try chmod(dir.path, 0o777)
+        let result = try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                  builtProduct("assetpack"), "build", dir.file("src"), "-o", dir.file("out")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(dir.file("src/secret.txt")))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
     }
 
     @Test func failureMidBuildKeepsTheOldBundleAndLeavesNoTemporaryFolder() throws {

@@ -143,6 +143,7 @@ struct InteropReadTests {
     }
 
     @Test func readsOuterArchiveWhenCommentHoldsAnotherArchive() throws {
+        try requireTool("python3", package: "python3")
         let directory = try TemporaryDirectory("nested-comment")
         try directory.write("mk.py", text: """
             import io, zipfile
@@ -182,6 +183,7 @@ struct InteropReadTests {
     }
 
     @Test func readsSymlinksAndExecutableModesFromZipY() throws {
+        try requireTool("zip", package: "zip")
         let directory = try TemporaryDirectory("symlinks")
         let source = try SourceTree.write(in: directory)
         try shell(#"""

@@ -87,6 +87,7 @@ struct NameTests {
     }
 
     @Test func writerFlagsOnlyNonASCIINames() throws {
+        try requireTool("unzip", package: "unzip")
         let directory = try TemporaryDirectory("writer-names")
         let writer = try ZipWriter(path: directory.file("n.zip"), options: .deterministic())
         try writer.addFile("ascii.txt", contents: [1])
