@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `assetpack list` and `assetpack verify` end to end, on archives made by Info-ZIP `zip`.
+@Suite("assetpack list and verify (CLI)")
+struct ListVerifyCLITests {
+    let tool = builtProduct("assetpack")
+
+    /// An archive with a deflated text file, a stored file and a directory; returns its path.
+    func sampleArchive(_ dir: TemporaryDirectory) throws -> String {
+        var random = SeededRandom(seed: 5)
+        try dir.write("in/docs/words.txt", random.text(200_000))
+        try dir.write("in/raw.bin", random.bytes(5_000))
+        let result = try run("/bin/sh", ["-c", "cd in && zip -q -r ../a.zip docs && zip -q -0 ../a.zip raw.bin"], cwd: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        return dir.file("a.zip")
+    }
+
+    @Test func listShowsEveryEntryWithSizeMethodAndCRC() throws {
+        let dir = try TemporaryDirectory("cli-list")
+        let archive = try sampleArchive(dir)
+        let result = try run(tool, ["list", archive])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 5)  // header, 3 entries, total
+        let words = try #require(lines.first { $0.hasSuffix("docs/words.txt") })
+        #expect(words.contains("200000") && words.contains("deflate"))
+        let raw = try #require(lines.first { $0.hasSuffix("raw.bin") })
+        #expect(raw.contains("5000") && raw.contains("stored"))
+        #expect(lines.last?.hasSuffix("3 entries") == true)
+    }
+
+    @Test func listJSONMatchesPythonsView() throws {
+        let dir = try TemporaryDirectory("cli-list-json")
+        let archive = try sampleArchive(dir)
+        let result = try run(tool, ["list", "--json", archive])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+        let python = try run("python3", ["-c", """
+            import zipfile, sys
+            for i in zipfile.ZipFile(sys.argv[1]).infolist():
+                print(f"{i.filename}\\t{i.file_size}\\t{i.compress_size}\\t{i.CRC:08x}")
+            """, archive])
+        let expected = python.stdout.split(separator: "\n").map(String.init)
+        let actual = rows.map { "\($0["name"]!)\t\($0["size"]!)\t\($0["compressedSize"]!)\t\($0["crc32"]!)" }
+        #expect(actual == expected)
+        #expect(rows.first { $0["name"] as? String == "docs/" }?["kind"] as? String == "directory")
+    }
+
+    @Test func verifyAcceptsAGoodArchive() throws {
+        let dir = try TemporaryDirectory("cli-verify")
+        let archive = try sampleArchive(dir)
+        let result = try run(tool, ["verify", archive])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(archive): OK, 3 entries, 205000 bytes verified\n")
+        #expect(try run(tool, ["verify", "--quiet", archive]).stdout.isEmpty)
+    }
+
+    @Test func verifyNamesTheFirstBadEntry() throws {
+        let dir = try TemporaryDirectory("cli-verify-bad")
+        let archive = try sampleArchive(dir)
+        // Flip one byte in the middle of the stored entry's data: only its CRC-32 can notice.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive)))
+        let marker = Array("raw.bin".utf8)
+        let signature: [UInt8] = [0x50, 0x4b, 3, 4]
+        func isRawHeader(_ at: Int) -> Bool {
+            Array(bytes[at..<(at + 4)]) == signature && Array(bytes[(at + 30)..<(at + 37)]) == marker
+        }
+        let header = try #require((0..<(bytes.count - 40)).first(where: isRawHeader))
+        bytes[header + 30 + marker.count + 28 + 2_500] ^= 0xFF  // 28: Info-ZIP's "UT" + "ux" extra fields
+        try Data(bytes).write(to: URL(fileURLWithPath: archive))
+        let result = try run(tool, ["verify", archive])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains(archive) && result.stderr.contains("\"raw.bin\"") && result.stderr.contains("CRC-32"))
+    }
+
+    @Test func notAZipIsOneClearLine() throws {
+        let dir = try TemporaryDirectory("cli-not-zip")
+        let path = try dir.write("notes.txt", text: "just text, no zip here\n")
+        for command in ["list", "verify"] {
+            let result = try run(tool, [command, path])
+            #expect(result.status == 1)
+            #expect(result.stderr == "assetpack: error: \(path): not a zip archive: no end of central directory record in the last 23 bytes\n")
+        }
+        let missing = try run(tool, ["verify", dir.file("missing.zip")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains(dir.file("missing.zip")) && missing.stderr.contains("No such file"))
+    }
+}
