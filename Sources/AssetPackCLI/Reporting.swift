@@ -22,8 +22,22 @@ enum Reporting {
 
     /// Prints `assetpack: message` on stderr and exits with status 1.
     static func fail(_ message: String) -> Never {
-        printError("assetpack: error: \(message)")
+        printError("assetpack: error: \(oneLine(message))")
         Foundation_exit(1)
+    }
+
+    /// `text` with control characters (a name from a hostile archive may hold a newline or an escape
+    /// sequence) written as `\u{…}`, so the report stays one line and cannot drive the terminal.
+    static func oneLine(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// Writes a line to stderr.

@@ -85,7 +85,8 @@ struct BuildCLITests {
     @Test func badOptionsAreRejected() throws {
         let dir = try TemporaryDirectory("cli-options")
         let src = try sourceTree(dir)
-        for arguments in [["--threshold", "lots"], ["--level", "12"], ["-o", dir.file("a"), "--archive", dir.file("b.zip")]] {
+        for arguments in [["--threshold", "lots"], ["--level", "12"], ["-o", dir.file("a"), "--archive", dir.file("b.zip")],
+                          ["--jobs", "0"]] {
             let result = try run(tool, ["build", src] + arguments)
             #expect(result.status != 0, "\(arguments)")
             #expect(!result.stderr.isEmpty)
@@ -107,6 +108,25 @@ struct BuildCLITests {
             let listing = try run("unzip", ["-l", dir.file("all.zip")])
             #expect(listing.stdout.contains("empty/") && listing.stdout.contains(".assetpack/manifest.json"))
         }
+    }
+
+    @Test func jobsDoNotChangeTheBytes() throws {
+        let dir = try TemporaryDirectory("cli-jobs")
+        var random = SeededRandom(seed: 72)
+        try dir.write("src/big/model.txt", random.text(9_000_000))
+        try dir.write("src/small.txt", random.text(20_000))
+        for jobs in ["1", "3"] {
+            let folder = try run(tool, ["build", dir.file("src"), "-o", dir.file("out\(jobs)"), "--jobs", jobs, "-q"])
+            #expect(folder.status == 0, "\(folder.stderr)")
+            let archive = try run(tool, ["build", dir.file("src"), "--archive", dir.file("all\(jobs).zip"), "--jobs", jobs, "-q"])
+            #expect(archive.status == 0, "\(archive.stderr)")
+        }
+        for path in ["out1/big/model.txt.zip", "out1/.assetpack/manifest.json", "all1.zip"] {
+            let other = path.replacingOccurrences(of: "1", with: "3")
+            #expect(FileManager.default.contentsEqual(atPath: dir.file(path), andPath: dir.file(other)), "\(path)")
+        }
+        let manifest = try String(contentsOfFile: dir.file("out1/.assetpack/manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"blocks\""))
     }
 
     @Test(.enabled(if: toolExists("python3"))) func sourceDateEpochSetsTheArchiveTimestamps() throws {

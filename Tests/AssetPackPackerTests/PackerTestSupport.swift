@@ -126,8 +126,8 @@ func identityFileMatches(_ bundle: String, _ manifest: BundleManifest) throws ->
 /// Builds `source` into `output` with the folder packer.
 @discardableResult
 func build(_ source: String, _ output: String, threshold: UInt64 = PackingRules.defaultThreshold, level: Int = 6,
-           followSymlinks: Bool = false, progress: ProgressHandler? = nil) throws -> BuildSummary {
-    let options = BuildOptions(rules: PackingRules(threshold: threshold, level: level), followSymlinks: followSymlinks)
+           followSymlinks: Bool = false, jobs: Int = BuildOptions.defaultJobs, progress: ProgressHandler? = nil) throws -> BuildSummary {
+    let options = BuildOptions(rules: PackingRules(threshold: threshold, level: level), followSymlinks: followSymlinks, jobs: jobs)
     return try Packer(options: options).build(source: source, output: output, progress: progress)
 }
 

@@ -39,7 +39,11 @@ struct PackingRulesTests {
     }
 
     @Test func fingerprintNamesLevelAndRules() {
-        #expect(PackingRules().fingerprint == "deflate 6; store when 4x65536-byte sample saves < 5% or whole file saves < 2%")
+        #expect(PackingRules().fingerprint
+                == "deflate 6; store when 4x65536-byte sample saves < 5% or whole file saves < 2%; independent blocks of 4194304 bytes")
+        var smallBlocks = PackingRules()
+        smallBlocks.blockSize = 1 << 20
+        #expect(smallBlocks.fingerprint != PackingRules().fingerprint)
         #expect(PackingRules(level: 9).fingerprint != PackingRules().fingerprint)
         #expect(PackingRules(threshold: 0).fingerprint == PackingRules().fingerprint)
     }

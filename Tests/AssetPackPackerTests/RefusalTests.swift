@@ -141,10 +141,11 @@ struct RefusalTests {
         try dir.write("src/b.txt", text: "second")
         try build(dir.file("src"), dir.file("out"))
         let before = try bundleBytes(dir.file("out"))
-        // The progress report after a.txt deletes b.txt, so opening it fails half-way through the build.
+        // The progress report after a.txt deletes b.txt, so opening it fails half-way through the build
+        // (one job: files are read one after another, in order).
         let doomed = dir.file("src/b.txt")
         let error = expectError {
-            try build(dir.file("src"), dir.file("out"), progress: { _ in try? FileManager.default.removeItem(atPath: doomed) })
+            try build(dir.file("src"), dir.file("out"), jobs: 1, progress: { _ in try? FileManager.default.removeItem(atPath: doomed) })
         }
         #expect(error?.path == doomed)
         #expect(try bundleBytes(dir.file("out")) == before)
@@ -157,9 +158,9 @@ struct RefusalTests {
         try dir.write("src/a.txt", text: "first")
         try dir.write("src/b.bin", random.text(1_200_000))
         let growing = dir.file("src/b.bin")
-        // After a.txt is done, b.bin grows: it was scanned at 1,200,000 bytes.
+        // After a.txt is done, b.bin grows: it was scanned at 1,200,000 bytes (one job: read in order).
         let error = expectError {
-            try build(dir.file("src"), dir.file("out"), progress: { _ in
+            try build(dir.file("src"), dir.file("out"), jobs: 1, progress: { _ in
                 if let handle = FileHandle(forWritingAtPath: growing) {
                     handle.seekToEndOfFile()
                     handle.write(Data("more".utf8))

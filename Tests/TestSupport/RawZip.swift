@@ -159,6 +159,9 @@ public struct RawZip: Sendable {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    /// The CRC-32 of `bytes` (zlib's), for comparing large trees cheaply.
+    public static func crc32(of bytes: [UInt8]) -> UInt32 { CRC32.checksum(bytes) }
+
     /// Raw deflate data for `bytes`, taken from an archive the library's writer made.
     public static func deflate(_ bytes: [UInt8]) throws -> [UInt8] {
         let folder = try TemporaryDirectory("rawzip")

@@ -46,12 +46,15 @@ while :; do
   left=$(( deadline - $(date +%s) ))
   [ "$left" -gt 0 ] || break
   status=0
+  echo "run.sh: start $(date -u +%FT%TZ)" >> "$log"
+  started=$(date +%s)
   "$binary" "$corpus" "${dict[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
     -max_total_time="$left" -print_final_stats=1 -artifact_prefix="$here/findings/$target-" \
     ${FUZZ_FLAGS:-} >> "$log" 2>&1 || status=$?
+  echo "run.sh: stop $(date -u +%FT%TZ) after $(( $(date +%s) - started )) s, exit $status" >> "$log"
   [ "$status" -ne 0 ] || break
   restarts=$(( restarts + 1 ))
   echo "run.sh: finding (exit $status), see $log" | tee -a "$log"
   [ "$restarts" -le "${MAX_RESTARTS:-5}" ] || break
 done
-grep -E '^(stat::number_of_executed_units|Done|#[0-9]+ +DONE)' "$log" | tail -n 3 || true
+grep -E '^(stat::number_of_executed_units|run.sh: stop)' "$log" || true

@@ -18,56 +18,49 @@ struct ArchivePlanner {
             case .directory:
                 try builder.add(.directory(target, permissions: PermissionPolicy.directory(entry.permissions)), from: origin)
             case .file:
-                try checkReadable(entry, archive: origin)
+                try ArchiveEntryPolicy.checkReadable(entry, archive: origin)
+                try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: options.limits, archive: origin)
                 try builder.add(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
                                               permissions: PermissionPolicy.file(entry.permissions),
                                               origin: .archiveEntry(handle, entryName: entry.name)), from: origin)
             case .symlink:
                 let link = try symlinkTarget(entry, archive: archive, origin: origin)
-                try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link),
-                                from: origin)
+                try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
+                                              origin: .archiveEntry(handle, entryName: entry.name)), from: origin)
             case .special:
-                throw AssetPackError(.unsupported, "entry \"\(entry.name)\" is a FIFO, socket or device; those are never created",
-                                     path: origin)
+                throw AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)) is a FIFO, socket or device; "
+                                     + "those are never created", path: origin)
             }
         }
     }
 
-    /// `directory` + the entry's validated name.
+    /// `directory` + the entry's validated name (see ``ArchiveEntryPolicy``).
     private func place(_ entry: ZipEntry, under directory: AssetPath, archive: String) throws(AssetPackError) -> AssetPath {
-        let relative: AssetPath
-        do {
-            relative = try AssetPath(entry.name)
-        } catch {
-            throw AssetPackError(.unsafePath, "entry \(error.message)", path: archive)
-        }
+        let relative = try ArchiveEntryPolicy.path(of: entry, archive: archive)
         var target = directory
-        for component in relative.components { target = try target.appending(component) }
+        do {
+            for component in relative.components { target = try target.appending(component) }
+        } catch {
+            throw AssetPackError(.unsafePath, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
+        }
         return target
     }
 
-    private func checkReadable(_ entry: ZipEntry, archive: String) throws(AssetPackError) {
-        if entry.isEncrypted {
-            throw AssetPackError(.archive, "entry \"\(entry.name)\" is encrypted; encrypted entries are not supported", path: archive)
-        }
-        if entry.method != .stored && entry.method != .deflate {
-            throw AssetPackError(.archive, "entry \"\(entry.name)\" uses compression method \(entry.method), which is not supported",
-                                 path: archive)
-        }
-    }
-
     private func symlinkTarget(_ entry: ZipEntry, archive: ZipArchive, origin: String) throws(AssetPackError) -> String {
-        guard options.allowSymlinks else {
-            throw AssetPackError(.symlink, "entry \"\(entry.name)\" is a symbolic link; links are created only when allowed (--allow-symlinks)",
-                                 path: origin)
-        }
+        guard options.allowSymlinks else { throw ArchivePlanner.symlinkRefused(entry, archive: origin) }
         let bytes: [UInt8]
         do { bytes = try archive.contents(of: entry, limit: 4096) } catch { throw AssetPackError(error.inArchive(origin)) }
         let target = String(decoding: bytes, as: UTF8.self)
         if target.isEmpty || target.hasPrefix("/") || bytes.contains(0) || target.contains("\\") {
-            throw AssetPackError(.symlink, "entry \"\(entry.name)\" links to \"\(target)\", which is not a relative path inside the destination",
-                                 path: origin)
+            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) links to \(AssetPath.quoted(target)), "
+                                 + "which is not a relative path inside the destination", path: origin)
         }
         return target
+    }
+
+    /// The error for a link entry when links are not allowed.
+    static func symlinkRefused(_ entry: ZipEntry, archive: String) -> AssetPackError {
+        AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links are created only when allowed "
+                       + "(ExpansionOptions.allowSymlinks, --allow-symlinks)", path: archive)
     }
 }

@@ -27,6 +27,9 @@ public struct ExpansionItem: Sendable {
     public let symlinkTarget: String?
     /// Where the bytes come from.
     let origin: Origin
+    /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
+    /// entry is then inflated on several threads (``BlockParallelExtraction``). Nil otherwise.
+    let blocks: BlockLayout?
 
     /// Where an item's bytes come from.
     enum Origin: Sendable {
@@ -39,7 +42,7 @@ public struct ExpansionItem: Sendable {
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
-         symlinkTarget: String? = nil, origin: Origin = .none) {
+         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil) {
         self.path = path
         self.kind = kind
         self.size = size
@@ -47,6 +50,7 @@ public struct ExpansionItem: Sendable {
         self.permissions = permissions
         self.symlinkTarget = symlinkTarget
         self.origin = origin
+        self.blocks = blocks
     }
 
     /// A directory item.

@@ -12,16 +12,31 @@ public struct ExpansionOptions: Sendable, Hashable {
     public var allowSymlinks: Bool
     /// How many files are written at once (at least 1).
     public var jobs: Int
-    /// Limits applied to every archive read (entries, total size, compression ratio).
+    /// Limits applied to every archive read (entries, total size, compression ratio), each archive on its own.
     public var limits: ZipLimits
+    /// The most bytes the whole expansion may write: every file of the tree and of every archive unzipped
+    /// into it, added up from the plan before anything is written. Exceeding it is
+    /// ``AssetPackError/Code/limitExceeded`` naming the file that crossed it. Default 64 GiB.
+    public var maxTotalBytes: UInt64
+    /// Whether the finished tree is flushed to the device before it is recorded complete, so that it also
+    /// survives a power loss (``Durability/flushOnCommit``, the default), or write-back is left to the
+    /// kernel (``Durability/none``: still safe against the process being killed). See ``Durability``.
+    public var durability: Durability
 
-    /// Options with the defaults: unzip `.zip` files of manifest-less trees, refuse symlinks, one job per core.
+    /// The default of ``maxTotalBytes``: 64 GiB.
+    public static let defaultMaxTotalBytes: UInt64 = 64 << 30
+
+    /// Options with the defaults: unzip `.zip` files of manifest-less trees, refuse symlinks, one job per core,
+    /// flush before the tree is recorded complete.
     public init(keepZips: Bool = false, allowSymlinks: Bool = false, jobs: Int = ExpansionOptions.defaultJobs,
-                limits: ZipLimits = .default) {
+                limits: ZipLimits = .default, maxTotalBytes: UInt64 = ExpansionOptions.defaultMaxTotalBytes,
+                durability: Durability = .flushOnCommit) {
         self.keepZips = keepZips
         self.allowSymlinks = allowSymlinks
         self.jobs = max(1, jobs)
         self.limits = limits
+        self.maxTotalBytes = maxTotalBytes
+        self.durability = durability
     }
 
     /// The number of active processor cores.

@@ -1,55 +1,270 @@
 import AssetPackZip
+import Foundation
 
-/// Writes one file item into a tree the only safe way: into a fresh temporary name (`O_EXCL`, never
-/// through a symlink), streaming the bytes while computing the CRC-32, then checking the exact size and
-/// the CRC, setting the permissions, and only then renaming it to its final name. A file under its final
-/// name has therefore always been verified; a temporary left by a crash is recognizable and removed.
-struct FileMaterializer {
+/// Writes one file item into a staging tree, verified, with as few system calls and copies as the data
+/// allows. The file is created under its final name (`O_EXCL`, never through a symlink) with **no**
+/// permission bits; the bytes are streamed in while their CRC-32 is computed (once: a zip entry's reader
+/// computes and checks it itself); the exact size and the CRC are checked; and only then does the file
+/// get its planned permission bits. A small file costs `openat`, one `write`, `fchmod` and `close`.
+///
+/// Why no temporary name: the staging tree is invisible until it is switched in as a whole, and a
+/// planned mode always includes the owner's read and write bits (``PermissionPolicy``), so "has its
+/// planned mode" already means "was verified": a file left by a crash before its check has mode 000 (or
+/// the wrong size) and ``StagingPruner`` removes it on resume, which also reads every file it keeps once
+/// more for its CRC-32. A temporary name and a rename per file would buy nothing more.
+///
+/// Where the bytes come from decides how they are copied:
+/// - a zip entry (of an archive given as the source, or packed in a bundle) is read with the worker's
+///   ``ZipReadBuffers`` (one `pread` for a small entry's header and data, one zlib stream per worker);
+/// - a file of a folder source is opened from the worker's descriptor of its folder (`openat` with
+///   `O_NOFOLLOW`), cloned with `FICLONE` where the file system shares blocks (then only read back for
+///   the CRC-32), else read and written through the worker's buffer;
+/// - anything else goes through the source's `open`.
+///
+/// `copy_file_range` is not used: the CRC-32 must be computed from the bytes anyway, and reading them
+/// into a buffer that is then written costs the same as an in-kernel copy plus a read for the CRC.
+///
+/// With ``Durability/flushOnCommit``, write-back of each large file is started as soon as it is written
+/// (so the final `syncfs` has less to wait for); where there is no `syncfs`, each file is flushed.
+struct FileMaterializer: Sendable {
     let source: any AssetSource
     let progress: ProgressTracker
+    let durability: Durability
+    let cloning = CloneSupport()
 
-    /// Writes `item` into `directory` (its parent folder); returns the CRC-32 of what was written.
-    func write(_ item: ExpansionItem, number: Int, into directory: Descriptor) throws(AssetPackError) -> UInt32 {
-        let temporary = StagingNames.temporaryPrefix + String(number)
-        let display = directory.path + "/" + item.path.name
-        try FileSystem.remove(temporary, in: directory.fd, isDirectory: false, path: display)
-        let file = Descriptor(try FileSystem.createFile(temporary, in: directory.fd, path: display), path: display)
+    /// Files this large have their write-back started right away when flushing.
+    static let earlyWritebackSize: UInt64 = 1 << 20
+
+    /// Writes `item` into `directory` (its parent folder) using `worker`'s buffers; returns the CRC-32 of
+    /// what was written.
+    func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        let name = item.path.name
+        let display = directory.path + "/" + name
+        let file = Descriptor(try create(name, in: directory, path: display), path: display)
         do {
-            let crc = try copy(item, into: file)
+            // A packed entry with a block index is inflated on several threads; anything else is streamed.
+            let inBlocks = try BlockParallelExtraction.write(item, into: file, progress: progress)
+            let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
             try FileSystem.setPermissions(file.fd, item.permissions, path: display)
-            try FileSystem.rename(temporary, in: directory.fd, to: item.path.name, in: directory.fd, path: display)
+            if durability == .flushOnCommit { flushSoon(file, size: item.size) }
             return crc
         } catch {
-            try? FileSystem.remove(temporary, in: directory.fd, isDirectory: false, path: display)
+            try? FileSystem.remove(name, in: directory.fd, isDirectory: false, path: display)
             throw error
         }
     }
 
-    /// Streams the item's bytes into `file`; checks size and CRC-32 against the plan.
-    private func copy(_ item: ExpansionItem, into file: Descriptor) throws(AssetPackError) -> UInt32 {
-        let (stream, origin) = try ItemSource.open(item, in: source)
+    /// True when ``write(_:into:using:)`` reports `item`'s bytes to the progress tracker while writing;
+    /// a smaller file's bytes are reported with the file.
+    func reportsBytes(of item: ExpansionItem) -> Bool { item.size > UInt64(MaterializerWorker.bufferSize) }
+
+    /// Creates `name` with no permission bits, readable too (a clone is read back); a name already there
+    /// (a file a failed call could not remove) is replaced.
+    private func create(_ name: String, in directory: Descriptor, path: String) throws(AssetPackError) -> Int32 {
+        do {
+            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: 0, path: path)
+        } catch where error.errno == EEXIST {
+            try FileSystem.remove(name, in: directory.fd, isDirectory: false, path: path)
+            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: 0, path: path)
+        }
+    }
+
+    /// Puts the item's bytes into `file` and checks them against the plan; returns their CRC-32.
+    private func fill(_ file: Descriptor, with item: ExpansionItem, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        switch item.origin {
+        case .archiveEntry(let handle, let name):
+            return try copyEntry(name, of: try handle.archive(), origin: handle.displayName, item, into: file, worker)
+        case .sourceFile(let path):
+            if let zip = source as? ZipAssetSource {
+                return try copyEntry(zip.entryName(path), of: zip.archive, origin: zip.archive.name, item, into: file, worker)
+            }
+            if let tree = worker.tree(of: source) {
+                return try copyFile(path, from: tree, item, into: file, worker)
+            }
+            let (stream, origin) = try ItemSource.open(item, in: source)
+            return try pump(stream, origin: origin, item, into: file, worker, computeCRC: true)
+        case .none:
+            throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
+        }
+    }
+
+    /// Streams zip entry `name` into `file`. Its reader checks the size and CRC-32 before it ends, so its
+    /// CRC (which must be the plan's) is the file's.
+    private func copyEntry(_ name: String, of archive: ZipArchive, origin: String, _ item: ExpansionItem,
+                           into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item)
+        let reader: ZipEntryReader
+        do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw AssetPackError(error.inArchive(origin)) }
+        _ = try pump(reader, origin: origin, item, into: file, worker, computeCRC: false)
+        return entry.crc32
+    }
+
+    /// Copies the file at `path` of a folder source into `file`: a clone when the file system can, else
+    /// through the worker's buffer.
+    private func copyFile(_ path: AssetPath, from tree: SourceTree, _ item: ExpansionItem, into file: Descriptor,
+                          _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        let (input, size) = try tree.open(path)
+        let origin = input.path
+        guard size == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(size) bytes") }
+        if size >= CloneSupport.minimumSize, cloning.isWorthTrying,
+           cloning.record(try FileSystem.cloneFile(from: input.fd, to: file.fd, path: file.path)) {
+            progress.advance(bytes: reportsBytes(of: item) ? size : 0)
+            return try check(try worker.checksum(of: file, size: size), item, origin: origin)
+        }
+        var crc = CRC32()
+        var done: UInt64 = 0
+        while done < size {
+            try progress.checkCancelled()
+            let count = try FileSystem.read(input.fd, into: worker.chunk(upTo: size - done), path: origin)
+            guard count > 0 else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(done) bytes") }
+            let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
+            crc.update(chunk)
+            try FileSystem.writeAll(file.fd, chunk, path: file.path)
+            done += UInt64(count)
+            if reportsBytes(of: item) { progress.advance(bytes: UInt64(count)) }
+        }
+        return try check(crc.value, item, origin: origin)
+    }
+
+    /// Streams `stream` into `file`, never accepting more than the planned size, and checks the size.
+    /// With `computeCRC` it computes the CRC-32, checks it against the plan and returns it; without (a zip
+    /// entry's reader checks its own) it returns 0.
+    private func pump(_ stream: any ByteStream, origin: String, _ item: ExpansionItem, into file: Descriptor,
+                      _ worker: MaterializerWorker, computeCRC: Bool) throws(AssetPackError) -> UInt32 {
         var crc = CRC32()
         var written: UInt64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
         while true {
             try progress.checkCancelled()
             let count: Int
-            do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(origin)) }
+            do { count = try stream.read(into: worker.buffer) } catch { throw AssetPackError(error.inArchive(origin)) }
             if count == 0 { break }
-            guard written + UInt64(count) <= item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "more than \(item.size) bytes") }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            crc.update(chunk)
+            guard written + UInt64(count) <= item.size else {
+                throw ItemSource.sizeMismatch(item, origin: origin, found: "more than \(item.size) bytes")
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
+            if computeCRC { crc.update(chunk) }
             try FileSystem.writeAll(file.fd, chunk, path: file.path)
             written += UInt64(count)
-            progress.advance(bytes: UInt64(count))
+            if reportsBytes(of: item) { progress.advance(bytes: UInt64(count)) }
         }
         guard written == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(written) bytes") }
-        if let expected = item.crc32, expected != crc.value {
-            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hexCRC(crc.value)), expected \(hexCRC(expected))",
+        return computeCRC ? try check(crc.value, item, origin: origin) : 0
+    }
+
+    /// `crc` when the plan expects it (or expects none).
+    private func check(_ crc: UInt32, _ item: ExpansionItem, origin: String) throws(AssetPackError) -> UInt32 {
+        if let expected = item.crc32, expected != crc {
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hexCRC(crc)), expected \(hexCRC(expected))",
                                  path: origin)
         }
+        return crc
+    }
+
+    /// Starts write-back of a large file now (Linux), or flushes the file where the file system cannot be
+    /// flushed as a whole at the end.
+    private func flushSoon(_ file: Descriptor, size: UInt64) {
+        if !FileSystem.canSyncFileSystem {
+            try? FileSystem.sync(file.fd, path: file.path)
+        } else if size >= Self.earlyWritebackSize {
+            FileSystem.startWriteback(file.fd)
+        }
+    }
+}
+
+/// One worker thread's reusable state: a copy buffer, zip read buffers (an input buffer and a zlib
+/// stream) and, for a folder source, descriptors of the folders it reads from. Memory is bounded by
+/// workers × (two 256 KiB buffers + one zlib stream), whatever the number or size of files.
+final class MaterializerWorker {
+    /// Bytes of the copy buffer.
+    static let bufferSize = 256 * 1024
+    /// The copy buffer.
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: MaterializerWorker.bufferSize, alignment: 64)
+    /// The zip read buffers.
+    let zip = ZipReadBuffers()
+    private var sourceTree: SourceTree?
+    private var triedTree = false
+
+    deinit { buffer.deallocate() }
+
+    /// The first `limit` bytes of the buffer (all of it when it is smaller).
+    func chunk(upTo limit: UInt64) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), limit))])
+    }
+
+    /// The folder-tree reader for `source` when it is a folder on disk, else nil.
+    func tree(of source: any AssetSource) -> SourceTree? {
+        if !triedTree {
+            triedTree = true
+            let root = (source as? DirectorySource)?.root ?? (source as? BundleSource)?.directory.root
+            sourceTree = root.map { SourceTree(root: $0) }
+        }
+        return sourceTree
+    }
+
+    /// The CRC-32 of the first `size` bytes of `file`, read from its start.
+    func checksum(of file: Descriptor, size: UInt64) throws(AssetPackError) -> UInt32 {
+        var crc = CRC32()
+        var done: UInt64 = 0
+        while done < size {
+            let count = try FileSystem.pread(file.fd, into: chunk(upTo: size - done), at: done, path: file.path)
+            guard count > 0 else { break }
+            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            done += UInt64(count)
+        }
         return crc.value
+    }
+}
+
+/// Reads files of a folder source the way ``DirectorySource`` does — one component at a time with
+/// `O_NOFOLLOW`, refusing links and anything but regular files — but from descriptors of its folders
+/// kept open between files (``DirectoryCursor``), so a file costs one `openat` and one `fstat`.
+final class SourceTree {
+    private let root: String
+    private var cursor: DirectoryCursor?
+
+    init(root: String) { self.root = root }
+
+    /// The regular file at `path`, open for reading, and its size.
+    /// - Throws: `.notFound` when it is missing, `.symlink` for a link, `.unsupported` for anything else.
+    func open(_ path: AssetPath) throws(AssetPackError) -> (file: Descriptor, size: UInt64) {
+        let shown = root + "/" + path.string
+        if cursor == nil { cursor = DirectoryCursor(root: try Descriptor.directory(root)) }
+        let folder = try cursor!.directory(path.parent)
+        guard let fd = try FileSystem.openSourceFile(path.name, in: folder.fd, path: shown) else {
+            throw AssetPackError(.notFound, "no such file", path: shown)
+        }
+        let file = Descriptor(fd, path: shown)
+        let status = try FileSystem.status(of: fd, path: shown)
+        guard status.kind == .file else {
+            throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: shown)
+        }
+        return (file, status.size)
+    }
+}
+
+/// Whether `FICLONE` works for this expansion: tried on the first large plain file, and not again once it
+/// failed (one failed `ioctl` per expansion on file systems without reflinks).
+final class CloneSupport: @unchecked Sendable {
+    /// Files smaller than this are copied (a clone saves little and costs a call).
+    static let minimumSize: UInt64 = 64 * 1024
+    private let lock = NSLock()
+    private var failed = false
+
+    /// False once a clone failed.
+    var isWorthTrying: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !failed
+    }
+
+    /// Notes the outcome of a clone; returns it.
+    func record(_ worked: Bool) -> Bool {
+        if !worked {
+            lock.lock()
+            failed = true
+            lock.unlock()
+        }
+        return worked
     }
 }
 
@@ -63,17 +278,24 @@ enum ItemSource {
         case .archiveEntry(let handle, let name):
             let archive = try handle.archive()
             let origin = handle.displayName
-            guard let entry = archive.entry(named: name) else {
-                throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
-            }
-            if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {
-                throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
-                                     + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
-            }
+            let entry = try checkedEntry(name, of: archive, origin: origin, for: item)
             do { return (try archive.open(entry), origin) } catch { throw AssetPackError(error.inArchive(origin)) }
         case .none:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
+    }
+
+    /// Entry `name` of `archive`, which must have the item's planned size and CRC-32.
+    static func checkedEntry(_ name: String, of archive: ZipArchive, origin: String,
+                             for item: ExpansionItem) throws(AssetPackError) -> ZipEntry {
+        guard let entry = archive.entry(named: name) else {
+            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
+        }
+        if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
+        }
+        return entry
     }
 
     static func sizeMismatch(_ item: ExpansionItem, origin: String, found: String) -> AssetPackError {

@@ -6,7 +6,7 @@ struct ManifestPlanner {
     let options: ExpansionOptions
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
-        var builder = PlanBuilder()
+        var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
         var archives: [String: ArchiveHandle] = [:]
         for entry in manifest.entries {
             let path = try AssetPath(entry.path)
@@ -16,8 +16,9 @@ struct ManifestPlanner {
                 try builder.add(.directory(path, permissions: PermissionPolicy.directory(entry.mode)), from: origin)
             case .file:
                 let from = try self.origin(of: entry, archives: &archives)
+                let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
                 try builder.add(ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
-                                              permissions: PermissionPolicy.file(entry.mode), origin: from), from: origin)
+                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks), from: origin)
             }
         }
         return ExpansionPlan(sourceName: source.name, items: builder.sortedItems(), identity: manifest.identity,

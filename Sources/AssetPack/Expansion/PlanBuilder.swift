@@ -9,56 +9,98 @@ struct PlanBuilder {
         var path: AssetPath
         var kind: ExpansionItem.Kind
         var origin: String
+        /// The item that brought this path in: itself, or a file below an implied folder.
+        var cause: AssetPath
+
+        /// `"a" (from x.zip)`, or `"a/" (the folder of "a/b.txt", from x.zip)` for an implied folder.
+        var shown: String {
+            cause == path ? "\"\(path)\" (from \(origin))" : "\"\(path)/\" (the folder of \"\(cause)\", from \(origin))"
+        }
     }
 
     private var seen: [String: Seen] = [:]
     private(set) var items: [ExpansionItem] = []
+    /// The folder of the last item added, whose folders are all in ``seen`` (siblings come in a row).
+    private var lastParent: AssetPath?
+    /// Bytes of all files added so far.
+    private(set) var totalBytes: UInt64 = 0
+    /// The most bytes the files may add up to (``ExpansionOptions/maxTotalBytes``).
+    let maxTotalBytes: UInt64
+
+    /// An empty plan whose files may add up to at most `maxTotalBytes`.
+    init(maxTotalBytes: UInt64 = .max) { self.maxTotalBytes = maxTotalBytes }
 
     /// Adds `item` (and its missing parent directories); `origin` says where it came from, for messages.
     mutating func add(_ item: ExpansionItem, from origin: String) throws(AssetPackError) {
         guard !item.path.isRoot else { return }
         try PlanBuilder.checkReserved(item.path, origin: origin)
-        var parent = AssetPath.root
-        for component in item.path.components.dropLast() {
-            parent = try parent.appending(component)
-            try insert(.directory(parent), origin: origin)
+        let folder = item.path.parent
+        if folder != lastParent {  // byte-wise equality: a sibling's folders are already in, checked
+            var parent = AssetPath.root
+            for component in item.path.components.dropLast() {
+                parent = try parent.appending(component)
+                try insert(.directory(parent), origin: origin, cause: item.path)
+            }
+            lastParent = folder
         }
-        try insert(item, origin: origin)
+        try insert(item, origin: origin, cause: item.path)
     }
 
     /// The items in path order.
     func sortedItems() -> [ExpansionItem] { items.sorted { $0.path < $1.path } }
 
-    private mutating func insert(_ item: ExpansionItem, origin: String) throws(AssetPackError) {
+    private mutating func insert(_ item: ExpansionItem, origin: String, cause: AssetPath) throws(AssetPackError) {
         let key = PlanBuilder.foldedKey(item.path)
         guard let previous = seen[key] else {
-            seen[key] = Seen(path: item.path, kind: item.kind, origin: origin)
+            try count(item, origin: origin)
+            seen[key] = Seen(path: item.path, kind: item.kind, origin: origin, cause: cause)
             items.append(item)
             return
         }
         let sameBytes = previous.path.string.utf8.elementsEqual(item.path.string.utf8)
         if sameBytes && previous.kind == .directory && item.kind == .directory { return }
-        throw PlanBuilder.conflict(previous, item, origin: origin)
+        throw PlanBuilder.conflict(previous, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
     }
 
-    private static func conflict(_ previous: Seen, _ item: ExpansionItem, origin: String) -> AssetPackError {
-        let first = "\"\(previous.path)\" (from \(previous.origin))"
-        let second = "\"\(item.path)\" (from \(origin))"
+    /// Adds a file's size to the total, enforcing ``maxTotalBytes``.
+    private mutating func count(_ item: ExpansionItem, origin: String) throws(AssetPackError) {
+        let (sum, overflow) = totalBytes.addingReportingOverflow(item.size)
+        guard !overflow, sum <= maxTotalBytes else {
+            throw AssetPackError(.limitExceeded, "\"\(item.path)\" (\(item.size) bytes) brings the expansion past its limit of "
+                                 + "\(maxTotalBytes) bytes in all (ExpansionOptions.maxTotalBytes)", path: origin)
+        }
+        totalBytes = sum
+    }
+
+    private static func conflict(_ previous: Seen, _ item: Seen) -> AssetPackError {
+        let first = previous.shown, second = item.shown
+        if (previous.kind == .symlink && item.kind == .directory) || (previous.kind == .directory && item.kind == .symlink) {
+            // A folder of that name exists only because some entry lies below it: that entry would be written through the link.
+            return AssetPackError(.symlink, "\(first) and \(second): one is a symbolic link and the other a folder, so entries "
+                                  + "would be written through the link; nothing is written through a link",
+                                  path: item.path.string)
+        }
         let reason: String
         // Swift's String equality is canonical equivalence, so compare the bytes.
         if !previous.path.string.utf8.elementsEqual(item.path.string.utf8) {
             reason = "\(first) and \(second) differ only in case or Unicode normalization"
         } else if previous.kind != item.kind && (previous.kind == .directory || item.kind == .directory) {
-            reason = "\(first) is both a file and a directory"
+            reason = "\(first) and \(second): the name is both a file and a directory"
         } else {
             reason = "the name appears twice: \(first) and \(second)"
         }
         return AssetPackError(.conflict, reason, path: item.path.string)
     }
 
-    /// The comparison key: each component in Unicode canonical composition (NFC), lowercased.
+    /// The comparison key: each component in Unicode canonical composition (NFC), lowercased. An ASCII
+    /// path (the usual case) is already NFC and lowercases byte by byte, so it skips Foundation's
+    /// normalization, which would cost far more than the rest of planning.
     static func foldedKey(_ path: AssetPath) -> String {
-        path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
+        let joined = path.string
+        if joined.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: joined.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
     }
 
     /// Names beginning with `.assetpack` at the top are assetpack's record; `.assetpack-tmp` anywhere is a

@@ -6,13 +6,15 @@ import AssetPackZip
 /// ``ZipAssetSource``; otherwise the file is read once to measure both.
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
-/// ``ExpansionOptions/keepZips`` is set. The `.assetpack` folder at the top is skipped.
+/// ``ExpansionOptions/keepZips`` is set. The `.assetpack` folder at the top is skipped. An archive given as
+/// the source is checked entry by entry first (``ZipSourceCheck``).
 struct TreePlanner {
     let source: any AssetSource
     let options: ExpansionOptions
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
-        var builder = PlanBuilder()
+        if let zip = source as? ZipAssetSource { try ZipSourceCheck.check(zip, options: options) }
+        var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
         try walk(into: &builder)
         let items = builder.sortedItems()
         let identity = TreeIdentity.of(items)

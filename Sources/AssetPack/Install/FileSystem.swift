@@ -38,12 +38,27 @@ enum FileSystem {
         try retrying("openat", path) { openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     }
 
-    /// `openat(2)` creating a new file (`O_EXCL`, never through a symlink) with owner-only permissions,
-    /// write-only or (`readable`) for reading too.
-    static func createFile(_ name: String, in directory: Int32, readable: Bool = false, path: String) throws(AssetPackError) -> Int32 {
+    /// `openat(2)` of a regular file of a source tree for reading, never following a symlink and never
+    /// blocking on a FIFO (`O_NONBLOCK`; the caller checks the kind with ``status(of:path:)``). Nil when
+    /// the name does not exist.
+    static func openSourceFile(_ name: String, in directory: Int32, path: String) throws(AssetPackError) -> Int32? {
+        while true {
+            let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw AssetPackError(.symlink, "is a symbolic link; links are not followed", path: path) }
+            throw .system("openat", path: path, errno: errno)
+        }
+    }
+
+    /// `openat(2)` creating a new file (`O_EXCL`, never through a symlink) with permission bits `mode`
+    /// (owner-only by default; the umask applies), write-only or (`readable`) for reading too.
+    static func createFile(_ name: String, in directory: Int32, readable: Bool = false, mode: UInt32 = 0o600,
+                           path: String) throws(AssetPackError) -> Int32 {
         let access = readable ? O_RDWR : O_WRONLY
         return try retrying("openat", path) {
-            openat(directory, name, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+            openat(directory, name, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         }
     }
 
@@ -122,9 +137,53 @@ enum FileSystem {
         }
     }
 
+    /// Makes `target` share `source`'s data blocks (`ioctl(FICLONE)`: a reflink on Btrfs, XFS, bcachefs…),
+    /// so nothing is copied. Returns false when the file system or kernel cannot (then copy instead).
+    static func cloneFile(from source: Int32, to target: Int32, path: String) throws(AssetPackError) -> Bool {
+        #if os(Linux)
+        let ficlone: UInt = 0x4004_9409  // _IOW(0x94, 9, int)
+        while ioctl(target, ficlone, source) != 0 {
+            if errno == EINTR { continue }
+            if [EOPNOTSUPP, ENOTTY, EXDEV, EINVAL, ENOSYS, EPERM, EBADF, ETXTBSY].contains(errno) { return false }
+            throw .system("ioctl(FICLONE)", path: path, errno: errno)
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Starts writing the file's dirty pages to disk without waiting (`sync_file_range(2)` with
+    /// `SYNC_FILE_RANGE_WRITE` on Linux; nothing elsewhere), so that a later `syncfs` finds less to do.
+    /// Failures are ignored: this only moves work earlier.
+    static func startWriteback(_ descriptor: Int32) {
+        #if os(Linux)
+        _ = LinuxExtras.syncFileRange?(descriptor, 0, 0, 2 /* SYNC_FILE_RANGE_WRITE */)
+        #endif
+    }
+
+    /// The process's file-creation mask, or nil when it cannot be read without changing it (it is read
+    /// from `/proc/self/status` on Linux; `umask(2)` itself would change it for every thread).
+    static func creationMask() -> UInt32? {
+        #if os(Linux)
+        guard let bytes = SmallFiles.read(path: "/proc/self/status", limit: 64 << 10) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }) else { return nil }
+        return UInt32(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)
+        #else
+        return nil
+        #endif
+    }
+
     /// `fchmod(2)`.
     static func setPermissions(_ descriptor: Int32, _ mode: UInt32, path: String) throws(AssetPackError) {
         _ = try retrying("fchmod", path) { fchmod(descriptor, mode_t(mode)) }
+    }
+
+    /// `fchmodat(2)` of `name` inside `directory` with `AT_SYMLINK_NOFOLLOW`: a symlink is never followed
+    /// (the call fails on one instead).
+    static func setPermissions(_ name: String, in directory: Int32, _ mode: UInt32, path: String) throws(AssetPackError) {
+        _ = try retrying("fchmodat", path) { fchmodat(directory, name, mode_t(mode), AT_SYMLINK_NOFOLLOW) }
     }
 
     /// `fsync(2)`.
@@ -132,7 +191,18 @@ enum FileSystem {
         _ = try retrying("fsync", path) { fsync(descriptor) }
     }
 
-    /// Flushes everything written on the file system holding `descriptor`: `syncfs(2)` on Linux, else `fsync`.
+    /// True when ``syncFileSystem(_:path:)`` flushes every file written on the file system (Linux's
+    /// `syncfs`); elsewhere it flushes only the one descriptor, and files must be flushed one by one.
+    static var canSyncFileSystem: Bool {
+        #if os(Linux)
+        return LinuxExtras.syncfs != nil
+        #else
+        return false
+        #endif
+    }
+
+    /// Flushes everything written on the file system holding `descriptor`: `syncfs(2)` on Linux, else
+    /// `fsync` of `descriptor` alone (see ``canSyncFileSystem``).
     static func syncFileSystem(_ descriptor: Int32, path: String) throws(AssetPackError) {
         #if os(Linux)
         if let syncfs = LinuxExtras.syncfs {
@@ -308,9 +378,11 @@ extension FileSystem.Status {
 private enum LinuxExtras {
     typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
     typealias Syncfs = @convention(c) (Int32) -> Int32
+    typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
 
     static let renameat2: Renameat2? = symbol("renameat2")
     static let syncfs: Syncfs? = symbol("syncfs")
+    static let syncFileRange: SyncFileRange? = symbol("sync_file_range")
 
     private static func symbol<Function>(_ name: String) -> Function? {
         guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }

@@ -23,7 +23,9 @@ struct InstallRecord: Codable, Sendable {
     }
 
     /// Writes `installed.json`, then the stamp, into the record folder of a tree (created when missing).
-    func write(into tree: Descriptor) throws(AssetPackError) {
+    /// `durable` flushes both files and the folder before returning, so the record survives a power loss
+    /// (the caller has flushed the files it describes first).
+    func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
         let folder = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -31,8 +33,9 @@ struct InstallRecord: Codable, Sendable {
         do { bytes = Array(try encoder.encode(self)) + [0x0A] } catch {
             throw AssetPackError(.io, "cannot encode the install record: \(error)", path: folder.path)
         }
-        try SmallFiles.write(bytes, to: StagingNames.recordFile, in: folder)
-        try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder)
+        try SmallFiles.write(bytes, to: StagingNames.recordFile, in: folder, durable: durable)
+        try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder, durable: durable)
+        if durable { try FileSystem.sync(folder.fd, path: folder.path) }
     }
 
     /// The record of a tree, or nil when it has none (or an unreadable one: the tree is then treated as

@@ -20,6 +20,8 @@ struct InstallTransaction {
         var counts = Counts()
         if state != .complete {
             counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
+        } else {
+            try flush(staging)  // completed by an earlier call, which may not have flushed it
         }
         try commit(staging, plan: plan)
         try switchIn()
@@ -69,7 +71,9 @@ struct InstallTransaction {
         try fill.writeFiles(toWrite)
         try fill.makeSymlinks()
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size }
-        try fill.record().write(into: staging)
+        BackupExclusion.apply(to: staging.path)
+        try flush(staging)
+        try fill.record().write(into: staging, durable: durable)
         return counts
     }
 
@@ -90,18 +94,26 @@ struct InstallTransaction {
         return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, record: record, excluding: Set(kept.keys))
     }
 
-    /// Makes the staging tree ready to switch: no marker, backup exclusion, everything on disk.
+    /// With ``Durability/flushOnCommit``, puts every file of the staging tree on the device: one `syncfs`
+    /// (where there is none, each file was flushed as it was written). Called before the record that
+    /// marks the tree complete is written, so a power loss can never leave a record over unwritten data.
+    private func flush(_ staging: Descriptor) throws(AssetPackError) {
+        guard durable else { return }
+        try FileSystem.syncFileSystem(staging.fd, path: staging.path)
+    }
+
+    private var durable: Bool { installer.options.durability == .flushOnCommit }
+
+    /// Makes the complete staging tree ready to switch: no marker (its record was written by ``fill``).
     private func commit(_ staging: Descriptor, plan: ExpansionPlan) throws(AssetPackError) {
         try StagingArea.removeMarker(from: staging)
-        BackupExclusion.apply(to: staging.path)
-        try FileSystem.syncFileSystem(staging.fd, path: staging.path)
         progress.enter(.committed)
     }
 
     /// Switches the staging tree in and removes the previous one.
     private func switchIn() throws(AssetPackError) {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
-        try FileSystem.sync(parent.fd, path: parent.path)
+        if durable { try FileSystem.sync(parent.fd, path: parent.path) }
         progress.enter(.switched)
         if let previous { try TreeRemoval.remove(previous, in: parent) }
         try removeLeftovers()

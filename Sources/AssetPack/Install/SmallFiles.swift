@@ -1,15 +1,16 @@
-/// The installer's own small files (stamp, record, staging marker): written to a temporary name, synced
-/// and renamed, so each is either absent or whole; read with a size limit.
+/// The installer's own small files (stamp, record, staging marker): written to a temporary name and
+/// renamed, so each is either absent or whole (flushed first when `durable`); read with a size limit.
 enum SmallFiles {
-    /// Writes `bytes` to `name` in `directory` atomically.
-    static func write(_ bytes: [UInt8], to name: String, in directory: Descriptor) throws(AssetPackError) {
+    /// Writes `bytes` to `name` in `directory` atomically; `durable` flushes the bytes before the rename
+    /// (the caller flushes `directory` when the rename itself must survive a power loss).
+    static func write(_ bytes: [UInt8], to name: String, in directory: Descriptor, durable: Bool) throws(AssetPackError) {
         let temporary = StagingNames.temporaryPrefix + name
         let display = directory.path + "/" + name
         try FileSystem.remove(temporary, in: directory.fd, isDirectory: false, path: display)
         let file = Descriptor(try FileSystem.createFile(temporary, in: directory.fd, path: display), path: display)
         try bytes.withBytesThrowingAssetPackError { (raw) throws(AssetPackError) in try FileSystem.writeAll(file.fd, raw, path: display) }
         try FileSystem.setPermissions(file.fd, PermissionPolicy.defaultFile, path: display)
-        try FileSystem.sync(file.fd, path: display)
+        if durable { try FileSystem.sync(file.fd, path: display) }
         try FileSystem.rename(temporary, in: directory.fd, to: name, in: directory.fd, path: display)
     }
 

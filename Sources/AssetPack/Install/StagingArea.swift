@@ -23,7 +23,8 @@ enum StagingArea {
         let tree = try parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory)
         try FileSystem.setPermissions(tree.fd, PermissionPolicy.defaultDirectory, path: tree.path)
         let record = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
-        try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record)
+        // Never flushed: a marker lost to a power loss only makes the next call start this tree afresh.
+        try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record, durable: false)
         return (tree, .fresh)
     }
 

@@ -17,15 +17,21 @@ final class StagingFill: @unchecked Sendable {
         self.source = source
         self.progress = progress
         self.options = options
-        self.checksums = ResultSlots(kept)
+        self.checksums = ResultSlots(count: plan.items.count, kept)
     }
 
-    /// Creates every planned folder (with its permissions) that is not there yet.
+    /// Creates every planned folder (with its permissions) that is not there yet. A new folder whose
+    /// bits the umask leaves alone costs one `mkdirat`; an existing one (a resumed tree) or one the umask
+    /// would change is opened (never through a link) and given its bits with `fchmod`.
     func makeDirectories() throws(AssetPackError) {
         let cursor = DirectoryCursor(root: staging)
+        let mask = FileSystem.creationMask()
         for item in plan.items where item.kind == .directory {
             let parent = try cursor.directory(item.path.parent)
-            let folder = try parent.directory(item.path.name, creatingWith: item.permissions)
+            let display = parent.path + "/" + item.path.name
+            let created = try FileSystem.makeDirectory(item.path.name, in: parent.fd, mode: item.permissions, path: display)
+            if created, let mask, item.permissions & mask == 0 { continue }
+            let folder = try parent.directory(item.path.name)
             try FileSystem.setPermissions(folder.fd, item.permissions, path: folder.path)
         }
     }
@@ -49,21 +55,28 @@ final class StagingFill: @unchecked Sendable {
         return failed
     }
 
-    /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads.
+    /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads, each with
+    /// its own buffers, zlib stream and folder descriptors, in the order of ``WorkOrder``.
     func writeFiles(_ positions: [Int]) throws(AssetPackError) {
-        let cursors = PerWorker(count: options.jobs) { DirectoryCursor(root: staging) }
-        let writer = FileMaterializer(source: source, progress: progress)
-        try WorkerPool.run(count: positions.count, jobs: options.jobs) { (index, worker) throws(AssetPackError) in
-            let position = positions[index]
-            let item = self.plan.items[position]
-            try self.progress.checkCancelled()
-            let folder = try cursors[worker].directory(item.path.parent)
-            self.checksums[position] = try writer.write(item, number: position, into: folder)
-            self.progress.finished(item.path, extraBytes: 0, written: true)
+        let batches = WorkOrder.batches(of: positions, in: plan.items)
+        let jobs = max(1, min(options.jobs, batches.count))
+        let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
+        let workers = PerWorker(count: jobs) { MaterializerWorker() }
+        let writer = FileMaterializer(source: source, progress: progress, durability: options.durability)
+        try WorkerPool.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
+            for position in batches[index] {
+                let item = self.plan.items[position]
+                try self.progress.checkCancelled()
+                let folder = try cursors[worker].directory(item.path.parent)
+                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker])
+                self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
+            }
         }
     }
 
-    /// Creates the planned symlinks, then checks each resolves inside the tree.
+    /// Creates the planned symlinks, then checks each resolves inside the tree. When one does not, every
+    /// link is removed again, so no link pointing outside is left even in the staging tree, and the error
+    /// names the archive and the entry the link came from.
     func makeSymlinks() throws(AssetPackError) {
         let links = plan.items.filter { $0.kind == .symlink }
         guard !links.isEmpty else { return }
@@ -76,9 +89,29 @@ final class StagingFill: @unchecked Sendable {
         }
         let containment = SymlinkContainment(root: staging)
         for item in links {
-            try containment.check(item.path)
+            do {
+                try containment.check(item.path)
+            } catch {
+                removeSymlinks(links)
+                throw StagingFill.located(error, item)
+            }
             progress.finished(item.path, extraBytes: 0, written: true)
         }
+    }
+
+    private func removeSymlinks(_ links: [ExpansionItem]) {
+        let cursor = DirectoryCursor(root: staging)
+        for item in links {
+            guard let folder = cursor.existingDirectory(item.path.parent), (try? folder.status(item.path.name))??.kind == .symlink
+            else { continue }
+            try? FileSystem.remove(item.path.name, in: folder.fd, isDirectory: false, path: folder.path + "/" + item.path.name)
+        }
+    }
+
+    /// `error` about a link, naming the archive entry it came from.
+    private static func located(_ error: AssetPackError, _ item: ExpansionItem) -> AssetPackError {
+        guard error.code == .symlink, case .archiveEntry(let handle, let name) = item.origin else { return error }
+        return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
     /// The record of the finished tree.

@@ -1,10 +1,11 @@
 import AssetPackZip
 
-/// Resumes an interrupted build: walks the staging tree against the plan and keeps every file that sits
-/// under its final name with the planned size and permissions (such a file was verified before it got
-/// that name) after reading it once more for its CRC-32, which must match the plan when the plan knows
-/// it (a crash of the whole machine could have lost unsynced data). Everything else — temporaries, stray
-/// names, links, files of the wrong size — is removed. Returns the kept files' CRCs by item index.
+/// Resumes an interrupted build: walks the staging tree against the plan and keeps every file that has
+/// the planned size and permissions (``FileMaterializer`` creates files with no permission bits and
+/// gives them their planned ones only once they verified) after reading it once more for its CRC-32,
+/// which must match the plan when the plan knows it (a crash of the whole machine could have lost
+/// unflushed data). Everything else — files not yet verified, temporaries, stray names, links, files of
+/// the wrong size — is removed. Returns the kept files' CRCs by item index.
 struct StagingPruner {
     let root: Descriptor
     let plan: ExpansionPlan

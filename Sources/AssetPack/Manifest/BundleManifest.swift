@@ -86,8 +86,12 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         public var method: String?
         /// Bytes of the compressed data (packed only).
         public var compressedSize: UInt64?
-        /// Offsets of independently decodable deflate blocks (packed, block-indexed entries only):
-        /// each pair is (uncompressed offset, compressed offset) where a full flush ended the previous block.
+        /// Where the independently decodable deflate blocks of a packed entry start, for a file the packer
+        /// deflated in blocks (larger than its block size, 4 MiB by default): one `[uncompressed offset,
+        /// compressed offset]` pair per block, offsets relative to the file and to the entry's data, the
+        /// first `[0, 0]`; every block but the last ends with a full flush. The expander inflates such an
+        /// entry on several cores (`AssetPackZip.BlockParallelInflater`), checking every pair against the
+        /// entry; any other unzip reads the entry as one ordinary deflate stream. Nil otherwise.
         public var blocks: [[UInt64]]?
 
         /// Stored as is at `file`.

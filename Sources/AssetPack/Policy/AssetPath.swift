@@ -1,6 +1,7 @@
 /// A relative path that is safe to create under a destination: it cannot hold `..`, `.`, empty
-/// components, an absolute start, backslashes, drive letters, NUL or other control characters, and each
-/// component fits the platform's name limit. Constructing one is the check; holding one is the proof.
+/// components, an absolute start, backslashes, drive letters, NUL or other control characters (C0, DEL
+/// and C1), each component fits the platform's name limit, and the whole path fits ``maxPathBytes`` and
+/// ``maxDepth``. Constructing one is the check; holding one is the proof.
 public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The components, each a valid file name.
     public let components: [String]
@@ -50,7 +51,7 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
         for scalar in name.unicodeScalars {
             switch scalar.value {
             case 0: return "NUL byte"
-            case 0x01...0x1F, 0x7F: return "control character"
+            case 0x01...0x1F, 0x7F...0x9F: return "control character"
             case 0x5C: return "backslash"
             case 0x2F: return "slash in a component"
             default: continue
@@ -77,13 +78,18 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     public var parent: AssetPath { AssetPath(validated: Array(components.dropLast())) }
 
     /// This path with one more component.
-    /// - Throws: `.unsafePath` when `name` is not a valid single component.
+    /// - Throws: `.unsafePath` when `name` is not a valid single component, or the path would be nested
+    ///   deeper than ``maxDepth`` or grow longer than ``maxPathBytes``.
     public func appending(_ name: String) throws(AssetPackError) -> AssetPath {
         if let reason = AssetPath.problem(with: name) {
             throw AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(name)) in \(AssetPath.quoted(string)): \(reason)")
         }
         guard components.count < AssetPath.maxDepth else {
             throw AssetPackError(.unsafePath, "\(AssetPath.quoted(string)) is nested deeper than \(AssetPath.maxDepth) levels")
+        }
+        let length = components.reduce(name.utf8.count) { $0 + $1.utf8.count + 1 }
+        guard length <= AssetPath.maxPathBytes else {
+            throw AssetPackError(.unsafePath, "\(AssetPath.quoted(string + "/" + name)) is longer than \(AssetPath.maxPathBytes) bytes")
         }
         return AssetPath(validated: components + [name])
     }
@@ -118,7 +124,11 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
         }
         return out + "\""
     }

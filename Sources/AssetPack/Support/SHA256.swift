@@ -1,8 +1,10 @@
-/// SHA-256 (FIPS 180-4), used for the bundle's content identity. Small and dependency-free; not a hot path.
+/// SHA-256 (FIPS 180-4), used for content identities (bundle manifests, walked trees, archive
+/// fingerprints). Small and dependency-free; whole 64-byte blocks are compressed straight from the
+/// caller's bytes, so hashing a large plan or central directory costs little next to reading it.
 public struct SHA256: Sendable {
-    private var state: [UInt32] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    ]
+    private var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
+    private var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
+    /// Bytes of an incomplete block, fewer than 64.
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -11,29 +13,45 @@ public struct SHA256: Sendable {
 
     /// Adds bytes.
     public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        for byte in bytes {
-            pending.append(byte)
-            length += 1
-            if pending.count == 64 {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
-        }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(raw: UnsafeRawBufferPointer($0)) }
+        if done == nil { Array(bytes).withUnsafeBytes { update(raw: $0) } }
     }
 
     /// Adds a string's UTF-8 bytes.
-    public mutating func update(_ text: String) { update(text.utf8) }
+    public mutating func update(_ text: String) {
+        var text = text
+        text.withUTF8 { update(raw: UnsafeRawBufferPointer($0)) }
+    }
 
     /// The digest as 64 lowercase hex digits. The hash can not be updated afterwards.
     public mutating func finalizeHex() -> String {
         let bitLength = length * 8
-        update([0x80])
-        while pending.count != 56 { update([0]) }
-        update((0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64($0))) })
-        return state.map { word in
+        var tail: [UInt8] = [0x80]
+        tail += [UInt8](repeating: 0, count: (119 - pending.count) % 64)
+        tail += (0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64($0))) }
+        update(tail)
+        return [h0, h1, h2, h3, h4, h5, h6, h7].map { word in
             let digits = String(word, radix: 16)
             return String(repeating: "0", count: 8 - digits.count) + digits
         }.joined()
+    }
+
+    private mutating func update(raw bytes: UnsafeRawBufferPointer) {
+        length += UInt64(bytes.count)
+        var rest = bytes[...]
+        if !pending.isEmpty {
+            let taken = min(64 - pending.count, rest.count)
+            pending.append(contentsOf: rest.prefix(taken))
+            rest = rest.dropFirst(taken)
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while rest.count >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
+            rest = rest.dropFirst(64)
+        }
+        pending.append(contentsOf: rest)
     }
 
     private static let k: [UInt32] = [
@@ -47,23 +65,29 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private mutating func compress(_ block: [UInt8]) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8 | UInt32(block[4 * i + 3])
+    /// One 64-byte block (FIPS 180-4, 6.2.2).
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 {
+                w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
+                    | UInt32(block[4 * i + 3])
+            }
+            for i in 16..<64 {
+                let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
+                let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+            Self.k.withUnsafeBufferPointer { k in
+                for i in 0..<64 {
+                    let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                    let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+            }
+            h0 = h0 &+ a; h1 = h1 &+ b; h2 = h2 &+ c; h3 = h3 &+ d
+            h4 = h4 &+ e; h5 = h5 &+ f; h6 = h6 &+ g; h7 = h7 &+ h
         }
-        for i in 16..<64 {
-            let s0 = w[i - 15].rotatedRight(7) ^ w[i - 15].rotatedRight(18) ^ (w[i - 15] >> 3)
-            let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ ((e & f) ^ (~e & g)) &+ Self.k[i] &+ w[i]
-            let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
     }
 }
 

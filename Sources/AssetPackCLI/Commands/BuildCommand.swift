@@ -11,8 +11,11 @@ struct BuildCommand: ParsableCommand {
         discussion: """
             OUT mirrors SRC: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
-            for byte, and .assetpack/manifest.json describes every file and folder. The same tree always gives \
-            the same bytes. A bundle already at OUT lends its archives for files that did not change.
+            for byte, and .assetpack/manifest.json describes every file and folder. Files over 4 MiB are \
+            deflated in independent blocks on every core, and the manifest records where the blocks start so \
+            expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
+            OUT lends its archives for files that did not change. With --archive, every file is deflated into \
+            one zip (stored when deflate would not save), whatever the threshold.
             """
     )
 
@@ -31,6 +34,10 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "Deflate level 0–9 (0 stores packed files).")
     var level: Int = 6
 
+    @Option(help: ArgumentHelp("Threads compressing at once (default: one per core); the output is the same for any number.",
+                               valueName: "N"))
+    var jobs: Int = BuildOptions.defaultJobs
+
     @Flag(help: "Follow symbolic links (anywhere they point) instead of refusing them.")
     var followSymlinks = false
 
@@ -45,13 +52,14 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
     }
 
     func run() throws {
         let options = BuildOptions(rules: PackingRules(threshold: ByteSize.parse(threshold) ?? PackingRules.defaultThreshold,
                                                        level: level),
-                                   followSymlinks: followSymlinks)
+                                   followSymlinks: followSymlinks, jobs: jobs)
         let bar = quiet || !Reporting.stderrIsTerminal ? nil : ProgressBar()
         try Reporting.run {
             defer { bar?.clear() }

@@ -1,4 +1,5 @@
 import AssetPack
+import Foundation
 
 /// What both forms of build (``Packer`` for a bundle folder, ``ArchivePacker`` for one zip) are told.
 public struct BuildOptions: Sendable {
@@ -6,16 +7,22 @@ public struct BuildOptions: Sendable {
     public var rules: PackingRules
     /// Follow symbolic links in the source instead of refusing them (see ``SourceScanner``).
     public var followSymlinks: Bool
+    /// Threads compressing at once (at least 1). The output is the same bytes whatever the number.
+    public var jobs: Int
 
-    /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks.
-    public init(rules: PackingRules = PackingRules(), followSymlinks: Bool = false) {
+    /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks, one job per core.
+    public init(rules: PackingRules = PackingRules(), followSymlinks: Bool = false, jobs: Int = BuildOptions.defaultJobs) {
         self.rules = rules
         self.followSymlinks = followSymlinks
+        self.jobs = max(1, jobs)
     }
+
+    /// The number of active processor cores.
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }
 
-/// Called after each file with how far the build has got. Builds may later pack files in parallel, so
-/// it must be safe to call from any thread.
+/// Called after each file with how far the build has got, always from the thread that called `build`,
+/// in walking order (files are packed in parallel, but recorded in order).
 public typealias ProgressHandler = @Sendable (BuildProgress) -> Void
 
 /// Counts files done for ``ProgressHandler`` calls.

@@ -7,6 +7,9 @@ struct PackedFile: Sendable, Equatable {
     var size: UInt64
     var method: CompressionMethod
     var compressedSize: UInt64
+    /// Where the independent deflate blocks start, as the manifest records them (``BundleManifest/Storage/blocks``):
+    /// for a file deflated in more than one block, else nil.
+    var blocks: [[UInt64]]? = nil
 
     /// The manifest's name for the method.
     var methodName: String { method == .deflate ? "deflate" : "stored" }
@@ -20,8 +23,12 @@ struct PackedFile: Sendable, Equatable {
 /// and when the whole deflated file still does not shrink by ``PackingRules/minimumSaving``, the archive
 /// is written again with the file stored (reading stored data costs nothing; inflating costs time).
 ///
+/// A file larger than ``PackingRules/blockSize`` is deflated in independent blocks on `jobs` threads
+/// (``ParallelDeflater``, the same bytes whatever the number of jobs), and ``PackedFile/blocks`` tells where
+/// they start; a smaller one is streamed through one compressor.
+///
 /// Each call stands alone, so files can be packed in parallel, one packer per thread.
-struct EntryPacker {
+struct EntryPacker: Sendable {
     let rules: PackingRules
     let options: ZipWriterOptions
     let followSymlinks: Bool
@@ -32,13 +39,16 @@ struct EntryPacker {
         self.followSymlinks = followSymlinks
     }
 
-    /// Writes `item` as entry `entry` of a new zip at `archive`.
-    func pack(_ item: SourceItem, entry: String, to archive: String) throws(AssetPackError) -> PackedFile {
-        var method = try chooseMethod(for: item)
-        var packed = try write(item, entry: entry, method: method, to: archive)
+    /// Writes `item` as entry `entry` of a new zip at `archive`, deflating large files on up to `jobs` threads.
+    /// `method`, when given, is what ``chooseMethod(for:)`` said.
+    func pack(_ item: SourceItem, entry: String, to archive: String, method chosen: CompressionMethod? = nil,
+              jobs: Int = 1) throws(AssetPackError) -> PackedFile {
+        var method: CompressionMethod
+        if let chosen { method = chosen } else { method = try chooseMethod(for: item) }
+        var packed = try write(item, entry: entry, method: method, to: archive, jobs: jobs)
         if method == .deflate, !PackingRules.saves(packed.compressedSize, of: packed.size, atLeast: rules.minimumSaving) {
             method = .stored
-            packed = try write(item, entry: entry, method: method, to: archive)
+            packed = try write(item, entry: entry, method: method, to: archive, jobs: jobs)
         }
         return packed
     }
@@ -50,22 +60,48 @@ struct EntryPacker {
         return worth ? .deflate : .stored
     }
 
-    private func write(_ item: SourceItem, entry: String, method: CompressionMethod,
-                       to archive: String) throws(AssetPackError) -> PackedFile {
-        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: followSymlinks)
+    private func write(_ item: SourceItem, entry: String, method: CompressionMethod, to archive: String,
+                       jobs: Int) throws(AssetPackError) -> PackedFile {
+        let writer: ZipWriter
+        do { writer = try ZipWriter(path: archive, options: options) } catch { throw AssetPackError(error) }
+        let written = method == .deflate && rules.deflatesInBlocks(size: item.size)
+            ? try Self.addInBlocks(item, as: entry, to: writer, rules: rules, jobs: jobs, follow: followSymlinks)
+            : try Self.addStreaming(item, as: entry, method: method, to: writer, follow: followSymlinks)
+        do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
+        try FileSystem.setPermissions(archive, 0o644)
+        return PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
+                          compressedSize: written.compressedSize,
+                          blocks: written.blocks.flatMap { $0.blocks.count > 1 ? $0.pairs : nil })
+    }
+
+    /// Adds `item` to `writer`, read front to back through one compressor (or stored).
+    static func addStreaming(_ item: SourceItem, as entry: String, method: CompressionMethod, to writer: ZipWriter,
+                             follow: Bool) throws(AssetPackError) -> WrittenEntry {
+        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: follow)
         let written: WrittenEntry
         do {
-            let writer = try ZipWriter(path: archive, options: options)
             written = try writer.addFile(entry, from: source, size: item.size, method: method,
                                          permissions: item.isExecutable ? 0o755 : 0o644)
-            try writer.finish(sync: false)
         } catch {
             // A failed read names the source file, a failed write the archive: the zip error knows which.
             throw source.explain(error)
         }
         try source.checkComplete()
-        try FileSystem.setPermissions(archive, 0o644)
-        return PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
-                          compressedSize: written.compressedSize)
+        return written
+    }
+
+    /// Adds `item` to `writer` deflated in independent blocks of ``PackingRules/blockSize`` on up to `jobs` threads.
+    static func addInBlocks(_ item: SourceItem, as entry: String, to writer: ZipWriter, rules: PackingRules, jobs: Int,
+                            follow: Bool) throws(AssetPackError) -> WrittenEntry {
+        let source = try SourceFileRegion(item.sourcePath, expectedSize: item.size, follow: follow)
+        let written: WrittenEntry
+        do {
+            let deflater = try ParallelDeflater(level: rules.level, blockSize: rules.blockSize, jobs: jobs)
+            written = try writer.addFile(entry, from: source, deflater: deflater, permissions: item.isExecutable ? 0o755 : 0o644)
+        } catch {
+            throw source.explain(error)
+        }
+        try source.checkUnchanged()
+        return written
     }
 }

@@ -12,13 +12,18 @@ import AssetPackZip
 /// faster than deflating, verifies the old archive on the way, and leaves no room for a CRC-32 collision.
 /// Modification times are not consulted: they are not in the bundle, and they lie after a checkout.
 ///
+/// A file deflated in blocks keeps the block index of the previous manifest, which must have exactly the
+/// blocks this build would cut (same block size, so the same uncompressed offsets) at plausible compressed
+/// offsets; the expander checks every block against it again anyway.
+///
 /// A reused archive is hard-linked into the new bundle (copied when the file system cannot link).
-struct IncrementalCache {
+struct IncrementalCache: Sendable {
     /// The previous bundle folder.
     let root: String
     private let entries: [String: BundleManifest.Entry]
     private let time: DOSDateTime
     private let followSymlinks: Bool
+    private let rules: PackingRules
 
     /// The bundle at `bundle`, when its manifest reads and it was packed the way `rules` packs; else nil.
     static func load(bundle: String, rules: PackingRules, followSymlinks: Bool) -> IncrementalCache? {
@@ -28,7 +33,8 @@ struct IncrementalCache {
               manifest.generator == ManifestWriter.generator, manifest.packing == rules.fingerprint
         else { return nil }
         return IncrementalCache(root: bundle, entries: Dictionary(manifest.entries.map { ($0.path, $0) }) { first, _ in first },
-                                time: DOSDateTime(unixTime: EntryPacker(rules: rules, followSymlinks: followSymlinks).options.fixedTime ?? 0), followSymlinks: followSymlinks)
+                                time: DOSDateTime(unixTime: EntryPacker(rules: rules, followSymlinks: followSymlinks).options.fixedTime ?? 0),
+                                followSymlinks: followSymlinks, rules: rules)
     }
 
     /// The previous archive of `item` with what it holds, when it can stand in for packing `item` as `entry`.
@@ -41,10 +47,21 @@ struct IncrementalCache {
         guard (try? FileSystem.info(path))??.kind == .file,
               let archive = try? ZipArchive(path: path), archive.entries.count == 1, archive.comment.isEmpty,
               let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item),
-              (try? sameContents(item, zipEntry, in: archive)) == true
+              blocksFit(storage.blocks, zipEntry), (try? sameContents(item, zipEntry, in: archive)) == true
         else { return nil }
         return (path, PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
-                                 compressedSize: zipEntry.compressedSize))
+                                 compressedSize: zipEntry.compressedSize, blocks: storage.blocks))
+    }
+
+    /// True when `blocks` is the index this build would record for `zipEntry`: none unless it is deflated in
+    /// blocks, else one block per ``PackingRules/blockSize`` bytes at offsets that fit the entry.
+    private func blocksFit(_ blocks: [[UInt64]]?, _ zipEntry: ZipEntry) -> Bool {
+        guard zipEntry.method == .deflate, rules.deflatesInBlocks(size: zipEntry.uncompressedSize) else { return blocks == nil }
+        guard let blocks, let index = try? DeflateBlockIndex(pairs: blocks),
+              (try? index.spans(uncompressedSize: zipEntry.uncompressedSize, compressedSize: zipEntry.compressedSize)) != nil
+        else { return false }
+        let expected = stride(from: 0, to: zipEntry.uncompressedSize, by: rules.blockSize).map { $0 }
+        return index.blocks.map(\.uncompressedOffset) == expected
     }
 
     private func matches(_ zipEntry: ZipEntry, _ old: BundleManifest.Entry, _ storage: BundleManifest.Storage,

@@ -21,8 +21,10 @@ import AssetPackZip
 /// fsynced: a build can always be run again, and the expander checks every CRC-32. An interrupted build
 /// leaves at most a `.<name>.tmp-XXXXXX` sibling, never a complete-looking bundle.
 ///
-/// Files are packed one after another; each is packed on its own (``EntryPacker``, names planned up front
-/// by ``BundlePlan``), so a parallel build can hand them to workers without changing the result.
+/// Files are packed in parallel, on ``BuildOptions/jobs`` threads: every file is packed on its own
+/// (``EntryPacker``, names planned up front by ``BundlePlan``), so the result does not depend on the order
+/// or the number of threads. A file deflated in blocks (larger than ``PackingRules/blockSize``) is packed
+/// with all the threads at once (``ParallelDeflater``), and the manifest records its block index.
 public struct Packer: Sendable {
     /// The options every build uses.
     public var options: BuildOptions
@@ -50,10 +52,7 @@ public struct Packer: Sendable {
                                 summary: BuildSummary(source: source, output: output, form: "folder"))
         do throws(AssetPackError) {
             var counter = ProgressCounter(progress, items: items)
-            for entry in plan {
-                try build.write(entry)
-                counter.finished(entry.item)
-            }
+            try build.write(plan, counter: &counter)
             let manifest = ManifestWriter.manifest(build.entries, rules: options.rules)
             build.summary.bytesOut += try ManifestWriter.write(manifest, intoFolder: staged)
             build.summary.identity = manifest.identity
@@ -71,60 +70,118 @@ public struct Packer: Sendable {
 struct FolderBuild {
     let root: String
     let options: BuildOptions
-    let cache: IncrementalCache?
-    let packer: EntryPacker
-    let copier = FileCopier()
+    let work: FileWork
     var summary: BuildSummary
     var entries: [BundleManifest.Entry] = []
 
     init(root: String, options: BuildOptions, cache: IncrementalCache?, summary: BuildSummary) {
         self.root = root
         self.options = options
-        self.cache = cache
-        self.packer = EntryPacker(rules: options.rules, followSymlinks: options.followSymlinks)
+        self.work = FileWork(root: root, options: options, cache: cache)
         self.summary = summary
     }
 
-    /// Creates, copies or packs one planned entry into the staged bundle.
-    mutating func write(_ planned: PlannedEntry) throws(AssetPackError) {
+    /// Creates the planned folders (in walking order, parents first), then copies and packs the files on
+    /// ``BuildOptions/jobs`` threads, recording each in plan order.
+    mutating func write(_ plan: [PlannedEntry], counter: inout ProgressCounter) throws(AssetPackError) {
+        for planned in plan where planned.action == .directory {
+            try FileSystem.makeDirectory(root + "/" + planned.item.path.string)
+            entries.append(.directory(planned.item.path.string))
+            summary.directories += 1
+        }
+        let files = plan.filter { $0.action != .directory }
+        let work = self.work
+        try OrderedPipeline.run(count: files.count, jobs: options.jobs, window: 16 * options.jobs,
+                                produce: { (index) throws(AssetPackError) -> FileOutcome in try work.prepare(files[index]) },
+                                consume: { (index, outcome) throws(AssetPackError) in
+            try record(files[index], outcome)
+            counter.finished(files[index].item)
+        })
+    }
+
+    /// Adds what became of one file to the manifest and the summary; packs it first when that was left to
+    /// this thread (a file deflated in blocks, with every thread).
+    private mutating func record(_ planned: PlannedEntry, _ outcome: FileOutcome) throws(AssetPackError) {
+        var outcome = outcome
+        if case .packInBlocks(let archive, let entry, let method) = outcome {
+            outcome = try work.pack(planned.item, archive: archive, entry: entry, method: method, jobs: options.jobs)
+        }
+        guard case .done(let entry, let written, let packed, let reused) = outcome else { return }
+        entries.append(entry)
+        summary.files += 1
+        summary.bytesIn += planned.item.size
+        summary.bytesOut += written
+        if let packed {
+            summary.packed += 1
+            if packed.method == .stored { summary.stored += 1 }
+            if reused { summary.reused += 1 }
+        }
+    }
+}
+
+/// What became of one file of a folder build.
+enum FileOutcome: Sendable {
+    /// Written: its manifest entry, the bytes it takes in the bundle, and how it was packed (nil: copied).
+    case done(BundleManifest.Entry, written: UInt64, packed: PackedFile?, reused: Bool)
+    /// To be deflated in blocks into `archive` with every thread, by the thread that records the results.
+    case packInBlocks(archive: AssetPath, entry: String, method: CompressionMethod)
+}
+
+/// Copies or packs one file of a folder build; safe to call from several threads at once.
+struct FileWork: Sendable {
+    let root: String
+    let options: BuildOptions
+    let cache: IncrementalCache?
+    let packer: EntryPacker
+    private let copiers = Pool { FileCopier() }
+
+    init(root: String, options: BuildOptions, cache: IncrementalCache?) {
+        self.root = root
+        self.options = options
+        self.cache = cache
+        self.packer = EntryPacker(rules: options.rules, followSymlinks: options.followSymlinks)
+    }
+
+    /// Copies `planned`, or packs it on this thread; a file to deflate in blocks is only probed and handed back.
+    func prepare(_ planned: PlannedEntry) throws(AssetPackError) -> FileOutcome {
         let item = planned.item
         switch planned.action {
         case .directory:
-            try FileSystem.makeDirectory(root + "/" + item.path.string)
-            entries.append(.directory(item.path.string))
-            summary.directories += 1
+            throw AssetPackError(.invalidArgument, "a folder is not a file to write", path: item.sourcePath)
         case .copy:
             let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
-            let crc = try copier.copy(source, to: root + "/" + item.path.string, permissions: item.isExecutable ? 0o755 : 0o644)
-            entries.append(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string)))
-            count(item, written: item.size)
+            let crc = try copiers.with { (copier) throws(AssetPackError) -> UInt32 in
+                try copier.copy(source, to: root + "/" + item.path.string, permissions: item.isExecutable ? 0o755 : 0o644)
+            }
+            return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string)), written: item.size,
+                         packed: nil, reused: false)
         case .pack(let archive, let entry):
-            try pack(item, archive: archive, entry: entry)
+            if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry) {
+                try copiers.with { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
+                return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
+            }
+            let method = try packer.chooseMethod(for: item)
+            if method == .deflate && options.rules.deflatesInBlocks(size: item.size) {
+                return .packInBlocks(archive: archive, entry: entry, method: method)
+            }
+            return try pack(item, archive: archive, entry: entry, method: method, jobs: 1)
         }
     }
 
-    private mutating func pack(_ item: SourceItem, archive: AssetPath, entry: String) throws(AssetPackError) {
-        let destination = root + "/" + archive.string
-        let packed: PackedFile
-        if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry) {
-            try cache?.adopt(old, as: destination, copier: copier)
-            packed = reusable
-            summary.reused += 1
-        } else {
-            packed = try packer.pack(item, entry: entry, to: destination)
-        }
+    /// Packs `item` into `archive` on up to `jobs` threads.
+    func pack(_ item: SourceItem, archive: AssetPath, entry: String, method: CompressionMethod,
+              jobs: Int) throws(AssetPackError) -> FileOutcome {
+        let packed = try packer.pack(item, entry: entry, to: root + "/" + archive.string, method: method, jobs: jobs)
+        return try done(item, archive: archive, entry: entry, packed: packed, reused: false)
+    }
+
+    private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
+                      reused: Bool) throws(AssetPackError) -> FileOutcome {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
-                                                    compressedSize: packed.compressedSize)
-        entries.append(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage))
-        summary.packed += 1
-        if packed.method == .stored { summary.stored += 1 }
-        count(item, written: try FileSystem.info(destination)?.size ?? 0)
-    }
-
-    private mutating func count(_ item: SourceItem, written: UInt64) {
-        summary.files += 1
-        summary.bytesIn += item.size
-        summary.bytesOut += written
+                                                    compressedSize: packed.compressedSize, blocks: packed.blocks)
+        let written = try FileSystem.info(root + "/" + archive.string)?.size ?? 0
+        return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage), written: written,
+                     packed: packed, reused: reused)
     }
 }
 

@@ -7,7 +7,7 @@ import Darwin
 #endif
 import AssetPack
 
-/// The one file of the packer that calls libc: `lstat`, `open` with `O_NOFOLLOW`, `readdir`, `mkdtemp`,
+/// The one file of the packer that calls libc: `lstat`, `open` with `O_NOFOLLOW`, `pread`, `readdir`, `mkdtemp`,
 /// `rename`, `link`, `realpath`, and friends. Every call retries on EINTR where that can happen, and every
 /// failure becomes an ``AssetPackError`` naming the call, the path and errno.
 enum FileSystem {
@@ -138,6 +138,27 @@ enum FileSystem {
         }
     }
 
+    /// `pread(2)` until `buffer` is full or the file ends; returns how many bytes were read.
+    static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64,
+                      path: String) throws(AssetPackError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = systemPread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if count > 0 { done += count; continue }
+            if count == 0 { break }
+            if errno == EINTR { continue }
+            throw .system("pread", path: path, errno: errno)
+        }
+        return done
+    }
+
+    /// `fstat(2)`: the size of the open file.
+    static func size(of fd: Int32, path: String) throws(AssetPackError) -> UInt64 {
+        var raw = stat()
+        guard fstat(fd, &raw) == 0 else { throw .system("fstat", path: path, errno: errno) }
+        return UInt64(raw.st_size)
+    }
+
     /// `write(2)` until every byte is written.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(AssetPackError) {
         var done = 0
@@ -257,4 +278,7 @@ enum FileSystem {
 
 // Module-level shims so the static methods above can share libc's names.
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+private func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+    pread(fd, buffer, count, offset)
+}
 private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -46,6 +46,56 @@ final class SourceFile: ByteStream {
     }
 }
 
+/// A source file read at offsets, by several threads at once (block-parallel deflate, see
+/// ``ParallelDeflater``): it offers exactly the size the scan saw. A file that shrank since ends early —
+/// the deflater reports it `.truncated`, ``explain(_:)`` names it as changed — and one that changed size
+/// at all is caught by ``checkUnchanged()`` once it was read.
+final class SourceFileRegion: RandomAccessSource, @unchecked Sendable {
+    /// Where the file is.
+    let path: String
+    /// The size the scan saw.
+    let size: UInt64
+    private let descriptor: Int32
+
+    /// Opens `path`, expected to hold `expectedSize` bytes.
+    init(_ path: String, expectedSize: UInt64, follow: Bool) throws(AssetPackError) {
+        self.descriptor = try FileSystem.openForReading(path, follow: follow)
+        self.path = path
+        self.size = expectedSize
+    }
+
+    deinit { FileSystem.closeRead(descriptor) }
+
+    var name: String { path }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
+        guard offset < size, buffer.count > 0 else { return 0 }
+        let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), size - offset))])
+        do {
+            return try FileSystem.pread(descriptor, into: wanted, at: offset, path: path)
+        } catch {
+            throw ZipError(.io, error.message, archive: path, errno: error.errno)
+        }
+    }
+
+    /// The error to report when packing this file failed with `error`.
+    func explain(_ error: ZipError) -> AssetPackError {
+        guard error.code == .truncated, error.archive == path else { return AssetPackError(error) }
+        return changedError(found: "fewer bytes")
+    }
+
+    /// Throws unless the file still has the size the scan saw.
+    /// - Throws: `.verification` naming the file when it changed size while being read.
+    func checkUnchanged() throws(AssetPackError) {
+        let now = try FileSystem.size(of: descriptor, path: path)
+        guard now == size else { throw changedError(found: "\(now) bytes") }
+    }
+
+    private func changedError(found: String) -> AssetPackError {
+        AssetPackError(.verification, "changed while being packed: \(size) bytes when scanned, \(found) now", path: path)
+    }
+}
+
 /// Copies files byte for byte, computing the CRC-32 on the way, through one reusable 1 MiB buffer.
 /// One per thread.
 final class FileCopier {

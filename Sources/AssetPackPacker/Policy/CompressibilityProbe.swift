@@ -6,8 +6,8 @@ import AssetPackZip
 /// JPEG, PNG, MP4, zip and other already-compressed data save almost nothing and are then stored, so the
 /// full deflate pass is skipped for them.
 ///
-/// The samples are compressed by a ``ZipWriter`` writing to `/dev/null`: only the compressed sizes it
-/// reports are used, so the probe needs nothing from zlib that the zip library does not already offer.
+/// The samples are compressed by a ``BlockDeflater``, which stores stretches that look like noise
+/// without compressing them: an incompressible file costs little more than reading its samples.
 struct CompressibilityProbe {
     let rules: PackingRules
 
@@ -15,15 +15,14 @@ struct CompressibilityProbe {
     /// ``PackingRules/minimumSampleSaving``.
     func worthDeflating(_ path: String, size: UInt64) throws(AssetPackError) -> Bool {
         guard size > 0 else { return false }
-        do {
+        do throws(ZipError) {
             let source = try FileSource(path: path)
-            let discard = try ZipWriter(path: "/dev/null", options: ZipWriterOptions(level: 1, fixedTime: 0))
+            let deflater = try BlockDeflater(level: 1)
             var original: UInt64 = 0, compressed: UInt64 = 0
-            for (index, offset) in sampleOffsets(size: size).enumerated() {
+            for offset in sampleOffsets(size: size) {
                 let chunk = try read(source, at: offset, count: Int(min(UInt64(rules.sampleChunkSize), size - offset)))
-                let written = try discard.addFile("\(index)", contents: chunk, method: .deflate, level: 1)
-                original += written.uncompressedSize
-                compressed += written.compressedSize
+                original += UInt64(chunk.count)
+                compressed += UInt64(try deflater.deflate(chunk).count)
             }
             return PackingRules.saves(compressed, of: original, atLeast: rules.minimumSampleSaving)
         } catch {

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackZip
 
 /// The packing policy: which files go into a zip of their own, at which deflate level, and when a packed
 /// file is stored instead of deflated because deflate would not save enough.
@@ -24,6 +25,10 @@ public struct PackingRules: Sendable, Hashable {
     public var minimumSampleSaving: Double = 0.05
     /// A packed file is stored when deflating the whole file saves less than this fraction.
     public var minimumSaving: Double = 0.02
+    /// A deflated file larger than this is compressed in independent blocks of this many bytes, on several
+    /// cores (see ``ParallelDeflater``), and the manifest records where the blocks start so the expander can
+    /// inflate them on several cores too. Default 4 MiB; 64 KiB at least.
+    public var blockSize: Int = ParallelDeflater.defaultBlockSize
 
     /// Rules with `threshold` (default 1 MiB) and deflate `level` (default 6).
     public init(threshold: UInt64 = PackingRules.defaultThreshold, level: Int = 6) {
@@ -37,7 +42,13 @@ public struct PackingRules: Sendable, Hashable {
         guard (0...9).contains(level) else {
             throw AssetPackError(.invalidArgument, "deflate level \(level) is not 0–9")
         }
+        guard blockSize >= ParallelDeflater.minimumBlockSize && blockSize <= 1 << 30 else {
+            throw AssetPackError(.invalidArgument, "deflate block size \(blockSize) is not 64 KiB to 1 GiB")
+        }
     }
+
+    /// True when a file of `size` bytes is deflated in independent blocks (it is larger than one block).
+    func deflatesInBlocks(size: UInt64) -> Bool { size > UInt64(blockSize) }
 
     /// True when the file at `path` with `size` bytes goes into a zip of its own: it is larger than the
     /// threshold (any file, even an empty one, when the threshold is 0) and not a `.zip`.
@@ -58,7 +69,7 @@ public struct PackingRules: Sendable, Hashable {
     /// ``BundleManifest/packing`` field: a bundle's archives are reused only by a build with the same line.
     public var fingerprint: String {
         "deflate \(level); store when \(sampleChunks)x\(sampleChunkSize)-byte sample saves < \(percent(minimumSampleSaving))"
-            + " or whole file saves < \(percent(minimumSaving))"
+            + " or whole file saves < \(percent(minimumSaving)); independent blocks of \(blockSize) bytes"
     }
 
     private func percent(_ fraction: Double) -> String {

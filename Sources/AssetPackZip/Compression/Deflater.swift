@@ -10,6 +10,8 @@ final class Deflater {
         case none
         /// End the current block on a byte boundary and reset the dictionary (pigz-style independent blocks).
         case full
+        /// End the current deflate block, not necessarily on a byte boundary (before a level change).
+        case block
         /// The input is complete: write the final block.
         case finish
 
@@ -17,6 +19,7 @@ final class Deflater {
             switch self {
             case .none: Z_NO_FLUSH
             case .full: Z_FULL_FLUSH
+            case .block: Z_BLOCK
             case .finish: Z_FINISH
             }
         }
@@ -68,6 +71,22 @@ final class Deflater {
             throw ZipError(.io, "zlib deflate failed with status \(status)")
         }
         return step
+    }
+
+    /// Switches to `level` 0–9 for the input that follows (zlib's `deflateParams`): what was compressed so
+    /// far is ended as a block (`Z_BLOCK`) into `output` first. Returns the bytes produced there.
+    /// - Throws: ``ZipError/Code/io`` when `output` is too small for that block or zlib refuses.
+    func setLevel(_ level: Int, flushingInto output: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        let flushed = try deflate(UnsafeRawBufferPointer(start: nil, count: 0), into: output, flush: .block)
+        guard flushed.produced < output.count else { throw ZipError(.io, "no room to end a deflate block before a level change") }
+        stream.pointee.next_out = output.baseAddress.map { ($0 + flushed.produced).assumingMemoryBound(to: Bytef.self) }
+        stream.pointee.avail_out = uInt(min(output.count - flushed.produced, Int(UInt32.max)))
+        let before = Int(stream.pointee.avail_out)
+        let status = deflateParams(stream, Int32(level), Z_DEFAULT_STRATEGY)
+        let produced = flushed.produced + before - Int(stream.pointee.avail_out)
+        stream.pointee.next_out = nil
+        guard status == Z_OK else { throw ZipError(.io, "zlib deflateParams failed with status \(status)") }
+        return produced
     }
 
     /// An upper bound on the compressed size of `count` bytes (zlib's `deflateBound`).

@@ -1,14 +1,41 @@
 /// Reads an entry's local header (APPNOTE 4.3.7) and checks it against the central header: same name and
 /// method, and — when there is no data descriptor — same CRC-32 and sizes. Returns where the data starts.
+///
+/// The fixed part, the name and up to ``extraAllowance`` bytes of extra fields are read with one `pread`;
+/// only a longer extra field costs a second read. A reader that reads the header together with the data
+/// of a small entry passes those bytes in as `head`.
 enum LocalHeaderCheck {
+    /// Extra-field bytes read together with the fixed part and the name (Info-ZIP writes 28 or fewer).
+    static let extraAllowance = 128
+
     static func dataOffset(of entry: ZipEntry, in source: any RandomAccessSource) throws(ZipError) -> UInt64 {
+        try checkFixedPartFits(entry, in: source)
+        let head = try source.readBytes(headerSpan(of: entry, in: source), at: entry.localHeaderOffset)
+        return try dataOffset(of: entry, in: source, head: head)
+    }
+
+    /// How many bytes to read at the local header so that one read covers the header (and `dataBytes`
+    /// more), never past the end of `source`. At least the fixed part when ``checkFixedPartFits(_:in:)`` passed.
+    static func headerSpan(of entry: ZipEntry, in source: any RandomAccessSource, dataBytes: UInt64 = 0) -> Int {
+        let wanted = UInt64(FormatLimit.localHeaderSize + entry.rawName.count + extraAllowance) + dataBytes
+        return Int(min(wanted, source.size - min(source.size, entry.localHeaderOffset)))
+    }
+
+    /// Throws ``ZipError/Code/truncated`` when the source ends before the local header's fixed part does.
+    static func checkFixedPartFits(_ entry: ZipEntry, in source: any RandomAccessSource) throws(ZipError) {
+        guard entry.localHeaderOffset + UInt64(FormatLimit.localHeaderSize) <= source.size else {
+            throw ZipError(.truncated, "archive ends before the local header", archive: source.name, entry: entry.name,
+                           offset: entry.localHeaderOffset)
+        }
+    }
+
+    /// ``dataOffset(of:in:)`` from `head`, the bytes already read at the local header's offset (at least
+    /// its fixed part); the rest of the header is read only when `head` does not hold it.
+    static func dataOffset(of entry: ZipEntry, in source: any RandomAccessSource, head: [UInt8]) throws(ZipError) -> UInt64 {
         func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
             ZipError(code, message, archive: source.name, entry: entry.name, offset: entry.localHeaderOffset)
         }
-        guard entry.localHeaderOffset + UInt64(FormatLimit.localHeaderSize) <= source.size else {
-            throw fail(.truncated, "archive ends before the local header")
-        }
-        var cursor = ByteCursor(try source.readBytes(FormatLimit.localHeaderSize, at: entry.localHeaderOffset))
+        var cursor = ByteCursor(head)
         guard let (header, nameLength, extraLength) = LocalFileHeader.parseFixed(&cursor) else {
             throw fail(.format, "no local header signature where the central directory says the entry starts")
         }
@@ -17,7 +44,9 @@ enum LocalHeaderCheck {
         guard dataStart <= entry.dataLimit else {
             throw fail(.overlap, "local header runs into the next entry")
         }
-        let variable = try source.readBytes(nameLength + extraLength, at: variableStart)
+        let variableEnd = FormatLimit.localHeaderSize + nameLength + extraLength
+        let variable = variableEnd <= head.count ? Array(head[FormatLimit.localHeaderSize..<variableEnd])
+            : try source.readBytes(nameLength + extraLength, at: variableStart)
         guard Array(variable[0..<nameLength]) == entry.rawName else {
             throw fail(.headerMismatch, "local header names \"\(EntryName.decode(Array(variable[0..<nameLength]), flags: header.flags, extra: []))\"")
         }

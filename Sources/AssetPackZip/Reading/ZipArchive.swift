@@ -78,6 +78,13 @@ public final class ZipArchive: Sendable {
         try ZipEntryReader(archive: self, entry: entry, bufferSize: bufferSize)
     }
 
+    /// Opens an entry for reading like ``open(_:bufferSize:)``, borrowing `buffers` (the input buffer and
+    /// the zlib stream) instead of allocating its own, until the reader is released. For a thread that
+    /// reads many entries one after another; a small entry then costs one `pread` in all.
+    public func open(_ entry: ZipEntry, buffers: ZipReadBuffers) throws(ZipError) -> ZipEntryReader {
+        try ZipEntryReader(archive: self, entry: entry, bufferSize: buffers.input.count, buffers: buffers)
+    }
+
     /// Reads a whole (small) entry into memory, verified.
     public func contents(of entry: ZipEntry, limit: Int = 64 << 20) throws(ZipError) -> [UInt8] {
         guard entry.uncompressedSize <= UInt64(limit) else {

@@ -7,8 +7,16 @@ public final class ZipEntryReader: ByteStream {
     public let entry: ZipEntry
     private let source: any RandomAccessSource
     private let limits: ZipLimits
+    /// True for deflated data (false for stored data and an empty entry stored as no bytes).
+    private let inflating: Bool
+    /// The zlib stream: borrowed at opening, or this reader's own, made at the first read.
     private var inflater: Inflater?
+    /// The compressed-input buffer: borrowed at opening, or this reader's own, allocated at the first read
+    /// (so that opening an entry only to see that it opens costs no allocation).
     private var input: UnsafeMutableRawBufferPointer
+    private let inputSize: Int
+    /// The buffers borrowed at opening (nil when `input` and `inflater` are this reader's own).
+    private let lender: ZipReadBuffers?
     private var inputStart = 0, inputEnd = 0
     private var nextOffset: UInt64
     private var compressedLeft: UInt64
@@ -18,25 +26,60 @@ public final class ZipEntryReader: ByteStream {
     /// The error that ended the stream; every later read throws it again.
     private var failure: ZipError?
 
-    init(archive: ZipArchive, entry: ZipEntry, bufferSize: Int) throws(ZipError) {
+    init(archive: ZipArchive, entry: ZipEntry, bufferSize: Int, buffers: ZipReadBuffers? = nil) throws(ZipError) {
+        // Some writers store an empty deflated file as no bytes at all, not as an empty deflate stream.
+        let inflating = entry.method == .deflate && !(entry.compressedSize == 0 && entry.uncompressedSize == 0)
+        var borrowed: Inflater?? = nil
+        var head: [UInt8]?
+        var prefetched = 0
         let dataStart: UInt64
-        let inflater: Inflater?
         do {
             try Self.checkSupported(entry)
-            dataStart = try LocalHeaderCheck.dataOffset(of: entry, in: archive.source)
-            // Some writers store an empty deflated file as no bytes at all, not as an empty deflate stream.
-            let isEmpty = entry.compressedSize == 0 && entry.uncompressedSize == 0
-            inflater = entry.method == .deflate && !isEmpty ? try Inflater() : nil
+            try LocalHeaderCheck.checkFixedPartFits(entry, in: archive.source)
+            borrowed = try buffers?.borrow(inflating: inflating)
+            if let buffers, borrowed != nil {
+                // One read for the local header and, when it fits, all of the data.
+                let fits = entry.compressedSize <= UInt64(buffers.input.count / 2)
+                let span = min(buffers.input.count, LocalHeaderCheck.headerSpan(of: entry, in: archive.source,
+                                                                                 dataBytes: fits ? entry.compressedSize : 0))
+                prefetched = try archive.source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffers.input[0..<span]),
+                                                     at: entry.localHeaderOffset)
+                head = Array(buffers.input[0..<min(prefetched, LocalHeaderCheck.headerSpan(of: entry, in: archive.source))])
+            }
+            dataStart = if let head {
+                try LocalHeaderCheck.dataOffset(of: entry, in: archive.source, head: head)
+            } else {
+                try LocalHeaderCheck.dataOffset(of: entry, in: archive.source)
+            }
+            if let borrowed { self.inflater = borrowed }
         } catch {
+            if borrowed != nil { buffers?.giveBack() }
             throw error.inArchive(archive.name).forEntry(entry.name)
         }
         self.entry = entry
+        self.inflating = inflating
         self.source = archive.source
         self.limits = archive.limits
         self.nextOffset = dataStart
         self.compressedLeft = entry.compressedSize
-        self.inflater = inflater
-        self.input = .allocate(byteCount: inflater == nil ? 0 : max(bufferSize, 4096), alignment: 16)
+        if let buffers, borrowed != nil {
+            self.lender = buffers
+            self.input = buffers.input
+            self.inputSize = buffers.input.count
+            // Data already read with the header is used from the buffer.
+            let dataIndex = dataStart - entry.localHeaderOffset
+            if dataIndex < UInt64(prefetched) {
+                let available = min(UInt64(prefetched) - dataIndex, entry.compressedSize)
+                inputStart = Int(dataIndex)
+                inputEnd = inputStart + Int(available)
+                nextOffset += available
+                compressedLeft -= available
+            }
+        } else {
+            self.lender = nil
+            self.input = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            self.inputSize = inflating ? max(bufferSize, 4096) : 0
+        }
     }
 
     /// Refuses what this reader cannot decode: encryption, patched data, methods other than stored and deflate.
@@ -51,7 +94,9 @@ public final class ZipEntryReader: ByteStream {
         }
     }
 
-    deinit { input.deallocate() }
+    deinit {
+        if let lender { lender.giveBack() } else if input.count > 0 { input.deallocate() }
+    }
 
     /// Bytes handed out so far.
     public var bytesRead: UInt64 { produced }
@@ -63,7 +108,7 @@ public final class ZipEntryReader: ByteStream {
         if let failure { throw failure }
         do {
             if finished || buffer.count == 0 { return 0 }
-            let count = inflater == nil ? try readStored(into: buffer) : try readDeflated(into: buffer)
+            let count = inflating ? try readDeflated(into: buffer) : try readStored(into: buffer)
             crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             produced += UInt64(count)
             if produced == entry.uncompressedSize && !finished { try finish() }
@@ -76,6 +121,13 @@ public final class ZipEntryReader: ByteStream {
     }
 
     private func readStored(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        if inputStart < inputEnd {
+            // Bytes read together with the local header.
+            let count = min(buffer.count, inputEnd - inputStart)
+            buffer.baseAddress!.copyMemory(from: input.baseAddress! + inputStart, byteCount: count)
+            inputStart += count
+            return count
+        }
         let wanted = Int(min(UInt64(buffer.count), compressedLeft))
         guard wanted > 0 else { return 0 }
         let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: nextOffset)
@@ -93,9 +145,10 @@ public final class ZipEntryReader: ByteStream {
             return 0
         }
         let output = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room])
+        let inflater = try ownInflater()
         while true {
             try refillIfEmpty()
-            let step = try inflater!.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: output)
+            let step = try inflater.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: output)
             inputStart += step.consumed
             try checkRatio(extra: UInt64(step.produced))
             if step.produced > 0 { return step.produced }
@@ -108,8 +161,17 @@ public final class ZipEntryReader: ByteStream {
         }
     }
 
+    /// The inflater, made now when this reader has none yet.
+    private func ownInflater() throws(ZipError) -> Inflater {
+        if let inflater { return inflater }
+        let made = try Inflater()
+        inflater = made
+        return made
+    }
+
     private func refillIfEmpty() throws(ZipError) {
         guard inputStart == inputEnd, compressedLeft > 0 else { return }
+        if input.count == 0 { input = .allocate(byteCount: inputSize, alignment: 16) }
         let wanted = Int(min(UInt64(input.count), compressedLeft))
         let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<wanted]), at: nextOffset)
         guard got == wanted else { throw ZipError(.truncated, "archive ends inside the entry's data", offset: nextOffset + UInt64(got)) }
@@ -131,7 +193,8 @@ public final class ZipEntryReader: ByteStream {
 
     /// All declared bytes are out: a deflate stream must end here with nothing more, and the CRC must match.
     private func finish() throws(ZipError) {
-        if let inflater {
+        if inflating {
+            let inflater = try ownInflater()
             var scratch: UInt8 = 0
             while true {
                 try refillIfEmpty()

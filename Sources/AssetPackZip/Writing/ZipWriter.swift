@@ -17,7 +17,8 @@ import Darwin
 public final class ZipWriter {
     /// The options given at creation.
     public let options: ZipWriterOptions
-    private let output: OutputFile
+    /// Internal for the entry kinds added in extensions (`ZipWriter+Precompressed.swift`).
+    let output: OutputFile
     private var central: [CentralDirectoryHeader] = []
     private var names: Set<String> = []
     private var finished = false
@@ -136,12 +137,21 @@ public final class ZipWriter {
         guard !finished else { throw ZipError(.invalidArgument, "the archive is already finished", archive: path) }
     }
 
-    private func normalized(_ permissions: UInt32, directory: Bool) -> UInt32 {
+    func normalized(_ permissions: UInt32, directory: Bool) -> UInt32 {
         guard options.fixedTime != nil else { return permissions & 0o7777 }
         return directory || permissions & 0o100 != 0 ? 0o755 : 0o644
     }
 
     private func write(_ spec: EntrySpec, sizeHint: UInt64?, from stream: (any ByteStream)?) throws(ZipError) -> WrittenEntry {
+        try write(spec, sizeHint: sizeHint) { () throws(ZipError) -> (UInt32, UInt64) in
+            try copyData(from: stream, method: spec.method, level: spec.level, entry: spec.name)
+        }
+    }
+
+    /// Writes one entry: the local header, then the data that `data` writes into ``output`` (returning its
+    /// CRC-32 and uncompressed size), then the patched header and the central record.
+    func write(_ spec: EntrySpec, sizeHint: UInt64?,
+               data: () throws(ZipError) -> (crc: UInt32, size: UInt64)) throws(ZipError) -> WrittenEntry {
         try checkOpen()
         let nameBytes = Array(spec.name.utf8)
         guard !nameBytes.isEmpty, nameBytes.count <= Int(FormatLimit.max16) else {
@@ -166,7 +176,7 @@ public final class ZipWriter {
         header.encode(into: &encoded)
         try output.write(encoded.bytes)
         let dataOffset = output.position
-        let (crc, size) = try copyData(from: stream, method: spec.method, level: spec.level, entry: spec.name)
+        let (crc, size) = try data()
         let compressedSize = output.position - dataOffset
         try checkSizes(uncompressed: size, compressed: compressedSize, hint: sizeHint, layout: layout, entry: spec.name)
         // Patch the local header now that CRC and sizes are known.

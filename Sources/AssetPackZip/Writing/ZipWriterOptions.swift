@@ -62,4 +62,7 @@ public struct WrittenEntry: Sendable, Hashable {
     public var localHeaderOffset: UInt64
     /// Where the data starts.
     public var dataOffset: UInt64
+    /// Where the independent deflate blocks start, for an entry written by a ``ParallelDeflater``
+    /// (``ZipWriter/addFile(_:from:deflater:permissions:modified:)``); nil otherwise.
+    public var blocks: DeflateBlockIndex? = nil
 }

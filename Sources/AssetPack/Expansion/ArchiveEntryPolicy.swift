@@ -1,0 +1,64 @@
+import AssetPackZip
+
+/// What every archive entry must be before anything is written, wherever the archive sits (inside a tree,
+/// or given as the source): its name is one safe relative path, its bytes can be read, and the sizes it
+/// declares are not a bomb. Each refusal names the archive and the entry.
+///
+/// **Names.** The name must be a valid ``AssetPath`` (no `..`, `.`, empty components, absolute start,
+/// backslash, drive letter, NUL or control character; components of at most 255 bytes, at most 3,072
+/// bytes and 128 levels in all). An empty name is refused. A name without the UTF-8 flag (APPNOTE 4.4.4
+/// bit 11) is IBM code page 437 text by the zip specification, so bytes that are not UTF-8 are accepted as
+/// that text (`caf` + 0x82 is `café`); a name *with* the flag whose bytes are not UTF-8 is refused, because
+/// the archive contradicts itself.
+enum ArchiveEntryPolicy {
+    /// The entry's path relative to where its archive is unpacked. `relativeName` is the part of the name
+    /// below the source's root, when the archive is the source and has one.
+    /// - Throws: ``AssetPackError/Code/unsafePath`` naming the entry.
+    static func path(of entry: ZipEntry, relativeName: String? = nil, archive: String) throws(AssetPackError) -> AssetPath {
+        let shown = AssetPath.quoted(entry.name)
+        if entry.rawName.isEmpty {
+            throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: the name is empty", path: archive)
+        }
+        if entry.flags & utf8Flag != 0, String(validating: entry.rawName, as: UTF8.self) == nil {
+            let hex = entry.rawName.prefix(64).map { String($0, radix: 16) }.joined(separator: " ")
+            throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
+                                 path: archive)
+        }
+        let name = relativeName ?? entry.name
+        do {
+            return try AssetPath(name)
+        } catch {
+            let prefix = name.utf8.elementsEqual(entry.name.utf8) ? "entry " : "entry \(shown): "
+            throw AssetPackError(.unsafePath, prefix + error.message, path: archive)
+        }
+    }
+
+    /// Refuses an entry whose data this package cannot read: encrypted, or compressed with a method other
+    /// than stored and deflate.
+    /// - Throws: ``AssetPackError/Code/unsupported`` naming the entry and the method or encryption.
+    static func checkReadable(_ entry: ZipEntry, archive: String) throws(AssetPackError) {
+        let shown = AssetPath.quoted(entry.name)
+        if entry.isEncrypted {
+            throw AssetPackError(.unsupported, "entry \(shown) is encrypted; encrypted entries are not supported", path: archive)
+        }
+        if !entry.method.isSupported {
+            throw AssetPackError(.unsupported, "entry \(shown) uses compression method \(entry.method), which is not supported "
+                                 + "(only stored and deflate)", path: archive)
+        }
+    }
+
+    /// Refuses an entry whose *declared* sizes already exceed the compression-ratio limit, before any byte
+    /// is read (the reader checks the real ratio again while inflating, since declared sizes can lie).
+    /// - Throws: ``AssetPackError/Code/limitExceeded`` naming the entry and the limit.
+    static func checkDeclaredRatio(_ entry: ZipEntry, limits: ZipLimits, archive: String) throws(AssetPackError) {
+        guard let ratio = limits.maxCompressionRatio, entry.uncompressedSize > limits.ratioGraceSize else { return }
+        let compressed = Double(max(entry.compressedSize, 1))
+        guard Double(entry.uncompressedSize) > ratio * compressed else { return }
+        throw AssetPackError(.limitExceeded, "entry \(AssetPath.quoted(entry.name)) declares \(entry.uncompressedSize) bytes from "
+                             + "\(entry.compressedSize) compressed, past the compression-ratio limit of \(Int(ratio)):1 "
+                             + "(ZipLimits.maxCompressionRatio)", path: archive)
+    }
+
+    /// APPNOTE 4.4.4 bit 11: the name and comment are UTF-8.
+    private static let utf8Flag: UInt16 = 1 << 11
+}

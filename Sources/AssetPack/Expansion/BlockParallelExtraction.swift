@@ -1,0 +1,49 @@
+import AssetPackZip
+
+/// The block index of a packed entry (``BundleManifest/Storage/blocks``) and how many threads inflate it.
+struct BlockLayout: Sendable {
+    /// `[uncompressed offset, compressed offset]` where each block starts, as the manifest says.
+    let pairs: [[UInt64]]
+    /// Threads inflating blocks at once.
+    let jobs: Int
+}
+
+/// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
+/// inflates the blocks at once and writes each at its offset in the (temporary) file. It checks the index
+/// against the entry before reading, every block against the index, and the combined CRC-32 against the
+/// entry; the entry's size and CRC-32 are checked against the plan here first, so the file is exactly as
+/// verified as one streamed by ``FileMaterializer``, which renames it into place only afterwards. An index
+/// that does not fit is an error, never a silent fallback: it means the manifest is damaged.
+enum BlockParallelExtraction {
+    /// Writes `item` into `file` and returns its CRC-32 when it is an archive entry with a block index;
+    /// nil for any other item, which the caller streams.
+    static func write(_ item: ExpansionItem, into file: Descriptor, progress: ProgressTracker) throws(AssetPackError) -> UInt32? {
+        guard let layout = item.blocks, case .archiveEntry(let handle, let name) = item.origin else { return nil }
+        let archive = try handle.archive()
+        let origin = handle.displayName
+        guard let entry = archive.entry(named: name) else {
+            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
+        }
+        guard entry.uncompressedSize == item.size, item.crc32.map({ $0 == entry.crc32 }) ?? true else {
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
+        }
+        try progress.checkCancelled()
+        let crc: UInt32
+        do throws(ZipError) {
+            let inflater = try BlockParallelInflater(archive: archive, entry: entry, index: DeflateBlockIndex(pairs: layout.pairs))
+            crc = try inflater.inflate(into: file.fd, path: file.path, jobs: layout.jobs) { bytes in
+                progress.advance(bytes: bytes)
+                return (try? progress.checkCancelled()) != nil
+            }
+        } catch {
+            if error.code == .cancelled { try progress.checkCancelled() }
+            throw AssetPackError(error.inArchive(origin))
+        }
+        // The inflater checked the entry's CRC-32, which matches the plan's; checked again where it is used.
+        if let expected = item.crc32, expected != crc {
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hexCRC(crc)), expected \(hexCRC(expected))", path: origin)
+        }
+        return crc
+    }
+}

@@ -1,0 +1,156 @@
+/// Deflates data in independent blocks on several threads, pigz style, into ONE raw deflate stream
+/// (RFC 1951) that every inflater reads.
+///
+/// The input is cut into blocks of ``blockSize`` bytes. Each block is compressed by a fresh compressor
+/// and ended with a full flush — an empty stored block that ends on a byte boundary, after which nothing
+/// refers back — except the last, which ends the stream. Concatenated in order, the blocks are one
+/// ordinary stream; read at the offsets recorded in the ``DeflateBlockIndex``, each block inflates on its
+/// own (``BlockParallelInflater``). The CRC-32 is computed per block and joined with
+/// ``CRC32/combine(_:_:secondLength:)``.
+///
+/// The output depends only on the data, the level and the block size — never on ``jobs`` — so builds stay
+/// byte-identical on any machine. Memory is bounded by (`jobs` + 1) × (one output block + 64 KiB of input),
+/// whatever the size of the data: each block is read 64 KiB at a time as it is compressed. The cost of
+/// independent blocks is small: a 4 MiB block restarts a 32 KiB window, and each flush adds 4–5 bytes.
+/// Stretches that look incompressible are stored rather than deflated (``BlockDeflater/storesNoise``).
+///
+/// ```swift
+/// let deflater = try ParallelDeflater(level: 6, jobs: 4)
+/// let result = try deflater.compress(FileSource(path: "huge.bin")) { bytes in try sink.write(bytes) }
+/// ```
+public struct ParallelDeflater: Sendable {
+    /// 4 MiB: large enough that the restarted window costs nothing measurable, small enough for many blocks.
+    public static let defaultBlockSize = 4 << 20
+    /// The smallest block size accepted: 64 KiB.
+    public static let minimumBlockSize = 64 << 10
+
+    /// The deflate level 1–9.
+    public let level: Int
+    /// Bytes of input per block.
+    public let blockSize: Int
+    /// Blocks compressed at once (threads, the calling thread included).
+    public let jobs: Int
+
+    /// A compressor at `level` 1–9 with blocks of `blockSize` bytes (64 KiB to 1 GiB) on up to `jobs` threads.
+    /// - Throws: ``ZipError/Code/invalidArgument`` for a level or block size out of range.
+    public init(level: Int = 6, blockSize: Int = ParallelDeflater.defaultBlockSize, jobs: Int = 1) throws(ZipError) {
+        guard (1...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 1–9") }
+        guard (Self.minimumBlockSize...(1 << 30)).contains(blockSize) else {
+            throw ZipError(.invalidArgument, "deflate block size \(blockSize) is not 64 KiB to 1 GiB")
+        }
+        self.level = level
+        self.blockSize = blockSize
+        self.jobs = max(1, jobs)
+    }
+
+    /// What one ``compress(_:range:into:)`` call produced.
+    public struct Output: Sendable, Hashable {
+        /// CRC-32 of the input.
+        public var crc32: UInt32
+        /// Bytes of input.
+        public var uncompressedSize: UInt64
+        /// Bytes of deflate data handed to the sink.
+        public var compressedSize: UInt64
+        /// Where each block starts.
+        public var index: DeflateBlockIndex
+    }
+
+    /// The number of blocks `size` bytes make (at least one: empty data is one empty final block).
+    public func blockCount(for size: UInt64) -> Int {
+        max(1, Int((size + UInt64(blockSize) - 1) / UInt64(blockSize)))
+    }
+
+    /// Compresses the bytes `range` of `source` (all of it when nil) and hands the deflate stream to
+    /// `write` in order, a block at a time, on the calling thread.
+    /// - Throws: ``ZipError``: `.truncated` when the source ends before the range does, what `write` or a
+    ///   read throws, `.io` when zlib fails.
+    public func compress(_ source: any RandomAccessSource, range: Range<UInt64>? = nil,
+                         into write: (UnsafeRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Output {
+        let range = range ?? 0..<source.size
+        let count = blockCount(for: UInt64(range.count))
+        let (level, blockSize) = (level, blockSize)
+        let kits = ObjectPool { () throws(ZipError) in try BlockKit(level: level) }
+        let outputs = ObjectPool { () throws(ZipError) in OutputBuffer(capacity: BlockDeflater.capacity(for: blockSize)) }
+        var output = Output(crc32: 0, uncompressedSize: 0, compressedSize: 0, index: DeflateBlockIndex([]))
+        output.index.blocks.reserveCapacity(count)
+        let plan = BlockPlan(source: source, range: range, blockSize: blockSize, count: count)
+        // One block more than threads, so a thread that finished early rarely waits for the writer.
+        try OrderedPipeline.run(count: count, jobs: jobs, window: jobs + 1, produce: { (number) throws(ZipError) -> CompressedBlock in
+            try kits.withObject { (kit) throws(ZipError) -> CompressedBlock in
+                try kit.compress(number, of: plan, into: outputs.take())
+            }
+        }, consume: { (_, block) throws(ZipError) in
+            defer { outputs.giveBack(block.output) }
+            try write(block.bytes)
+            output.append(block)
+        })
+        return output
+    }
+}
+
+extension ParallelDeflater.Output {
+    /// Counts `block`, just written after the blocks so far.
+    fileprivate mutating func append(_ block: CompressedBlock) {
+        index.blocks.append(DeflateBlockIndex.Block(uncompressedOffset: uncompressedSize, compressedOffset: compressedSize))
+        crc32 = CRC32.combine(crc32, block.crc32, secondLength: UInt64(block.inputCount))
+        uncompressedSize += UInt64(block.inputCount)
+        compressedSize += UInt64(block.count)
+    }
+}
+
+/// Which bytes of the source block `number` covers.
+private struct BlockPlan: Sendable {
+    let source: any RandomAccessSource
+    let range: Range<UInt64>
+    let blockSize: Int
+    let count: Int
+
+    func bounds(_ number: Int) -> (offset: UInt64, length: Int) {
+        let offset = range.lowerBound + UInt64(number) * UInt64(blockSize)
+        return (offset, Int(min(UInt64(blockSize), range.upperBound - offset)))
+    }
+}
+
+/// Room for one block's deflate data, reused from block to block.
+private final class OutputBuffer: @unchecked Sendable {
+    let storage: UnsafeMutableRawBufferPointer
+
+    init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: 16) }
+
+    deinit { storage.deallocate() }
+}
+
+/// One block's deflate data, held until it is written.
+private struct CompressedBlock: Sendable {
+    let output: OutputBuffer
+    let count: Int
+    let crc32: UInt32
+    let inputCount: Int
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: output.storage[0..<count]) }
+}
+
+/// Compresses blocks on one thread, reading each 64 KiB at a time straight from the source.
+private final class BlockKit {
+    let deflater: BlockDeflater
+
+    init(level: Int) throws(ZipError) {
+        deflater = try BlockDeflater(level: level)
+    }
+
+    func compress(_ number: Int, of plan: BlockPlan, into output: OutputBuffer) throws(ZipError) -> CompressedBlock {
+        let (offset, length) = plan.bounds(number)
+        var crc = CRC32()
+        var position = offset
+        let count = try deflater.deflate(count: length, final: number == plan.count - 1, into: output.storage) { (segment) throws(ZipError) in
+            let got = try plan.source.read(into: segment, at: position)
+            guard got == segment.count else {
+                throw ZipError(.truncated, "the data ends after \(position + UInt64(got) - plan.range.lowerBound) bytes, "
+                               + "\(plan.range.count) were expected", archive: plan.source.name)
+            }
+            crc.update(UnsafeRawBufferPointer(segment))
+            position += UInt64(got)
+        }
+        return CompressedBlock(output: output, count: count, crc32: crc.value, inputCount: length)
+    }
+}

@@ -1,0 +1,267 @@
+/// Inflates one block-deflated entry (written by ``ParallelDeflater``) on several threads: each block of
+/// the ``DeflateBlockIndex`` is inflated by a fresh inflater and written with `pwrite` at its offset in
+/// the output file, so one large file expands at the speed of several cores.
+///
+/// The index comes from outside the archive and is not trusted: it is checked against the entry's sizes
+/// before anything is read (``DeflateBlockIndex/spans(uncompressedSize:compressedSize:)``), every block
+/// but the last must end with a full flush's `00 00 FF FF`, must inflate to exactly the bytes the index
+/// gives it, use up all its compressed bytes and not end the stream, the last must end it; the per-block
+/// CRC-32s are combined (``CRC32/combine(_:_:secondLength:)``) and compared with the entry's before
+/// ``inflate(into:path:jobs:progress:)`` returns. A bad index or damaged data is a ``ZipError``; no byte
+/// is ever written outside the entry's uncompressed size.
+///
+/// ```swift
+/// let inflater = try BlockParallelInflater(archive: archive, entry: entry, index: index)
+/// let crc = try inflater.inflate(into: fd, path: "out/huge.bin", jobs: 4)
+/// ```
+public struct BlockParallelInflater: Sendable {
+    /// Where the archive's bytes come from.
+    public let source: any RandomAccessSource
+    /// The entry's compressed data in ``source``.
+    public let dataRange: Range<UInt64>
+    /// Bytes the entry inflates to.
+    public let uncompressedSize: UInt64
+    /// The CRC-32 the inflated bytes must have.
+    public let crc32: UInt32
+    /// The entry's name, for messages.
+    public let entryName: String
+    /// The checked blocks.
+    public let spans: [DeflateBlockIndex.Span]
+
+    /// An inflater for `entry` of `archive` with the block index `index`.
+    /// - Throws: ``ZipError`` naming the entry: `.unsupportedMethod` unless it is deflated, `.encrypted`,
+    ///   `.format` for an index that does not fit the entry, `.limitExceeded` when its sizes pass the
+    ///   archive's ratio limit, and what reading the local header throws.
+    public init(archive: ZipArchive, entry: ZipEntry, index: DeflateBlockIndex) throws(ZipError) {
+        do throws(ZipError) {
+            if entry.isEncrypted { throw ZipError(.encrypted, "entry is encrypted; encrypted entries are not supported") }
+            guard entry.method == .deflate else {
+                throw ZipError(.unsupportedMethod, "a block index needs a deflated entry, not \(entry.method)")
+            }
+            if let ratio = archive.limits.maxCompressionRatio, entry.uncompressedSize > archive.limits.ratioGraceSize,
+               Double(entry.uncompressedSize) > ratio * Double(max(entry.compressedSize, 1)) {
+                throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
+            }
+            try self.init(source: archive.source, dataRange: try archive.dataRange(of: entry),
+                          uncompressedSize: entry.uncompressedSize, crc32: entry.crc32, index: index, entryName: entry.name)
+        } catch {
+            throw error.inArchive(archive.name).forEntry(entry.name)
+        }
+    }
+
+    /// An inflater for the deflate data at `dataRange` of `source`, which must inflate to
+    /// `uncompressedSize` bytes with CRC-32 `crc32`.
+    /// - Throws: ``ZipError/Code/format`` when `index` does not fit those sizes or the range lies outside the source.
+    public init(source: any RandomAccessSource, dataRange: Range<UInt64>, uncompressedSize: UInt64, crc32: UInt32,
+                index: DeflateBlockIndex, entryName: String) throws(ZipError) {
+        guard dataRange.upperBound <= source.size else {
+            throw ZipError(.truncated, "archive ends inside the entry's data", archive: source.name, entry: entryName)
+        }
+        do throws(ZipError) {
+            spans = try index.spans(uncompressedSize: uncompressedSize, compressedSize: UInt64(dataRange.count))
+        } catch {
+            throw error.inArchive(source.name).forEntry(entryName)
+        }
+        self.source = source
+        self.dataRange = dataRange
+        self.uncompressedSize = uncompressedSize
+        self.crc32 = crc32
+        self.entryName = entryName
+    }
+
+    /// Inflates every block on up to `jobs` threads (the calling thread included) and writes the bytes of
+    /// each at its uncompressed offset into `descriptor` with `pwrite`. `progress` is called after each
+    /// write with its byte count, from any of the threads; when it returns false the work stops with
+    /// ``ZipError/Code/cancelled``. Returns the CRC-32 once every block checked out and the combined CRC-32
+    /// matched the entry's.
+    /// - Throws: ``ZipError`` naming the entry: `.corruptData`, `.sizeMismatch`, `.format` or `.truncated`
+    ///   for a block that does not decode as the index says, `.checksum` for a CRC-32 mismatch, `.io` when
+    ///   reading or writing fails (naming `path`).
+    public func inflate(into descriptor: Int32, path: String, jobs: Int,
+                        progress: @Sendable (UInt64) -> Bool = { _ in true }) throws(ZipError) -> UInt32 {
+        var crc: UInt32 = 0
+        do throws(ZipError) {
+            try withoutActuallyEscaping(progress) { (progress) throws(ZipError) -> Void in
+                try inflateBlocks(into: descriptor, path: path, jobs: jobs, progress: progress) { number, blockCRC in
+                    crc = CRC32.combine(crc, blockCRC, secondLength: UInt64(spans[number].uncompressed.count))
+                }
+            }
+            guard crc == crc32 else {
+                throw ZipError(.checksum, "CRC-32 mismatch: expected \(hex(crc32)), data has \(hex(crc))")
+            }
+        } catch {
+            throw error.inArchive(source.name).forEntry(entryName)
+        }
+        return crc
+    }
+
+    /// Inflates the blocks on up to `jobs` threads; hands each block's CRC-32 to `done` in block order.
+    private func inflateBlocks(into descriptor: Int32, path: String, jobs: Int, progress: @escaping @Sendable (UInt64) -> Bool,
+                               done: (Int, UInt32) -> Void) throws(ZipError) {
+        let tools = ObjectPool { () throws(ZipError) in try BlockTools() }
+        let produce: @Sendable (Int) throws(ZipError) -> UInt32 = { (number) throws(ZipError) -> UInt32 in
+            try tools.withObject { (kit) throws(ZipError) -> UInt32 in
+                try inflateBlock(number, with: kit, into: descriptor, path: path, progress: progress)
+            }
+        }
+        // The CRC-32s are tiny, so the window does not hold the threads back.
+        try OrderedPipeline.run(count: spans.count, jobs: jobs, window: spans.count, produce: produce,
+                                consume: { (number: Int, blockCRC: UInt32) throws(ZipError) in done(number, blockCRC) })
+    }
+
+    /// Inflates block `number` into `descriptor`; returns its CRC-32.
+    private func inflateBlock(_ number: Int, with kit: BlockTools, into descriptor: Int32, path: String,
+                              progress: @Sendable (UInt64) -> Bool) throws(ZipError) -> UInt32 {
+        let span = spans[number]
+        if !span.isLast { try checkFlushMarker(span, number: number) }
+        let compressed = (dataRange.lowerBound + span.compressed.lowerBound)..<(dataRange.lowerBound + span.compressed.upperBound)
+        var input = BlockInput(source: source, range: compressed, buffer: kit.input)
+        var output = BlockOutput(descriptor: descriptor, path: path, start: span.uncompressed.lowerBound)
+        let expected = UInt64(span.uncompressed.count)
+        var finished = false
+        kit.inflater.reset()
+        while output.written < expected && !finished {
+            try input.refillIfEmpty()
+            let room = Int(min(UInt64(kit.output.count), expected - output.written))
+            let step = try kit.inflater.inflate(input.pending, into: UnsafeMutableRawBufferPointer(rebasing: kit.output[0..<room]))
+            input.consume(step.consumed)
+            finished = step.finished
+            if step.produced > 0 {
+                try output.write(UnsafeRawBufferPointer(rebasing: kit.output[0..<step.produced]), progress: progress)
+            } else if step.consumed == 0 && !finished {
+                guard input.isExhausted else { throw ZipError(.corruptData, "block \(number) makes no progress") }
+                break
+            }
+        }
+        if !finished && output.written == expected { finished = try drain(&input, with: kit.inflater, number: number) }
+        try checkEnd(number, span: span, produced: output.written, finished: finished, input: input)
+        return output.crc.value
+    }
+
+    /// Feeds the rest of the block's input after all its bytes are out: it may only finish headers
+    /// (the flush marker, the end of the stream), never produce more.
+    private func drain(_ input: inout BlockInput, with inflater: Inflater, number: Int) throws(ZipError) -> Bool {
+        var scratch: UInt8 = 0
+        while true {
+            try input.refillIfEmpty()
+            let step = try withUnsafeMutableBytes(of: &scratch) { (byte) throws(ZipError) -> Inflater.Step in
+                try inflater.inflate(input.pending, into: byte)
+            }
+            input.consume(step.consumed)
+            if step.produced > 0 {
+                throw ZipError(.sizeMismatch, "block \(number) holds more than the \(spans[number].uncompressed.count) bytes the index gives it")
+            }
+            if step.finished { return true }
+            if step.consumed == 0 {
+                guard input.isExhausted else { throw ZipError(.corruptData, "block \(number) makes no progress") }
+                return false
+            }
+        }
+    }
+
+    private func checkEnd(_ number: Int, span: DeflateBlockIndex.Span, produced: UInt64, finished: Bool,
+                          input: BlockInput) throws(ZipError) {
+        guard produced == UInt64(span.uncompressed.count) else {
+            throw ZipError(.sizeMismatch, "block \(number) inflates to \(produced) bytes, the index gives it \(span.uncompressed.count)")
+        }
+        if finished && !span.isLast {
+            throw ZipError(.format, "block \(number) ends the deflate stream, but \(spans.count - number - 1) blocks follow")
+        }
+        if !finished && span.isLast {
+            throw ZipError(.truncated, "the deflate stream does not end with its last block")
+        }
+        guard input.isExhausted else {
+            throw ZipError(.format, "block \(number) decodes without using all of its \(span.compressed.count) compressed bytes")
+        }
+    }
+
+    /// A block that is not the last must end as a full flush does: an empty stored block, `00 00 FF FF`.
+    private func checkFlushMarker(_ span: DeflateBlockIndex.Span, number: Int) throws(ZipError) {
+        let marker = try source.readBytes(4, at: dataRange.lowerBound + span.compressed.upperBound - 4)
+        guard marker == [0x00, 0x00, 0xFF, 0xFF] else {
+            throw ZipError(.format, "block \(number) does not end with a full flush where the index says it ends",
+                           offset: dataRange.lowerBound + span.compressed.upperBound)
+        }
+    }
+}
+
+/// One thread's inflater and buffers (256 KiB of input read at a time, 1 MiB inflated per write),
+/// reused from block to block.
+private final class BlockTools {
+    let inflater: Inflater
+    let input: UnsafeMutableRawBufferPointer
+    let output: UnsafeMutableRawBufferPointer
+
+    init() throws(ZipError) {
+        inflater = try Inflater()
+        input = .allocate(byteCount: 256 * 1024, alignment: 16)
+        output = .allocate(byteCount: 1 << 20, alignment: 16)
+    }
+
+    deinit {
+        input.deallocate()
+        output.deallocate()
+    }
+}
+
+/// Where one block's inflated bytes go: written at their offset in the file, checksummed, reported.
+private struct BlockOutput {
+    let descriptor: Int32
+    let path: String
+    /// The block's offset in the file.
+    let start: UInt64
+    private(set) var crc = CRC32()
+    private(set) var written: UInt64 = 0
+
+    init(descriptor: Int32, path: String, start: UInt64) {
+        self.descriptor = descriptor
+        self.path = path
+        self.start = start
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer, progress: (UInt64) -> Bool) throws(ZipError) {
+        crc.update(bytes)
+        try Syscall.pwriteAll(descriptor, bytes, at: start + written, path: path)
+        written += UInt64(bytes.count)
+        guard progress(UInt64(bytes.count)) else { throw ZipError(.cancelled, "inflating was stopped") }
+    }
+}
+
+/// The compressed bytes of one block, read a buffer at a time.
+private struct BlockInput {
+    let source: any RandomAccessSource
+    let buffer: UnsafeMutableRawBufferPointer
+    private var next: UInt64
+    private let end: UInt64
+    private var start = 0, filled = 0
+
+    init(source: any RandomAccessSource, range: Range<UInt64>, buffer: UnsafeMutableRawBufferPointer) {
+        self.source = source
+        self.buffer = buffer
+        self.next = range.lowerBound
+        self.end = range.upperBound
+    }
+
+    /// The bytes read but not yet consumed.
+    var pending: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[start..<filled]) }
+
+    /// True when every byte of the block was read and consumed.
+    var isExhausted: Bool { start == filled && next == end }
+
+    mutating func consume(_ count: Int) { start += count }
+
+    mutating func refillIfEmpty() throws(ZipError) {
+        guard start == filled, next < end else { return }
+        let wanted = Int(min(UInt64(buffer.count), end - next))
+        let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: next)
+        guard got == wanted else { throw ZipError(.truncated, "archive ends inside the entry's data", offset: next + UInt64(got)) }
+        next += UInt64(got)
+        start = 0
+        filled = got
+    }
+}
+
+extension ZipError.Code {
+    /// The caller stopped the work (a progress callback returned false).
+    public static let cancelled = ZipError.Code(rawValue: "cancelled")
+}

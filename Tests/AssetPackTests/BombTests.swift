@@ -1,0 +1,149 @@
+import AssetPack
+import AssetPackZip
+import Foundation
+import Testing
+import TestSupport
+
+/// Archives built to exhaust the machine: high compression ratios, sizes that lie, entries sharing
+/// bytes, too many entries, archives inside archives. Each is refused within the default limits (or a
+/// caller's tighter ones) with `.limitExceeded` or `.archive`, quickly and without writing what it
+/// promises; a caller who raises a limit on purpose gets the data.
+@Suite struct BombTests {
+    /// 8 MiB of zeros deflates to about 8 KiB: a ratio past the default 1,000:1.
+    static let zeros = [UInt8](repeating: 0, count: 8 << 20)
+
+    @Test(arguments: Placement.allCases)
+    func aHighRatioEntryIsRefusedByDefaultAndAllowedByACallerLimit(_ placement: Placement) throws {
+        let stage = try HostileStage("bomb-ratio")
+        let bomb = try RawZip.deflated("zeros.bin", Self.zeros)
+        #expect(Double(Self.zeros.count) / Double(bomb.data.count) > 1_000)
+        let error = try stage.refuse(rawZip([RawZip.file("small.txt", [1]), bomb]), placement)
+        expectError(error, .limitExceeded, mentions: [stage.archivePath(placement).shown, "\"zeros.bin\"", "1000:1"])
+        stage.expectIntact(absent: ["zeros.bin"])
+        #expect(!FileManager.default.fileExists(atPath: stage.scratch.file("out/.assets.assetpack-staging")), "refused while planning")
+
+        var limits = ZipLimits.default
+        limits.maxCompressionRatio = 2_000
+        let tree = try stage.accept(placement, options: ExpansionOptions(limits: limits))
+        #expect(tree?.files["zeros.bin"]?.count == Self.zeros.count)
+        #expect(tree?.files["zeros.bin"]?.allSatisfy { $0 == 0 } == true)
+    }
+
+    @Test(arguments: Placement.allCases)
+    func aRatioThatOnlyTheDataRevealsIsStoppedWhileReading(_ placement: Placement) throws {
+        // The headers claim 2 MiB from 1 MiB (harmless); the data is 1 KiB of deflate that inflates to 2 MiB.
+        let stage = try HostileStage("bomb-ratio-lie")
+        let real = [UInt8](repeating: 0, count: 2 << 20)
+        var bomb = try RawZip.deflated("zeros.bin", real)
+        let padding = (1 << 20) - bomb.data.count
+        bomb.data += [UInt8](repeating: 0, count: padding)  // junk after the deflate stream, never read
+        let error = try stage.refuse(rawZip([bomb]), placement)
+        expectError(error, .limitExceeded, mentions: [stage.archivePath(placement).shown, "\"zeros.bin\"", "ratio"])
+        stage.expectIntact(absent: ["zeros.bin"])
+    }
+
+    @Test(arguments: Placement.allCases)
+    func aDeclaredSizeThatUnderstatesTheDataIsCutAtTheDeclaredSize(_ placement: Placement) throws {
+        // 8 MiB of zeros declared as 1,000 bytes: the reader never hands out more than declared.
+        let stage = try HostileStage("bomb-understated")
+        var bomb = try RawZip.deflated("zeros.bin", Self.zeros)
+        bomb.uncompressedSize = 1_000
+        bomb.crc32 = CRC32.checksum(Array(Self.zeros.prefix(1_000)))
+        let started = ContinuousClock.now
+        let error = try stage.refuse(rawZip([bomb]), placement)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "\"zeros.bin\"", "more than the 1000 bytes declared"])
+        #expect(error?.zipError?.code == .sizeMismatch)
+        stage.expectIntact(absent: ["zeros.bin"])
+    }
+
+    @Test(arguments: Placement.allCases)
+    func aDeclaredSizeOfTerabytesIsRefusedBeforeAnythingIsWritten(_ placement: Placement) throws {
+        // 3.9 GiB declared from 16 bytes: refused by the ratio limit; with that off, by the total-size limits.
+        let stage = try HostileStage("bomb-overstated")
+        var bomb = try RawZip.deflated("huge.bin", [1, 2, 3])
+        bomb.uncompressedSize = 0xF000_0000
+        let bytes = rawZip([bomb])
+        expectError(try stage.refuse(bytes, placement), .limitExceeded, mentions: ["\"huge.bin\"", "ratio"])
+        var noRatio = ZipLimits.default
+        noRatio.maxCompressionRatio = nil
+        noRatio.maxTotalUncompressedSize = 1 << 30
+        expectError(try stage.refuse(bytes, placement, options: ExpansionOptions(limits: noRatio)), .limitExceeded,
+                    mentions: ["huge.bin", "1073741824 bytes"])
+        stage.expectIntact()
+        #expect(!FileManager.default.fileExists(atPath: stage.scratch.file("out/.assets.assetpack-staging")))
+    }
+
+    @Test(arguments: Placement.allCases)
+    func entriesSharingBytesAreRefused(_ placement: Placement) throws {
+        // The "better zip bomb": many central records pointing at one local header.
+        let stage = try HostileStage("bomb-overlap")
+        var entries = [try RawZip.deflated("kernel.bin", Self.zeros)]
+        for index in 1...3 {
+            var alias = entries[0]
+            alias.name = Array("alias\(index).bin".utf8)
+            alias.localName = entries[0].name
+            alias.data = []
+            alias.compressedSize = UInt32(entries[0].data.count)
+            alias.localHeaderOffset = 0
+            entries.append(alias)
+        }
+        var limits = ZipLimits.default
+        limits.maxCompressionRatio = nil  // so that only the overlap can stop it
+        let error = try stage.refuse(rawZip(entries), placement, options: ExpansionOptions(limits: limits))
+        expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "kernel.bin"])
+        #expect(error?.zipError?.code == .overlap)
+        stage.expectIntact()
+    }
+
+    @Test(arguments: Placement.allCases)
+    func moreEntriesThanTheLimitAreRefused(_ placement: Placement) throws {
+        let stage = try HostileStage("bomb-entries")
+        let entries = (0..<101).map { RawZip.file("f\($0).txt", [UInt8($0)]) }
+        var limits = ZipLimits.default
+        limits.maxEntries = 100
+        let error = try stage.refuse(rawZip(entries), placement, options: ExpansionOptions(limits: limits))
+        expectError(error, .limitExceeded, mentions: [stage.archivePath(placement).shown, "limit of 100"])
+        stage.expectIntact()
+        #expect(ZipLimits.default.maxEntries == 1_000_000)
+    }
+
+    @Test func nestedArchivesAreUnzippedOneLevelNeverRecursively() throws {
+        let stage = try HostileStage("bomb-nested")
+        let deepest = rawZip([RawZip.file("x.txt", Array("deepest".utf8))])
+        let deeper = rawZip([RawZip.file("deeper.zip", deepest)])
+        let inner = rawZip([RawZip.file("inner.zip", deeper)])
+        // Inside a tree: outer.zip is unzipped; the inner.zip it holds stays a file.
+        try RawZip([RawZip.file("inner.zip", inner)]).write(to: stage.scratch.file("tree/outer.zip"))
+        #expect(try stage.accept(.inTree)?.files == ["inner.zip": inner])
+        // As the source: the archive is the tree, so its inner.zip is the one level unzipped.
+        try RawZip([RawZip.file("inner.zip", inner)]).write(to: stage.scratch.file("hostile.zip"))
+        #expect(try stage.accept(.asSource)?.files == ["inner.zip": deeper])
+    }
+
+    @Test func theTotalOutputOfAllArchivesIsBoundedByTheCallersLimit() throws {
+        let stage = try HostileStage("bomb-total")
+        var random = SeededRandom(seed: 3)
+        let a = random.bytes(600_000), b = random.bytes(600_000)
+        try RawZip([RawZip.file("a/part.bin", a)]).write(to: stage.scratch.file("tree/one.zip"))
+        try RawZip([RawZip.file("b/part.bin", b)]).write(to: stage.scratch.file("tree/two.zip"))
+        try stage.scratch.write("tree/plain.bin", random.bytes(100_000))
+        let error = stage.refuse(.inTree, options: ExpansionOptions(maxTotalBytes: 1_000_000))
+        expectError(error, .limitExceeded, mentions: ["two.zip", "b/part.bin", "1000000 bytes", "maxTotalBytes"])
+        stage.expectIntact()
+        #expect(!FileManager.default.fileExists(atPath: stage.scratch.file("out/.assets.assetpack-staging")), "refused while planning")
+        #expect(ExpansionOptions().maxTotalBytes == 64 << 30)
+
+        let tree = try stage.accept(.inTree, options: ExpansionOptions(maxTotalBytes: 1_300_000))
+        #expect(tree?.files.count == 3)
+    }
+
+    @Test func theTotalOfABundleIsBoundedToo() throws {
+        let stage = try HostileStage("bomb-total-bundle")
+        try ExpansionFixtures.bundle(.standard, packed: ["big.bin": .deflate], at: stage.scratch.file("tree"),
+                                     scratch: try TemporaryDirectory("bomb-total-bundle-work"))
+        let error = stage.refuse(.inTree, options: ExpansionOptions(maxTotalBytes: 100_000))
+        expectError(error, .limitExceeded, mentions: ["maxTotalBytes"])
+        stage.expectIntact()
+    }
+}

@@ -1,0 +1,149 @@
+import AssetPack
+import AssetPackZip
+import Foundation
+import Testing
+import TestSupport
+
+/// Broken archives at the expander level: every damage the zip layer detects becomes an
+/// ``AssetPackError`` with code `.archive` (the ``ZipError`` code says how) naming the archive and the
+/// entry; the previous tree stays as it was, and no file with bad bytes ever gets its final name — not in
+/// the destination, not in the staging tree kept for a resume (only verified files are kept there).
+@Suite struct IntegrityTests {
+    static let text: [UInt8] = { var random = SeededRandom(seed: 11); return random.text(40_000) }()
+    static let noise: [UInt8] = { var random = SeededRandom(seed: 12); return random.bytes(2_000) }()
+    static let contents = ["data.bin": text, "good.txt": Array("good".utf8), "stored.bin": noise]
+
+    /// `data.bin` deflated, `good.txt` stored, `stored.bin` stored: written in this order with one job.
+    static func archive() throws -> RawZip {
+        RawZip([try RawZip.deflated("data.bin", text), RawZip.file("good.txt", Array("good".utf8)), RawZip.file("stored.bin", noise)])
+    }
+
+    /// Field offsets (APPNOTE 4.3.7, 4.3.12), from each record's signature.
+    enum Field {
+        static let localCRC = 14, localCompressed = 18, localUncompressed = 22
+        static let centralCRC = 16, centralCompressed = 20, centralUncompressed = 24, centralLocalOffset = 42
+    }
+
+    struct Damage: Sendable, CustomTestStringConvertible {
+        let label: String
+        /// The ZipError codes this damage may show as (one, where the reader's order makes it certain).
+        let codes: Set<ZipError.Code>
+        /// The entry the error must name, when it concerns one.
+        let entry: String?
+        let apply: @Sendable (inout [UInt8], RawZip.Layout) -> Void
+        var testDescription: String { label }
+    }
+
+    static let damages: [Damage] = [
+        Damage(label: "CRC-32 mismatch in both headers", codes: [.checksum], entry: "stored.bin") { bytes, layout in
+            bytes.put(UInt32(0xDEAD_BEEF), at: layout.localOffsets[2] + Field.localCRC)
+            bytes.put(UInt32(0xDEAD_BEEF), at: layout.centralOffsets[2] + Field.centralCRC)
+        },
+        Damage(label: "a stored data byte flipped", codes: [.checksum], entry: "stored.bin") { bytes, layout in
+            bytes[layout.dataOffsets[2] + 999] ^= 0x55
+        },
+        Damage(label: "deflated size declared too small", codes: [.sizeMismatch], entry: "data.bin") { bytes, layout in
+            bytes.put(UInt32(text.count - 100), at: layout.localOffsets[0] + Field.localUncompressed)
+            bytes.put(UInt32(text.count - 100), at: layout.centralOffsets[0] + Field.centralUncompressed)
+        },
+        Damage(label: "deflated size declared too large", codes: [.sizeMismatch], entry: "data.bin") { bytes, layout in
+            bytes.put(UInt32(text.count + 100), at: layout.localOffsets[0] + Field.localUncompressed)
+            bytes.put(UInt32(text.count + 100), at: layout.centralOffsets[0] + Field.centralUncompressed)
+        },
+        Damage(label: "stored size declared too small", codes: [.checksum], entry: "stored.bin") { bytes, layout in
+            for (record, fields) in [(layout.localOffsets[2], [Field.localCompressed, Field.localUncompressed]),
+                                     (layout.centralOffsets[2], [Field.centralCompressed, Field.centralUncompressed])] {
+                for field in fields { bytes.put(UInt32(noise.count - 10), at: record + field) }
+            }
+        },
+        Damage(label: "stored size declared too large", codes: [.overlap], entry: "good.txt") { bytes, layout in
+            for (record, fields) in [(layout.localOffsets[1], [Field.localCompressed, Field.localUncompressed]),
+                                     (layout.centralOffsets[1], [Field.centralCompressed, Field.centralUncompressed])] {
+                for field in fields { bytes.put(UInt32(500), at: record + field) }
+            }
+        },
+        Damage(label: "deflate data truncated", codes: [.truncated], entry: "data.bin") { bytes, layout in
+            let half = UInt32((layout.localOffsets[1] - layout.dataOffsets[0]) / 2)
+            bytes.put(half, at: layout.localOffsets[0] + Field.localCompressed)
+            bytes.put(half, at: layout.centralOffsets[0] + Field.centralCompressed)
+        },
+        Damage(label: "deflate stream damaged", codes: [.corruptData, .checksum, .sizeMismatch, .truncated], entry: "data.bin") { bytes, layout in
+            for offset in stride(from: layout.dataOffsets[0] + 40, to: layout.dataOffsets[0] + 400, by: 7) { bytes[offset] ^= 0xA5 }
+        },
+        Damage(label: "local and central names disagree", codes: [.headerMismatch], entry: "stored.bin") { bytes, layout in
+            bytes[layout.dataOffsets[2] - 1] = UInt8(ascii: "X")  // the last byte of the local header's name
+        },
+        Damage(label: "local and central CRC-32 disagree", codes: [.headerMismatch], entry: "stored.bin") { bytes, layout in
+            bytes.put(UInt32(0x1234_5678), at: layout.localOffsets[2] + Field.localCRC)
+        },
+        Damage(label: "local header offset past the end", codes: [.overlap], entry: "good.txt") { bytes, layout in
+            bytes.put(UInt32(0x7FFF_FFF0), at: layout.centralOffsets[1] + Field.centralLocalOffset)
+        },
+        Damage(label: "no local header where the directory points", codes: [.format], entry: "stored.bin") { bytes, layout in
+            bytes.put(UInt32(layout.localOffsets[2] + 8), at: layout.centralOffsets[2] + Field.centralLocalOffset)
+            bytes.put(UInt32(0x0403_4b50 ^ 0xFF), at: layout.localOffsets[2] + 8)  // no signature there either way
+        },
+        Damage(label: "central directory truncated", codes: [.format, .truncated], entry: nil) { bytes, layout in
+            bytes.removeSubrange(layout.endOffset - 20..<layout.endOffset)
+        },
+        Damage(label: "end record missing", codes: [.format], entry: nil) { bytes, layout in
+            bytes.removeSubrange(layout.endOffset...)
+        },
+        Damage(label: "archive cut in half", codes: [.format], entry: nil) { bytes, _ in
+            bytes.removeSubrange((bytes.count / 2)...)
+        },
+        Damage(label: "end record counts more entries", codes: [.format], entry: nil) { bytes, layout in
+            bytes.put(UInt16(9), at: layout.endOffset + 8)
+            bytes.put(UInt16(9), at: layout.endOffset + 10)
+        },
+    ]
+
+    @Test(arguments: damages, Placement.allCases)
+    func isAnErrorAndNoBadFileGetsItsName(_ damage: Damage, _ placement: Placement) throws {
+        let stage = try HostileStage("integrity")
+        var (bytes, layout) = try Self.archive().build()
+        damage.apply(&bytes, layout)
+        let error = try stage.refuse(bytes, placement)
+        expectError(error, .archive, mentions: [stage.archivePath(placement).shown] + (damage.entry.map { ["\"\($0)\""] } ?? []))
+        #expect(error?.zipError.map { damage.codes.contains($0.code) } == true, "\(String(describing: error?.zipError?.code))")
+        let damaged = damage.entry.map { [$0] } ?? ["data.bin", "good.txt", "stored.bin"]
+        stage.expectIntact(absent: damaged)
+        // Whatever was staged before the error verified: it holds exactly the archive's bytes.
+        let staged = DiskTree.read(stage.scratch.file("out/.assets.assetpack-staging"))?.files ?? [:]
+        let good = Self.contents
+        for (path, contents) in staged { #expect(good[path] == contents ? true : false, "\(path) was staged with other bytes") }
+    }
+
+    @Test func theGoodArchiveExpands() throws {
+        // The control: without damage, the same archive expands exactly, in both placements.
+        for placement in Placement.allCases {
+            let stage = try HostileStage("integrity-good")
+            let path = stage.archivePath(placement).path
+            try makeParent(path)
+            try Data(try Self.archive().bytes).write(to: URL(fileURLWithPath: path))
+            let tree = try stage.accept(placement)
+            #expect(tree?.files == Self.contents ? true : false)
+        }
+    }
+
+    @Test func aDamagedEntryAfterAnUpgradeKeepsThePreviousVersionAndTheNextRunRecovers() throws {
+        let stage = try HostileStage("integrity-recover")
+        var (bytes, layout) = try Self.archive().build()
+        bytes[layout.dataOffsets[2] + 5] ^= 0xFF
+        let error = try stage.refuse(bytes, .inTree)
+        expectError(error, .archive, mentions: ["pack.zip", "stored.bin", "CRC-32"])
+        stage.expectIntact(absent: ["stored.bin"])
+        try Data(try Self.archive().bytes).write(to: URL(fileURLWithPath: stage.archivePath(.inTree).path))
+        let result = try AssetInstaller(source: DirectorySource(root: stage.scratch.file("tree")), destination: stage.destination).install()
+        #expect(result.filesResumed >= 1, "verified files of the failed run are kept")
+        #expect(DiskTree.read(stage.destination)?.files == Self.contents ? true : false)
+        #expect(hiddenNames(stage.scratch.file("out")) == [])
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Overwrites `MemoryLayout<T>.size` bytes at `offset` with `value`, little-endian.
+    mutating func put<T: FixedWidthInteger & UnsignedInteger>(_ value: T, at offset: Int) {
+        for index in 0..<MemoryLayout<T>.size { self[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+}
