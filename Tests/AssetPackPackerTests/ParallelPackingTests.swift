@@ -169,11 +169,26 @@ struct ParallelPackingTests {
         let dir = try TemporaryDirectory("blocks-install")
         let src = try blockTree(dir)
         _ = try buildFolder(src, dir.file("out"), jobs: 2)
+        final class Reports: @unchecked Sendable {
+            let lock = NSLock()
+            var bytes: [UInt64] = []
+            var total: UInt64 = 0
+        }
         for jobs in [1, 3] {
+            let reports = Reports()
             let result = try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil),
-                                            destination: dir.file("installed\(jobs)"), options: ExpansionOptions(jobs: jobs)).install()
+                                            destination: dir.file("installed\(jobs)"), options: ExpansionOptions(jobs: jobs))
+                .install(progress: { progress in
+                    reports.lock.withLock {
+                        reports.bytes.append(progress.bytesDone)
+                        reports.total = progress.bytesTotal
+                    }
+                })
             #expect(!result.upToDate)
             #expect(try snapshot(dir.file("installed\(jobs)")) == snapshot(src))
+            // Progress counts every byte once, and never goes back.
+            #expect(reports.bytes.last == reports.total)
+            #expect(reports.bytes == reports.bytes.sorted())
         }
     }
 

@@ -233,6 +233,30 @@ import TestSupport
         #expect(reports.all.map(\.phase).contains(.committed))
         #expect(reports.all.last?.phase == .done)
     }
+
+    @Test func anArchiveSourceIsKnownUpToDateByItsFingerprintAndAChangedOneIsExpandedAgain() throws {
+        let scratch = try TemporaryDirectory("install-zip-fingerprint")
+        let archive = scratch.file("app.zip"), destination = scratch.file("assets")
+        try ExpansionFixtures.zip(at: archive, [("a.txt", Array("one".utf8), .deflate), ("d/b.bin", [1, 2, 3], .stored)])
+        let first = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
+        #expect(!first.isUpToDate())
+        #expect(!(try first.install()).upToDate)
+        #expect(folderNames(destination + "/.assetpack") == ["identity", "installed.json", "source"])
+        // A fresh source over the same archive is answered from the record alone, with no plan.
+        let again = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
+        #expect(again.isUpToDate())
+        #expect((try again.install()).upToDate)
+        // Other options change the tree, so they do not match the fingerprint.
+        let keeping = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination,
+                                         options: ExpansionOptions(keepZips: true))
+        #expect(!keeping.isUpToDate())
+        // A changed archive (same names, other bytes) is expanded again.
+        try ExpansionFixtures.zip(at: archive, [("a.txt", Array("two".utf8), .deflate), ("d/b.bin", [1, 2, 3], .stored)])
+        let changed = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
+        #expect(!changed.isUpToDate())
+        #expect(!(try changed.install()).upToDate)
+        #expect(DiskTree.read(destination)?.files == ["a.txt": Array("two".utf8), "d/b.bin": [1, 2, 3]])
+    }
 }
 
 /// Progress reports collected from any thread.

@@ -102,8 +102,11 @@ struct ParallelDeflateTests {
         let storedNoise = try deflater.deflate(noise)
         #expect(storedNoise.count > noise.count && storedNoise.count < noise.count + 100)
         #expect(try inflateWhole(storedNoise, expected: noise.count) == noise)
-        #expect(noise.withUnsafeBytes { NoiseDetector.entropy($0) } > 7.95)
-        #expect(text.withUnsafeBytes { NoiseDetector.entropy($0) } < 6)
+        #expect(noise.withUnsafeBytes { NoiseDetector.isNoise($0) })
+        #expect(!text.withUnsafeBytes { NoiseDetector.isNoise($0) })
+        #expect(!noise.withUnsafeBytes { NoiseDetector.isNoise(UnsafeRawBufferPointer(rebasing: $0[0..<1000])) })
+        let (pairs, equal) = noise.withUnsafeBytes { NoiseDetector.collisions($0) }
+        #expect(abs(Double(equal) / Double(pairs) * 256 - 1) < 0.02)
         // Text and noise in 64 KiB stretches: the text still shrinks, the noise is kept as it is.
         var mixed: [UInt8] = []
         for index in 0..<8 { mixed += Array((index.isMultiple(of: 2) ? text : noise)[(index * 65_536 / 2)..<(index * 65_536 / 2 + 65_536)]) }

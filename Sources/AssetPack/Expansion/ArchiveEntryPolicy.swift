@@ -15,7 +15,7 @@ enum ArchiveEntryPolicy {
     /// below the source's root, when the archive is the source and has one.
     /// - Throws: ``AssetPackError/Code/unsafePath`` naming the entry.
     static func path(of entry: ZipEntry, relativeName: String? = nil, archive: String) throws(AssetPackError) -> AssetPath {
-        let shown = AssetPath.quoted(entry.name)
+        var shown: String { AssetPath.quoted(entry.name) }  // only for messages: quoting costs more than the checks
         if entry.rawName.isEmpty {
             throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: the name is empty", path: archive)
         }
@@ -37,7 +37,7 @@ enum ArchiveEntryPolicy {
     /// than stored and deflate.
     /// - Throws: ``AssetPackError/Code/unsupported`` naming the entry and the method or encryption.
     static func checkReadable(_ entry: ZipEntry, archive: String) throws(AssetPackError) {
-        let shown = AssetPath.quoted(entry.name)
+        var shown: String { AssetPath.quoted(entry.name) }
         if entry.isEncrypted {
             throw AssetPackError(.unsupported, "entry \(shown) is encrypted; encrypted entries are not supported", path: archive)
         }

@@ -1,4 +1,5 @@
 import AssetPackZip
+import Foundation
 
 /// The block index of a packed entry (``BundleManifest/Storage/blocks``) and how many threads inflate it.
 struct BlockLayout: Sendable {
@@ -9,31 +10,34 @@ struct BlockLayout: Sendable {
 }
 
 /// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
-/// inflates the blocks at once and writes each at its offset in the (temporary) file. It checks the index
-/// against the entry before reading, every block against the index, and the combined CRC-32 against the
-/// entry; the entry's size and CRC-32 are checked against the plan here first, so the file is exactly as
-/// verified as one streamed by ``FileMaterializer``, which renames it into place only afterwards. An index
-/// that does not fit is an error, never a silent fallback: it means the manifest is damaged.
+/// inflates the blocks at once and writes each at its offset in the file. It checks the index against the
+/// entry before reading, every block against the index, and the combined CRC-32 against the entry; the
+/// entry's size and CRC-32 are checked against the plan here first, so the file is exactly as verified as
+/// one streamed by ``FileMaterializer``, which gives it its permissions only afterwards. An index that does
+/// not fit is an error, never a silent fallback: it means the manifest is damaged.
 enum BlockParallelExtraction {
+    /// Write-back is started after every this many bytes when asked for: a large file is then already
+    /// mostly on disk when it is finished.
+    static let writebackInterval: UInt64 = 32 << 20
+
     /// Writes `item` into `file` and returns its CRC-32 when it is an archive entry with a block index;
-    /// nil for any other item, which the caller streams.
-    static func write(_ item: ExpansionItem, into file: Descriptor, progress: ProgressTracker) throws(AssetPackError) -> UInt32? {
+    /// nil for any other item, which the caller streams. `reportsBytes`: tell `progress` about bytes as
+    /// they are written (else the caller reports the file when it is done); `startsWriteback`: start
+    /// write-back of what was written every ``writebackInterval`` bytes.
+    static func write(_ item: ExpansionItem, into file: Descriptor, progress: ProgressTracker, reportsBytes: Bool,
+                      startsWriteback: Bool) throws(AssetPackError) -> UInt32? {
         guard let layout = item.blocks, case .archiveEntry(let handle, let name) = item.origin else { return nil }
         let archive = try handle.archive()
         let origin = handle.displayName
-        guard let entry = archive.entry(named: name) else {
-            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
-        }
-        guard entry.uncompressedSize == item.size, item.crc32.map({ $0 == entry.crc32 }) ?? true else {
-            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
-                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
-        }
+        let entry = try checkedEntry(name, of: archive, for: item, origin: origin)
         try progress.checkCancelled()
+        let pacer = WritebackPacer(descriptor: startsWriteback ? file.fd : nil)
         let crc: UInt32
         do throws(ZipError) {
             let inflater = try BlockParallelInflater(archive: archive, entry: entry, index: DeflateBlockIndex(pairs: layout.pairs))
             crc = try inflater.inflate(into: file.fd, path: file.path, jobs: layout.jobs) { bytes in
-                progress.advance(bytes: bytes)
+                if reportsBytes { progress.advance(bytes: bytes) }
+                pacer.wrote(bytes)
                 return (try? progress.checkCancelled()) != nil
             }
         } catch {
@@ -45,5 +49,39 @@ enum BlockParallelExtraction {
             throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hexCRC(crc)), expected \(hexCRC(expected))", path: origin)
         }
         return crc
+    }
+
+    /// The entry `name`, which must have the size and CRC-32 the plan expects for `item`.
+    private static func checkedEntry(_ name: String, of archive: ZipArchive, for item: ExpansionItem,
+                                     origin: String) throws(AssetPackError) -> ZipEntry {
+        guard let entry = archive.entry(named: name) else {
+            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
+        }
+        guard entry.uncompressedSize == item.size, item.crc32.map({ $0 == entry.crc32 }) ?? true else {
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
+        }
+        return entry
+    }
+}
+
+/// Starts write-back of a file every ``BlockParallelExtraction/writebackInterval`` bytes written to it,
+/// from whichever thread wrote them.
+private final class WritebackPacer: @unchecked Sendable {
+    private let descriptor: Int32?
+    private let lock = NSLock()
+    private var pending: UInt64 = 0
+
+    init(descriptor: Int32?) { self.descriptor = descriptor }
+
+    func wrote(_ bytes: UInt64) {
+        guard let descriptor else { return }
+        let due: Bool = lock.withLock {
+            pending += bytes
+            guard pending >= BlockParallelExtraction.writebackInterval else { return false }
+            pending = 0
+            return true
+        }
+        if due { FileSystem.startWriteback(descriptor) }
     }
 }

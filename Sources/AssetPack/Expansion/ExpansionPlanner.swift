@@ -57,9 +57,7 @@ public enum ExpansionPlanner {
         }
     }
 
-    private static func trimmed(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    private static func trimmed(_ bytes: [UInt8]) -> String { SmallFiles.text(bytes) }
 
     private static let manifestPath = try! AssetPath(BundleManifest.path)
     private static let identityPath = try! AssetPath(BundleManifest.identityPath)

@@ -43,7 +43,8 @@ struct FileMaterializer: Sendable {
         let file = Descriptor(try create(name, in: directory, path: display), path: display)
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
-            let inBlocks = try BlockParallelExtraction.write(item, into: file, progress: progress)
+            let inBlocks = try BlockParallelExtraction.write(item, into: file, progress: progress, reportsBytes: reportsBytes(of: item),
+                                                             startsWriteback: durability == .flushOnCommit && FileSystem.canSyncFileSystem)
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
             try FileSystem.setPermissions(file.fd, item.permissions, path: display)
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }

@@ -20,11 +20,13 @@ enum ZipSourceCheck {
         let archive = zip.archive.name
         var builder = PlanBuilder()
         for entry in zip.archive.entries {
-            let parts = entry.name.utf8.split(separator: slash).map { Array($0) }
-            guard parts.starts(with: root), !(parts.count == root.count && !root.isEmpty) else { continue }
+            if !root.isEmpty {  // (with no root every entry is under it, and its path is its full path)
+                let parts = entry.name.utf8.split(separator: slash).map { Array($0) }
+                guard parts.starts(with: root), parts.count != root.count else { continue }
+            }
             let full = try ArchiveEntryPolicy.path(of: entry, archive: archive)
-            let relative = full.components.dropFirst(root.count).joined(separator: "/")
-            let path = try ArchiveEntryPolicy.path(of: entry, relativeName: relative, archive: archive)
+            let path = root.isEmpty ? full : try ArchiveEntryPolicy.path(
+                of: entry, relativeName: full.components.dropFirst(root.count).joined(separator: "/"), archive: archive)
             if path.components.first == BundleManifest.reservedDirectory { continue }  // skipped by the walk too
             switch entry.kind {
             case .directory:

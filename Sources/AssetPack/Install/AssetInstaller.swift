@@ -57,19 +57,25 @@ public struct AssetInstaller: Sendable {
 
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
     /// stamp and the bundle's `.assetpack/identity` (plus one `stat` each for leftovers of an interrupted
-    /// switch); a source without a manifest answers false here (only ``install(progress:cancellation:)``
-    /// can walk it).
+    /// switch). An archive given as the source (``ZipAssetSource``) is compared by the fingerprint of its
+    /// central directory, which was read when it was opened (``SourceFingerprint``). Any other source
+    /// without a manifest answers false here (only ``install(progress:cancellation:)`` can walk it).
     public func isUpToDate() -> Bool { upToDateStamp() != nil }
 
-    /// The stamp when the destination is known complete for this bundle without a walk, else nil.
+    /// The stamp when the destination is known complete for this source without a plan, else nil.
     func upToDateStamp() -> String? {
-        guard let wanted = ExpansionPlanner.quickStamp(source), InstallRecord.stamp(atPath: destination) == wanted else {
+        guard let recorded = InstallRecord.stamp(atPath: destination) else { return nil }
+        if let wanted = ExpansionPlanner.quickStamp(source) {
+            guard recorded == wanted else { return nil }
+        } else if let fingerprint = SourceFingerprint.of(source, options: options) {
+            guard InstallRecord.sourceFingerprint(atPath: destination) == fingerprint + " " + recorded else { return nil }
+        } else {
             return nil
         }
         let folder = parentPath == "/" ? "" : parentPath
         let leftovers = FileSystem.exists(folder + "/" + StagingNames.staging(for: name))
             || FileSystem.exists(folder + "/" + StagingNames.previous(for: name))
-        return leftovers ? nil : wanted
+        return leftovers ? nil : recorded
     }
 
     /// Expands the source into the destination unless it is already there (see the type's notes).

@@ -1,9 +1,10 @@
 import Foundation
 
 /// What a complete destination holds, written into its `.assetpack/` folder just before the switch:
-/// the stamp (identity plus options, in the small `identity` file that the up-to-date check reads) and
+/// the stamp (identity plus options, in the small `identity` file that the up-to-date check reads),
 /// every file with size, CRC-32 and permissions (in `installed.json`, read only when upgrading, to find
-/// the files that did not change).
+/// the files that did not change), and for an archive given as the source its ``SourceFingerprint``
+/// with the stamp (in `source`, which the up-to-date check reads instead of planning the archive).
 struct InstallRecord: Codable, Sendable {
     /// One installed file.
     struct File: Codable, Sendable {
@@ -16,6 +17,8 @@ struct InstallRecord: Codable, Sendable {
     var format = 1
     var stamp: String
     var files: [File]
+    /// The ``SourceFingerprint`` of the source, when it has one.
+    var source: String?
 
     /// Files by path.
     func byPath() -> [String: File] {
@@ -27,15 +30,56 @@ struct InstallRecord: Codable, Sendable {
     /// (the caller has flushed the files it describes first).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
         let folder = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let bytes: [UInt8]
-        do { bytes = Array(try encoder.encode(self)) + [0x0A] } catch {
-            throw AssetPackError(.io, "cannot encode the install record: \(error)", path: folder.path)
+        try SmallFiles.write(json(), to: StagingNames.recordFile, in: folder, durable: durable)
+        if let source {
+            try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: durable)
         }
-        try SmallFiles.write(bytes, to: StagingNames.recordFile, in: folder, durable: durable)
         try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder, durable: durable)
         if durable { try FileSystem.sync(folder.fd, path: folder.path) }
+    }
+
+    /// `installed.json`: what `JSONEncoder` with sorted keys and unescaped slashes makes of this record,
+    /// written straight into one byte array (an encoder's intermediate tree for 50,000 files would be the
+    /// largest allocation of the whole expansion).
+    func json() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(96 + files.count * 64)
+        out += Array(#"{"files":["#.utf8)
+        for (index, file) in files.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += Array("{".utf8)
+            if let crc = file.crc32 { out += Array(#""crc32":\#(crc),"#.utf8) }
+            out += Array(#""mode":\#(file.mode),"path":"#.utf8)
+            Self.appendString(file.path, to: &out)
+            out += Array(#","size":\#(file.size)}"#.utf8)
+        }
+        out += Array(#"],"format":\#(format),"#.utf8)
+        if let source {
+            out += Array(#""source":"#.utf8)
+            Self.appendString(source, to: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out += Array(#""stamp":"#.utf8)
+        Self.appendString(stamp, to: &out)
+        out += Array("}\n".utf8)
+        return out
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
+    private static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out += [UInt8(ascii: "\\"), byte]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// The record of a tree, or nil when it has none (or an unreadable one: the tree is then treated as
@@ -58,7 +102,10 @@ struct InstallRecord: Codable, Sendable {
         SmallFiles.read(path: path + "/" + StagingNames.recordDirectory + "/" + StagingNames.stampFile, limit: 4096).map(trimmed)
     }
 
-    private static func trimmed(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    /// The source fingerprint and stamp recorded in the tree at `path` (`"<fingerprint> <stamp>"`), or nil.
+    static func sourceFingerprint(atPath path: String) -> String? {
+        SmallFiles.read(path: path + "/" + StagingNames.recordDirectory + "/" + StagingNames.sourceFile, limit: 4096).map(trimmed)
     }
+
+    private static func trimmed(_ bytes: [UInt8]) -> String { SmallFiles.text(bytes) }
 }

@@ -121,6 +121,6 @@ final class StagingFill: @unchecked Sendable {
             files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
                                             mode: item.permissions))
         }
-        return InstallRecord(stamp: plan.stamp, files: files)
+        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source, options: options))
     }
 }

@@ -5,6 +5,8 @@ enum StagingNames {
     static let recordDirectory = BundleManifest.reservedDirectory
     /// Inside ``recordDirectory``: the stamp (identity and options) of the installed tree.
     static let stampFile = "identity"
+    /// Inside ``recordDirectory``: the ``SourceFingerprint`` of an archive given as the source, and the stamp.
+    static let sourceFile = "source"
     /// Inside ``recordDirectory``: every installed file with size, CRC-32 and mode.
     static let recordFile = "installed.json"
     /// Inside ``recordDirectory`` of a staging tree only: the stamp being staged, so a resumed run knows

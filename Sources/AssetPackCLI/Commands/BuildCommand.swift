@@ -36,7 +36,7 @@ struct BuildCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Threads compressing at once (default: one per core); the output is the same for any number.",
                                valueName: "N"))
-    var jobs: Int = BuildOptions.defaultJobs
+    var jobs: Int?
 
     @Flag(help: "Follow symbolic links (anywhere they point) instead of refusing them.")
     var followSymlinks = false
@@ -52,14 +52,14 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
     }
 
     func run() throws {
         let options = BuildOptions(rules: PackingRules(threshold: ByteSize.parse(threshold) ?? PackingRules.defaultThreshold,
                                                        level: level),
-                                   followSymlinks: followSymlinks, jobs: jobs)
+                                   followSymlinks: followSymlinks, jobs: jobs ?? BuildOptions.defaultJobs)
         let bar = quiet || !Reporting.stderrIsTerminal ? nil : ProgressBar()
         try Reporting.run {
             defer { bar?.clear() }

@@ -157,9 +157,10 @@ struct TestKillHook: Sendable {
     var atPhase: ExpansionProgress.Phase?
 
     static func fromEnvironment() -> TestKillHook? {
-        let environment = ProcessInfo.processInfo.environment
-        let hook = TestKillHook(afterFiles: environment["ASSETPACK_TEST_KILL_AFTER_FILES"].flatMap { Int($0) },
-                                atPhase: environment["ASSETPACK_TEST_KILL_AT"].flatMap { ExpansionProgress.Phase(rawValue: $0) })
+        // getenv, not ProcessInfo: this runs on every start, and the up-to-date path must stay short.
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        let hook = TestKillHook(afterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
+                                atPhase: variable("ASSETPACK_TEST_KILL_AT").flatMap { ExpansionProgress.Phase(rawValue: $0) })
         return hook.afterFiles == nil && hook.atPhase == nil ? nil : hook
     }
 

@@ -1,56 +1,50 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Tells data that deflate cannot shrink — already-compressed media, encrypted or random bytes — from
-/// data it can, by the order-0 entropy of a sample: deflate spends as much time on such bytes as on text
-/// and gains nothing, so ``BlockDeflater`` stores them instead.
+/// data it can: deflate spends as much time on such bytes as on text and gains nothing, so
+/// ``BlockDeflater`` stores them instead.
 ///
-/// The sample is four evenly spaced 4 KiB stretches (all of a small piece), the estimate is corrected for
-/// the sample size (Miller–Madow), and a piece counts as noise above 7.9 bits per byte: random bytes
-/// measure about 8.0, JPEG and zip data 7.9–8.0, text 4–6, PCM audio and most binary formats below 7.8.
-/// Pieces under 1 KiB are never judged (too few bytes for a fair estimate). A stretch that repeats
-/// within deflate's 32 KiB window would be missed; such data is rare and costs only its compression.
+/// The test is how often two bytes of a sample are equal. For random bytes that chance is 1/256; for text
+/// it is ten to twenty times higher; a piece is noise when it is at most 1.072/256, which means an
+/// entropy of at least 7.9 bits per byte (Rényi's collision entropy, which never exceeds Shannon's).
+/// JPEG, PNG, MP4 and zip data pass as noise; text, PCM audio and most binary formats do not. The sample
+/// is four evenly spaced 4 KiB stretches (all of a small piece); pieces under 1 KiB are never judged.
+/// The arithmetic is on integers only, so the verdict — and the compressed bytes — are the same on
+/// every platform. A stretch repeated within deflate's 32 KiB window would be missed; such data is rare
+/// and then only loses its compression.
 enum NoiseDetector {
-    /// Bits per byte above which a piece is noise.
-    static let threshold = 7.9
     /// The smallest piece that is judged.
     static let minimumSize = 1024
+    /// Noise: the chance of two equal bytes is at most `limitNumerator / limitDenominator` (= 2^-7.9).
+    static let limitNumerator = 1072
+    static let limitDenominator = 256_000
 
     /// True when `bytes` look incompressible.
     static func isNoise(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= minimumSize else { return false }
-        return entropy(bytes) > threshold
+        let (pairs, equalPairs) = collisions(bytes)
+        return equalPairs * limitDenominator <= pairs * limitNumerator
     }
 
-    /// The estimated entropy of `bytes` in bits per byte, from a sample.
-    static func entropy(_ bytes: UnsafeRawBufferPointer) -> Double {
+    /// From a sample of `bytes`: the number of ordered pairs of distinct positions, and how many of those
+    /// hold equal bytes (their ratio estimates the chance that two bytes are equal, without bias).
+    static func collisions(_ bytes: UnsafeRawBufferPointer) -> (pairs: Int, equalPairs: Int) {
         var counts = [Int](repeating: 0, count: 256)
         var sampled = 0
         counts.withUnsafeMutableBufferPointer { counts in
-            let stretch = 4096
-            let stretches = bytes.count <= 4 * stretch ? [0..<bytes.count] : (0..<4).map { index -> Range<Int> in
-                let start = (bytes.count - stretch) / 3 * index
-                return start..<(start + stretch)
-            }
-            for range in stretches {
+            for range in sampleRanges(count: bytes.count) {
                 for index in range { counts[Int(bytes[index])] += 1 }
                 sampled += range.count
             }
         }
-        let total = Double(sampled)
-        var bits = 0.0
-        var used = 0
-        for count in counts where count > 0 {
-            let share = Double(count) / total
-            bits -= share * log2(share)
-            used += 1
+        return (sampled * (sampled - 1), counts.reduce(0) { $0 + $1 * ($1 - 1) })
+    }
+
+    /// Four evenly spaced 4 KiB stretches, or everything when that is not more.
+    private static func sampleRanges(count: Int) -> [Range<Int>] {
+        let stretch = 4096
+        guard count > 4 * stretch else { return [0..<count] }
+        return (0..<4).map { index in
+            let start = (count - stretch) / 3 * index
+            return start..<(start + stretch)
         }
-        // Miller–Madow: a finite sample sees fewer distinct bytes than there are; correct for it.
-        return bits + Double(used - 1) / (2 * total * M_LN2)
     }
 }

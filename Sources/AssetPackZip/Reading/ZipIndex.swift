@@ -1,26 +1,73 @@
-/// The lookup tables built once when an archive is opened: name → entry, and directory → children,
-/// with directories synthesized from longer names (APKs and many jars have no directory entries).
+/// The lookup tables of an archive: name → entry, and directory → children, with directories synthesized
+/// from longer names (APKs and many jars have no directory entries). Each table is built at its first
+/// use, by whichever thread asks first: opening an archive only to go through its entries (a listing,
+/// a fingerprint) builds neither, and finding one name does not build the directory table.
 ///
 /// Names are compared by their exact UTF-8 bytes, never normalized: Swift's `String` equality treats
 /// canonically equivalent spellings (`é` and `e` + U+0301) as equal, but an archive may hold both as
 /// different entries.
-struct ZipIndex: Sendable {
-    /// A name compared byte for byte.
+final class ZipIndex: @unchecked Sendable {
+    /// A name compared byte for byte. It keeps the string it is made from (an entry's own name shares
+    /// its storage), so a table of 50,000 names copies none of them.
     private struct Key: Hashable, Sendable {
-        let bytes: [UInt8]
-        init(_ text: some StringProtocol) { bytes = Array(text.utf8) }
+        let text: String
+        init(_ text: String) { self.text = text }
+        init(_ text: Substring) { self.text = String(text) }
+
+        static func == (lhs: Key, rhs: Key) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+        /// All bytes at once, as they are compared.
+        func hash(into hasher: inout Hasher) {
+            let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
+        }
     }
 
-    private let positions: [Key: Int]
-    private let directories: [Key: [String]]
+    private let entries: [ZipEntry]
+    private let monitor = Monitor()
+    /// Guarded by `monitor`.
+    private var positionTable: [Key: Int]?
+    /// Guarded by `monitor`.
+    private var directoryTable: [Key: [String]]?
 
-    init(_ entries: [ZipEntry]) {
+    init(_ entries: [ZipEntry]) { self.entries = entries }
+
+    /// The position of the first entry named exactly `name`.
+    /// - Complexity: O(1) on average (O(entries) once, for the first lookup).
+    func position(of name: String) -> Int? {
+        let key = Key(name)
+        return monitor.withLock { positions()[key] }
+    }
+
+    /// Children of a directory given with or without a trailing slash ("" is the top), sorted; nil when
+    /// `path` is neither stated nor implied as a directory.
+    /// - Complexity: O(1) on average (O(entries) once, for the first lookup).
+    func children(of path: String) -> [String]? {
+        var key = Substring(path)
+        while key.hasSuffix("/") { key.removeLast() }
+        while key.hasPrefix("/") { key.removeFirst() }
+        let wanted = Key(key)
+        return monitor.withLock { directories()[wanted] }
+    }
+
+    /// Only inside `monitor`.
+    private func positions() -> [Key: Int] {
+        if let positionTable { return positionTable }
         var positions: [Key: Int] = [:]
         positions.reserveCapacity(entries.count)
-        var children: [Key: [Key: String]] = [Key(""): [:]]
         for entry in entries {
             let key = Key(entry.name)
             if positions[key] == nil { positions[key] = entry.index }
+        }
+        positionTable = positions
+        return positions
+    }
+
+    /// Only inside `monitor`.
+    private func directories() -> [Key: [String]] {
+        if let directoryTable { return directoryTable }
+        var children: [Key: [Key: String]] = [Key(""): [:]]
+        for entry in entries {
             let parts = entry.name.unicodeScalars.split(separator: "/").map { String($0) }
             var parent = ""
             for (depth, part) in parts.enumerated() {
@@ -30,24 +77,11 @@ struct ZipIndex: Sendable {
                 if (!isLast || entry.kind == .directory) && children[Key(parent)] == nil { children[Key(parent)] = [:] }
             }
         }
-        self.positions = positions
-        self.directories = children.mapValues { names in
+        let table = children.mapValues { names in
             // String order; canonically equivalent spellings (equal as Strings) by their bytes.
             names.values.sorted { $0 != $1 ? $0 < $1 : $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
-    }
-
-    /// The position of the first entry named exactly `name`.
-    /// - Complexity: O(1) on average.
-    func position(of name: String) -> Int? { positions[Key(name)] }
-
-    /// Children of a directory given with or without a trailing slash ("" is the top), sorted; nil when
-    /// `path` is neither stated nor implied as a directory.
-    /// - Complexity: O(1) on average.
-    func children(of path: String) -> [String]? {
-        var key = Substring(path)
-        while key.hasSuffix("/") { key.removeLast() }
-        while key.hasPrefix("/") { key.removeFirst() }
-        return directories[Key(key)]
+        directoryTable = table
+        return table
     }
 }

@@ -18,10 +18,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// Opens the bytes with ``ZipArchive``, looks every name up, and reads every entry to its end. A stored
+/// Opens the bytes with ``ZipArchive``, looks every name up, and reads every entry to its end (every other
+/// one through shared ``ZipReadBuffers``, so state left by one entry meets the next). A stored
 /// entry's data range is opened as an archive of its own (a nested zip), two levels deep at most.
 func readRandomAccess(_ source: any RandomAccessSource, depth: Int = 0) {
     guard let archive = try? ZipArchive(source: source, limits: limits) else { return }
+    let buffers = ZipReadBuffers(inputSize: 4096)  // lent to every other entry's reader, reused across them
     var budget = readBudget
     for entry in archive.entries {
         exerciseLookups(archive, entry)
@@ -29,7 +31,8 @@ func readRandomAccess(_ source: any RandomAccessSource, depth: Int = 0) {
             guard range.upperBound <= source.size else { fatalError("dataRange \(range) of \"\(entry.name)\" is past the end") }
             readRandomAccess(SliceSource(source, offset: range.lowerBound, length: UInt64(range.count)), depth: depth + 1)
         }
-        guard budget > 0, let reader = try? archive.open(entry) else { continue }
+        guard budget > 0, let reader = try? (entry.index % 2 == 0 ? archive.open(entry) : archive.open(entry, buffers: buffers))
+        else { continue }
         let label = "ZipArchive entry \(entry.index) \"\(entry.name)\""
         let outcome = drain(reader, chunk: chunkSize(entry.index), declared: entry.uncompressedSize, budget: budget, label)
         budget -= min(budget, outcome.total)

@@ -1,0 +1,68 @@
+import AssetPack
+import AssetPackZip
+
+/// What became of one file of a folder build.
+enum FileOutcome: Sendable {
+    /// Written: its manifest entry, the bytes it takes in the bundle, and how it was packed (nil: copied).
+    case done(BundleManifest.Entry, written: UInt64, packed: PackedFile?, reused: Bool)
+    /// To be deflated in blocks into `archive` with every thread, by the thread that records the results.
+    case packInBlocks(archive: AssetPath, entry: String, method: CompressionMethod)
+}
+
+/// Copies or packs one file of a folder build; safe to call from several threads at once.
+struct FileWork: Sendable {
+    let root: String
+    let options: BuildOptions
+    let cache: IncrementalCache?
+    let packer: EntryPacker
+    private let copiers = Pool { FileCopier() }
+
+    init(root: String, options: BuildOptions, cache: IncrementalCache?) {
+        self.root = root
+        self.options = options
+        self.cache = cache
+        self.packer = EntryPacker(rules: options.rules, followSymlinks: options.followSymlinks)
+    }
+
+    /// Copies `planned`, or packs it on this thread; a file to deflate in blocks is only probed and handed back.
+    func prepare(_ planned: PlannedEntry) throws(AssetPackError) -> FileOutcome {
+        let item = planned.item
+        switch planned.action {
+        case .directory:
+            throw AssetPackError(.invalidArgument, "a folder is not a file to write", path: item.sourcePath)
+        case .copy:
+            let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
+            let crc = try copiers.with { (copier) throws(AssetPackError) -> UInt32 in
+                try copier.copy(source, to: root + "/" + item.path.string, permissions: item.isExecutable ? 0o755 : 0o644)
+            }
+            return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string)), written: item.size,
+                         packed: nil, reused: false)
+        case .pack(let archive, let entry):
+            if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry) {
+                try copiers.with { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
+                return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
+            }
+            let method = try packer.chooseMethod(for: item)
+            if method == .deflate && options.rules.deflatesInBlocks(size: item.size) {
+                return .packInBlocks(archive: archive, entry: entry, method: method)
+            }
+            return try pack(item, archive: archive, entry: entry, method: method, jobs: 1)
+        }
+    }
+
+    /// Packs `item` into `archive` on up to `jobs` threads.
+    func pack(_ item: SourceItem, archive: AssetPath, entry: String, method: CompressionMethod,
+              jobs: Int) throws(AssetPackError) -> FileOutcome {
+        let packed = try packer.pack(item, entry: entry, to: root + "/" + archive.string, method: method, jobs: jobs)
+        return try done(item, archive: archive, entry: entry, packed: packed, reused: false)
+    }
+
+    private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
+                      reused: Bool) throws(AssetPackError) -> FileOutcome {
+        let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
+                                                    compressedSize: packed.compressedSize, blocks: packed.blocks)
+        let written = try FileSystem.info(root + "/" + archive.string)?.size ?? 0
+        return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage), written: written,
+                     packed: packed, reused: reused)
+    }
+}
