@@ -17,8 +17,17 @@ struct AssetPackCommand: ParsableCommand {
 
     /// Ignores SIGXFSZ before anything runs: a write past the file-size limit (`ulimit -f`) then fails with
     /// EFBIG and is reported like any other write error, instead of killing the process mid-file.
+    /// On glibc, also fixes the size from which allocations get their own mapping at its default 128 KiB:
+    /// glibc otherwise raises it after the first large block is freed, and the large arrays of a plan
+    /// then stay in the heap after they are freed (a 50,000-file expansion peaked 5 MB higher).
     static func main() {
         signal(SIGXFSZ, SIG_IGN)
+        #if canImport(Glibc)
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") {
+            _ = unsafeBitCast(symbol, to: Mallopt.self)(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        }
+        #endif
         main(nil)
     }
 }

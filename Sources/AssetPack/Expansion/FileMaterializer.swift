@@ -2,16 +2,20 @@ import AssetPackZip
 import Foundation
 
 /// Writes one file item into a staging tree, verified, with as few system calls and copies as the data
-/// allows. The file is created under its final name (`O_EXCL`, never through a symlink) with **no**
-/// permission bits; the bytes are streamed in while their CRC-32 is computed (once: a zip entry's reader
-/// computes and checks it itself); the exact size and the CRC are checked; and only then does the file
-/// get its planned permission bits. A small file costs `openat`, one `write`, `fchmod` and `close`.
+/// allows. The file is created under its final name (`O_EXCL`, never through a symlink); the bytes are
+/// streamed in while their CRC-32 is computed (once: a zip entry's reader computes and checks it
+/// itself); the exact size and the CRC are checked; a file that fails is removed. A small file costs
+/// `openat`, one `write` and `close` (and `fchmod` when its CRC-32 is not known in advance).
 ///
-/// Why no temporary name: the staging tree is invisible until it is switched in as a whole, and a
-/// planned mode always includes the owner's read and write bits (``PermissionPolicy``), so "has its
-/// planned mode" already means "was verified": a file left by a crash before its check has mode 000 (or
-/// the wrong size) and ``StagingPruner`` removes it on resume, which also reads every file it keeps once
-/// more for its CRC-32. A temporary name and a rename per file would buy nothing more.
+/// Why no temporary name and rename: the staging tree is invisible until it is switched in as a whole,
+/// and on resume ``StagingPruner`` keeps a file only when its size and permission bits are the planned
+/// ones and, when the plan knows the CRC-32 (every archive entry, every file of a bundle), when the
+/// bytes read back match it — so a file a crash left half-written or unchecked is removed, whatever its
+/// name. Such a file is therefore created with its planned bits at once (when the umask, read once per
+/// expansion, leaves them alone). A file whose CRC-32 the plan does not know (a plain folder without a
+/// manifest) is created with **no** permission bits and gets its planned ones only once it is complete:
+/// a planned mode always includes the owner's read and write bits (``PermissionPolicy``), so there "has
+/// its planned mode" means "was written to the end". A temporary name per file would buy nothing more.
 ///
 /// Where the bytes come from decides how they are copied:
 /// - a zip entry (of an archive given as the source, or packed in a bundle) is read with the worker's
@@ -31,6 +35,8 @@ struct FileMaterializer: Sendable {
     let progress: ProgressTracker
     let durability: Durability
     let cloning = CloneSupport()
+    /// The process's umask (nil when it cannot be read).
+    let creationMask = FileSystem.creationMask()
 
     /// Files this large have their write-back started right away when flushing.
     static let earlyWritebackSize: UInt64 = 1 << 20
@@ -40,13 +46,15 @@ struct FileMaterializer: Sendable {
     func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         let name = item.path.name
         let display = directory.path + "/" + name
-        let file = Descriptor(try create(name, in: directory, path: display), path: display)
+        let modeAtCreation = finalModeAtCreation(item)
+        let file = Descriptor(try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0, path: display),
+                              path: display)
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
             let inBlocks = try BlockParallelExtraction.write(item, into: file, progress: progress, reportsBytes: reportsBytes(of: item),
                                                              startsWriteback: durability == .flushOnCommit && FileSystem.canSyncFileSystem)
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
-            try FileSystem.setPermissions(file.fd, item.permissions, path: display)
+            if !modeAtCreation { try FileSystem.setPermissions(file.fd, item.permissions, path: display) }
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }
             return crc
         } catch {
@@ -59,14 +67,21 @@ struct FileMaterializer: Sendable {
     /// a smaller file's bytes are reported with the file.
     func reportsBytes(of item: ExpansionItem) -> Bool { item.size > UInt64(MaterializerWorker.bufferSize) }
 
-    /// Creates `name` with no permission bits, readable too (a clone is read back); a name already there
-    /// (a file a failed call could not remove) is replaced.
-    private func create(_ name: String, in directory: Descriptor, path: String) throws(AssetPackError) -> Int32 {
+    /// True when `item` can be created with its planned bits right away: a resume re-verifies it against
+    /// its known CRC-32, and the umask leaves the bits alone.
+    private func finalModeAtCreation(_ item: ExpansionItem) -> Bool {
+        guard item.crc32 != nil, let creationMask else { return false }
+        return item.permissions & creationMask == 0
+    }
+
+    /// Creates `name` with permission bits `mode`, readable too (a clone is read back); a name already
+    /// there (a file a failed call could not remove) is replaced.
+    private func create(_ name: String, in directory: Descriptor, mode: UInt32, path: String) throws(AssetPackError) -> Int32 {
         do {
-            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: 0, path: path)
+            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: mode, path: path)
         } catch where error.errno == EEXIST {
             try FileSystem.remove(name, in: directory.fd, isDirectory: false, path: path)
-            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: 0, path: path)
+            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: mode, path: path)
         }
     }
 
@@ -122,7 +137,7 @@ struct FileMaterializer: Sendable {
             crc.update(chunk)
             try FileSystem.writeAll(file.fd, chunk, path: file.path)
             done += UInt64(count)
-            if reportsBytes(of: item) { progress.advance(bytes: UInt64(count)) }
+            wrote(count, total: done, of: item, to: file)
         }
         return try check(crc.value, item, origin: origin)
     }
@@ -146,10 +161,22 @@ struct FileMaterializer: Sendable {
             if computeCRC { crc.update(chunk) }
             try FileSystem.writeAll(file.fd, chunk, path: file.path)
             written += UInt64(count)
-            if reportsBytes(of: item) { progress.advance(bytes: UInt64(count)) }
+            wrote(count, total: written, of: item, to: file)
         }
         guard written == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(written) bytes") }
         return computeCRC ? try check(crc.value, item, origin: origin) : 0
+    }
+
+    /// After `count` more bytes of `item` (`total` so far) went into `file`: reports them when the file is
+    /// large, and when flushing, starts write-back every ``BlockParallelExtraction/writebackInterval``
+    /// bytes, so that a large file is mostly on disk by the time it is finished.
+    private func wrote(_ count: Int, total: UInt64, of item: ExpansionItem, to file: Descriptor) {
+        guard reportsBytes(of: item) else { return }
+        progress.advance(bytes: UInt64(count))
+        let interval = BlockParallelExtraction.writebackInterval
+        if durability == .flushOnCommit, FileSystem.canSyncFileSystem, total / interval != (total - UInt64(count)) / interval {
+            FileSystem.startWriteback(file.fd)
+        }
     }
 
     /// `crc` when the plan expects it (or expects none).

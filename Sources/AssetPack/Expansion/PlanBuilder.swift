@@ -46,8 +46,12 @@ struct PlanBuilder {
         try insert(item, origin: origin, cause: item.path)
     }
 
-    /// The items in path order.
-    func sortedItems() -> [ExpansionItem] { items.sorted { $0.path < $1.path } }
+    /// The items in path order. Items added in that order (a walk) are returned as they are, without the
+    /// copy a sort makes.
+    func sortedItems() -> [ExpansionItem] {
+        if zip(items, items.dropFirst()).allSatisfy({ $0.path < $1.path }) { return items }
+        return items.sorted { $0.path < $1.path }
+    }
 
     private mutating func insert(_ item: ExpansionItem, origin: String, cause: AssetPath) throws(AssetPackError) {
         let key = PlanBuilder.foldedKey(item.path)

@@ -14,9 +14,12 @@
 ///   `.<name>.assetpack-staging` on the same file system and switched in with one atomic exchange of the
 ///   two names; the old tree is then removed. Nothing of assetpack's but `.assetpack/` inside the
 ///   destination is left once the call returns.
-/// - **Crash-safe and resumable:** files get their final names only after their size and CRC-32 checked
-///   out, and the record is written only once every file is in place; after a crash (or an error, or
-///   cancellation) the next call keeps the verified files in staging and writes only the rest.
+/// - **Crash-safe and resumable:** every file is checked (size and CRC-32) as it is written, a file that
+///   fails is deleted, and the record is written only once every file is in place; after a crash (or an
+///   error, or cancellation) the next call keeps the files in staging that check out once more and
+///   writes only the rest.
+/// - **Power-loss safe by default:** the staging tree is flushed (`syncfs`) before the record that marks
+///   it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
 ///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
 /// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of

@@ -1,11 +1,12 @@
 import AssetPackZip
 
 /// Resumes an interrupted build: walks the staging tree against the plan and keeps every file that has
-/// the planned size and permissions (``FileMaterializer`` creates files with no permission bits and
-/// gives them their planned ones only once they verified) after reading it once more for its CRC-32,
-/// which must match the plan when the plan knows it (a crash of the whole machine could have lost
-/// unflushed data). Everything else — files not yet verified, temporaries, stray names, links, files of
-/// the wrong size — is removed. Returns the kept files' CRCs by item index.
+/// the planned size and permissions after reading it once more for its CRC-32, which must match the plan
+/// when the plan knows it (a crash could have left it half-written, and a crash of the whole machine
+/// could have lost unflushed data). A file whose CRC the plan does not know is created with no permission
+/// bits and gets its planned ones only once complete (``FileMaterializer``). Everything else — files not
+/// complete or not matching, temporaries, stray names, links, files of the wrong size — is removed.
+/// Returns the kept files' CRCs by item index.
 struct StagingPruner {
     let root: Descriptor
     let plan: ExpansionPlan

@@ -45,18 +45,19 @@ enum WorkerPool {
 ///
 /// Large files come first, largest first, one per batch, so that the pool never ends with one worker
 /// inflating a big file while the others idle (longest-processing-time-first scheduling). The other
-/// files follow in path order, in runs of siblings (at most ``batchFiles`` files or ``batchBytes``
-/// bytes): one worker then creates a folder's files while another works in a different folder, so they
-/// rarely wait on the same directory's lock, and each keeps its folder descriptor open between files.
+/// files follow in path order, in runs of siblings (a whole folder, unless it holds more than
+/// ``batchFiles`` files or ``batchBytes`` bytes): one worker then creates a folder's files while another
+/// works in a different folder, so they do not queue on one directory's lock, and each keeps its folder
+/// descriptor open between files.
 /// Order never matters for correctness: folders exist before any file is written, and every file is
 /// verified on its own.
 enum WorkOrder {
     /// Files at least this large are scheduled on their own, largest first.
     static let largeFile: UInt64 = 1 << 20
     /// Most files in a batch of small files.
-    static let batchFiles = 32
+    static let batchFiles = 256
     /// Most bytes in a batch of small files.
-    static let batchBytes: UInt64 = 2 << 20
+    static let batchBytes: UInt64 = 8 << 20
 
     /// `positions` (indexes into `items`, in path order) grouped into batches.
     static func batches(of positions: [Int], in items: [ExpansionItem]) -> [[Int]] {

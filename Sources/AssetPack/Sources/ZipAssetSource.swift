@@ -89,7 +89,7 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
 
     /// The entry at `path` when it is a file; otherwise the error `open` reports.
     private func fileEntry(_ path: AssetPath) throws(AssetPackError) -> ZipEntry {
-        let shown = "\(archive.name): \(entryName(path))"
+        var shown: String { "\(archive.name): \(entryName(path))" }  // for messages only
         guard let entry = entry(path) else { throw AssetPackError(.notFound, "no such file", path: shown) }
         switch entry.kind {
         case .file: return entry

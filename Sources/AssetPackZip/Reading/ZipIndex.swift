@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The lookup tables of an archive: name → entry, and directory → children, with directories synthesized
 /// from longer names (APKs and many jars have no directory entries). Each table is built at its first
 /// use, by whichever thread asks first: opening an archive only to go through its entries (a listing,
@@ -14,7 +22,15 @@ final class ZipIndex: @unchecked Sendable {
         init(_ text: String) { self.text = text }
         init(_ text: Substring) { self.text = String(text) }
 
-        static func == (lhs: Key, rhs: Key) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            guard lhs.text.utf8.count == rhs.text.utf8.count else { return false }
+            let same = lhs.text.utf8.withContiguousStorageIfAvailable { left in
+                rhs.text.utf8.withContiguousStorageIfAvailable { right in
+                    left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+                }
+            }
+            return same.flatMap { $0 } ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        }
 
         /// All bytes at once, as they are compared.
         func hash(into hasher: inout Hasher) {
