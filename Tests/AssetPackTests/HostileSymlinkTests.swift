@@ -37,6 +37,11 @@ import TestSupport
         Case(label: "self loop", entries: { _ in [RawZip.symlink("me", to: "me/x")] }, mentions: ["too many symbolic links"]),
         Case(label: "dangling, then up", entries: { _ in [RawZip.symlink("l", to: "missing/../../outside")] },
              mentions: ["\"l\"", "outside the destination"]),
+        // Fuzz finding: "/" followed by a combining mark is one Character but a separator on disk.
+        Case(label: "parent hidden by a combining mark", entries: { _ in [RawZip.symlink("l", to: "../\u{301}x")] },
+             mentions: ["\"l\"", "outside the destination"]),
+        Case(label: "absolute hidden by a combining mark", entries: { _ in [RawZip.symlink("l", to: "/\u{301}etc")] },
+             mentions: ["\"l\"", "not a relative path"]),
         Case(label: "backslash target", entries: { _ in [RawZip.symlink("l", to: "..\\..\\outside")] },
              mentions: ["\"l\"", "not a relative path"]),
         Case(label: "NUL in the target", entries: { _ in [RawZip.symlink("l", to: "ok\u{0}/../..")] }, mentions: ["\"l\""]),

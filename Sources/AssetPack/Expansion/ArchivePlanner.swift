@@ -51,7 +51,7 @@ struct ArchivePlanner {
         let bytes: [UInt8]
         do { bytes = try archive.contents(of: entry, limit: 4096) } catch { throw AssetPackError(error.inArchive(origin)) }
         let target = String(decoding: bytes, as: UTF8.self)
-        if target.isEmpty || target.hasPrefix("/") || bytes.contains(0) || target.contains("\\") {
+        if bytes.isEmpty || bytes.first == UInt8(ascii: "/") || bytes.contains(0) || bytes.contains(UInt8(ascii: "\\")) {
             throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) links to \(AssetPath.quoted(target)), "
                                  + "which is not a relative path inside the destination", path: origin)
         }

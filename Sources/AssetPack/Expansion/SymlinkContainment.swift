@@ -27,8 +27,10 @@ struct SymlinkContainment {
 
     /// Moves `location` along `target`.
     private func follow(_ target: String, from location: inout [String], hops: inout Int) throws(AssetPackError) {
-        if target.hasPrefix("/") { throw escape(target) }
-        for component in target.split(separator: "/").map(String.init) {
+        // Bytes, not Characters: "/" followed by a combining mark is one Character, yet a separator on disk.
+        let slash = UInt8(ascii: "/")
+        if target.utf8.first == slash { throw escape(target) }
+        for component in target.utf8.split(separator: slash).map({ String(decoding: $0, as: UTF8.self) }) {
             switch component {
             case ".":
                 continue
