@@ -115,6 +115,18 @@ import TestSupport
         #expect(quiet.status == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
+    @Test func noSyncExpandsTheSameTreeAndAZipIsUpToDateByItsFingerprint() throws {
+        let scratch = try TemporaryDirectory("cli-no-sync")
+        try Self.write(Self.tree, to: scratch.file("src"))
+        try Self.pythonZip(scratch.file("app.zip"), Self.tree.sorted { $0.key < $1.key }.map { ($0.key, $0.value, false) })
+        let first = try expand([scratch.file("app.zip"), "--to", scratch.file("out"), "--no-sync"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(Self.digest(Self.read(scratch.file("out"))) == Self.digest(Self.tree))
+        // The archive is known up to date from its central directory's fingerprint, with or without --no-sync.
+        let second = try expand([scratch.file("app.zip"), "--to", scratch.file("out")])
+        #expect(second.stdout == "\(scratch.file("out")) is up to date\n")
+    }
+
     @Test func anAPKSubtreeExpandsWithItsStoredInnerZipUnzippedInPlace() throws {
         guard toolExists("python3") else { return }
         let scratch = try TemporaryDirectory("cli-apk")

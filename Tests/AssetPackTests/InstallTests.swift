@@ -234,6 +234,20 @@ import TestSupport
         #expect(reports.all.last?.phase == .done)
     }
 
+    @Test func withoutFlushingTheTreeAndRecordAreTheSame() throws {
+        let scratch = try TemporaryDirectory("install-no-flush")
+        try ExpansionFixtures.bundle(.standard, packed: ["big.bin": .deflate], at: scratch.file("bundle"), scratch: scratch)
+        let options = ExpansionOptions(durability: .none)
+        let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"),
+                                           options: options)
+        #expect(!(try installer.install()).upToDate)
+        #expect(DiskTree.read(scratch.file("assets")) == DiskTree(.standard))
+        #expect(folderNames(scratch.file("assets/.assetpack")) == ["identity", "installed.json"])
+        // Durability does not change the tree, so a flushing installer finds it up to date.
+        #expect(try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"))
+            .isUpToDate())
+    }
+
     @Test func anArchiveSourceIsKnownUpToDateByItsFingerprintAndAChangedOneIsExpandedAgain() throws {
         let scratch = try TemporaryDirectory("install-zip-fingerprint")
         let archive = scratch.file("app.zip"), destination = scratch.file("assets")

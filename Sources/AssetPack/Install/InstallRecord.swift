@@ -26,13 +26,15 @@ struct InstallRecord: Codable, Sendable {
     }
 
     /// Writes `installed.json`, then the stamp, into the record folder of a tree (created when missing).
-    /// `durable` flushes both files and the folder before returning, so the record survives a power loss
-    /// (the caller has flushed the files it describes first).
+    /// `durable` flushes the stamp and the folder before returning, so the record survives a power loss
+    /// (the caller has flushed the files it describes first). `installed.json` and `source` are not
+    /// flushed on their own: the folder's flush usually carries them, and losing them costs only speed
+    /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
         let folder = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
-        try SmallFiles.write(json(), to: StagingNames.recordFile, in: folder, durable: durable)
+        try SmallFiles.write(json(), to: StagingNames.recordFile, in: folder, durable: false)
         if let source {
-            try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: durable)
+            try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
         try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder, durable: durable)
         if durable { try FileSystem.sync(folder.fd, path: folder.path) }

@@ -83,15 +83,27 @@ final class ZipIndex: @unchecked Sendable {
     private func directories() -> [Key: [String]] {
         if let directoryTable { return directoryTable }
         var children: [Key: [Key: String]] = [Key(""): [:]]
+        // Entries usually come folder by folder: when an entry's folder is the previous entry's, only its
+        // last component is new (the folders above it were recorded then).
+        var previousFolder: String?
         for entry in entries {
             let parts = entry.name.unicodeScalars.split(separator: "/").map { String($0) }
+            guard !parts.isEmpty else { continue }
+            let folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : nil
             var parent = ""
-            for (depth, part) in parts.enumerated() {
+            var start = 0
+            if let folder, let previousFolder, Key(folder) == Key(previousFolder) {
+                parent = folder
+                start = parts.count - 1
+            }
+            for depth in start..<parts.count {
+                let part = parts[depth]
                 children[Key(parent), default: [:]][Key(part)] = part
                 parent = parent.isEmpty ? part : parent + "/" + part
                 let isLast = depth == parts.count - 1
                 if (!isLast || entry.kind == .directory) && children[Key(parent)] == nil { children[Key(parent)] = [:] }
             }
+            previousFolder = folder
         }
         let table = children.mapValues { names in
             // String order; canonically equivalent spellings (equal as Strings) by their bytes.
