@@ -19,9 +19,10 @@ public enum Durability: String, Sendable, Hashable {
     /// complete new one; an interrupted staging tree is re-verified before anything in it is kept.
     ///
     /// The cost is the device's write-back of everything written, which `unzip`, `tar` or `cp` leave to
-    /// the kernel: to shorten the wait, write-back of each large file is started as soon as it is written,
-    /// while the others are still being expanded. `syncfs` flushes everything dirty on that file system,
-    /// including other programs' writes.
+    /// the kernel. To overlap it with the expansion, write-back of a large file is started every 32 MiB
+    /// and when it is finished, and the file system is flushed in the background every 250 ms while files
+    /// are written (``BackgroundFlush``), so the final flush has little left to do. `syncfs` flushes
+    /// everything dirty on that file system, including other programs' writes.
     case flushOnCommit
     /// Flush nothing and leave write-back to the kernel, as `unzip`, `tar` and `cp` do: faster, and still
     /// crash-safe. After a power loss within the kernel's write-back delay (about 30 s on Linux) the tree

@@ -28,8 +28,9 @@ import Foundation
 /// `copy_file_range` is not used: the CRC-32 must be computed from the bytes anyway, and reading them
 /// into a buffer that is then written costs the same as an in-kernel copy plus a read for the CRC.
 ///
-/// With ``Durability/flushOnCommit``, write-back of each large file is started as soon as it is written
-/// (so the final `syncfs` has less to wait for); where there is no `syncfs`, each file is flushed.
+/// With ``Durability/flushOnCommit``, write-back of a large file is started every 32 MiB and when it is
+/// finished (so the final `syncfs` has less to wait for; ``BackgroundFlush`` covers small files); where
+/// there is no `syncfs`, each file is flushed.
 struct FileMaterializer: Sendable {
     let source: any AssetSource
     let progress: ProgressTracker
