@@ -18,8 +18,16 @@ struct PlanBuilder {
         }
     }
 
-    private var seen: [String: Seen] = [:]
+    /// Folded key (``foldedKey(_:)``) → position in ``items``. Per item only the position is kept: what
+    /// a conflict message needs besides the item is in ``originOfItem`` and ``impliedBy``.
+    private var seen: [String: Int] = [:]
     private(set) var items: [ExpansionItem] = []
+    /// Where each item came from, as a position in ``origins`` (there are few distinct origins).
+    private var originOfItem: [UInt32] = []
+    private var origins: [String] = []
+    private var originPositions: [String: UInt32] = [:]
+    /// Folders added because an item lies below them → that item.
+    private var impliedBy: [Int: AssetPath] = [:]
     /// The folder of the last item added, whose folders are all in ``seen`` (siblings come in a row).
     private var lastParent: AssetPath?
     /// Bytes of all files added so far.
@@ -57,13 +65,27 @@ struct PlanBuilder {
         let key = PlanBuilder.foldedKey(item.path)
         guard let previous = seen[key] else {
             try count(item, origin: origin)
-            seen[key] = Seen(path: item.path, kind: item.kind, origin: origin, cause: cause)
+            seen[key] = items.count
+            if cause != item.path { impliedBy[items.count] = cause }
+            originOfItem.append(position(ofOrigin: origin))
             items.append(item)
             return
         }
-        let sameBytes = previous.path.string.utf8.elementsEqual(item.path.string.utf8)
-        if sameBytes && previous.kind == .directory && item.kind == .directory { return }
-        throw PlanBuilder.conflict(previous, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
+        let earlier = items[previous]
+        let sameBytes = earlier.path.string.utf8.elementsEqual(item.path.string.utf8)
+        if sameBytes && earlier.kind == .directory && item.kind == .directory { return }
+        let first = Seen(path: earlier.path, kind: earlier.kind, origin: origins[Int(originOfItem[previous])],
+                         cause: impliedBy[previous] ?? earlier.path)
+        throw PlanBuilder.conflict(first, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
+    }
+
+    private mutating func position(ofOrigin origin: String) -> UInt32 {
+        if let last = origins.last, last == origin { return UInt32(origins.count - 1) }
+        if let known = originPositions[origin] { return known }
+        let position = UInt32(origins.count)
+        origins.append(origin)
+        originPositions[origin] = position
+        return position
     }
 
     /// Adds a file's size to the total, enforcing ``maxTotalBytes``.

@@ -32,7 +32,9 @@ struct InstallRecord: Codable, Sendable {
     /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
         let folder = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
-        try SmallFiles.write(json(), to: StagingNames.recordFile, in: folder, durable: false)
+        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false) { (write) throws(AssetPackError) in
+            try writeJSON(write)
+        }
         if let source {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
@@ -41,30 +43,43 @@ struct InstallRecord: Codable, Sendable {
     }
 
     /// `installed.json`: what `JSONEncoder` with sorted keys and unescaped slashes makes of this record,
-    /// written straight into one byte array (an encoder's intermediate tree for 50,000 files would be the
-    /// largest allocation of the whole expansion).
-    func json() -> [UInt8] {
+    /// written straight into bytes (an encoder's intermediate tree for 50,000 files would be the largest
+    /// allocation of the whole expansion) and handed to `emit` in pieces of about 64 KiB, so the text of
+    /// a large record is never whole in memory either.
+    func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        let piece = 64 * 1024
         var out: [UInt8] = []
-        out.reserveCapacity(96 + files.count * 64)
-        out += Array(#"{"files":["#.utf8)
+        out.reserveCapacity(piece + 4096)
+        out.append(contentsOf: #"{"files":["#.utf8)
         for (index, file) in files.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out += Array("{".utf8)
-            if let crc = file.crc32 { out += Array(#""crc32":\#(crc),"#.utf8) }
-            out += Array(#""mode":\#(file.mode),"path":"#.utf8)
+            out.append(UInt8(ascii: "{"))
+            if let crc = file.crc32 { out.append(contentsOf: #""crc32":\#(crc),"#.utf8) }
+            out.append(contentsOf: #""mode":\#(file.mode),"path":"#.utf8)
             Self.appendString(file.path, to: &out)
-            out += Array(#","size":\#(file.size)}"#.utf8)
+            out.append(contentsOf: #","size":\#(file.size)}"#.utf8)
+            if out.count >= piece {
+                try emit(out)
+                out.removeAll(keepingCapacity: true)
+            }
         }
-        out += Array(#"],"format":\#(format),"#.utf8)
+        out.append(contentsOf: #"],"format":\#(format),"#.utf8)
         if let source {
-            out += Array(#""source":"#.utf8)
+            out.append(contentsOf: #""source":"#.utf8)
             Self.appendString(source, to: &out)
             out.append(UInt8(ascii: ","))
         }
-        out += Array(#""stamp":"#.utf8)
+        out.append(contentsOf: #""stamp":"#.utf8)
         Self.appendString(stamp, to: &out)
-        out += Array("}\n".utf8)
-        return out
+        out.append(contentsOf: "}\n".utf8)
+        try emit(out)
+    }
+
+    /// `installed.json` as one byte array (see ``writeJSON(_:)``).
+    func json() -> [UInt8] {
+        var whole: [UInt8] = []
+        writeJSON { (bytes) throws(Never) in whole.append(contentsOf: bytes) }
+        return whole
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.

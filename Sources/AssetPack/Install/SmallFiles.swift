@@ -4,11 +4,20 @@ enum SmallFiles {
     /// Writes `bytes` to `name` in `directory` atomically; `durable` flushes the bytes before the rename
     /// (the caller flushes `directory` when the rename itself must survive a power loss).
     static func write(_ bytes: [UInt8], to name: String, in directory: Descriptor, durable: Bool) throws(AssetPackError) {
+        try write(to: name, in: directory, durable: durable) { (write) throws(AssetPackError) in try write(bytes) }
+    }
+
+    /// Writes what `produce` hands to its argument, piece by piece, to `name` in `directory` atomically
+    /// (as ``write(_:to:in:durable:)``): a large file never has to be whole in memory.
+    static func write(to name: String, in directory: Descriptor, durable: Bool,
+                      _ produce: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let temporary = StagingNames.temporaryPrefix + name
         let display = directory.path + "/" + name
         try FileSystem.remove(temporary, in: directory.fd, isDirectory: false, path: display)
         let file = Descriptor(try FileSystem.createFile(temporary, in: directory.fd, path: display), path: display)
-        try bytes.withBytesThrowingAssetPackError { (raw) throws(AssetPackError) in try FileSystem.writeAll(file.fd, raw, path: display) }
+        try produce { (bytes) throws(AssetPackError) in
+            try bytes.withBytesThrowingAssetPackError { (raw) throws(AssetPackError) in try FileSystem.writeAll(file.fd, raw, path: display) }
+        }
         try FileSystem.setPermissions(file.fd, PermissionPolicy.defaultFile, path: display)
         if durable { try FileSystem.sync(file.fd, path: display) }
         try FileSystem.rename(temporary, in: directory.fd, to: name, in: directory.fd, path: display)
