@@ -203,11 +203,19 @@ import TestSupport
 
         let slow = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("b"),
                                       options: ExpansionOptions(jobs: 1))
+        // The first progress report holds the install until the task has been cancelled, so the
+        // cancellation always arrives mid-install, however fast or loaded the machine.
+        let reports = ReportLog()
+        let cancelled = DispatchSemaphore(value: 0)
         let task = Task { () async throws(AssetPackError) -> ExpansionResult in
-            try await slow.install { _ in Thread.sleep(forTimeInterval: 0.02) }
+            try await slow.install { report in
+                reports.append(report)
+                if reports.all.count == 1 { cancelled.wait() }
+            }
         }
-        try await Task.sleep(nanoseconds: 30_000_000)
+        while reports.all.isEmpty { try await Task.sleep(nanoseconds: 1_000_000) }
         task.cancel()
+        cancelled.signal()
         let outcome = await task.result
         guard case .failure(let error) = outcome else {
             Issue.record("expected cancellation")

@@ -7,6 +7,7 @@ struct ManifestPlanner {
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
+        builder.reserve(manifest.entries.count)
         var archives: [String: ArchiveHandle] = [:]
         for entry in manifest.entries {
             let path = try AssetPath(entry.path)
@@ -21,7 +22,7 @@ struct ManifestPlanner {
                                               permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks), from: origin)
             }
         }
-        return ExpansionPlan(sourceName: source.name, items: builder.sortedItems(), identity: manifest.identity,
+        return ExpansionPlan(sourceName: source.name, items: builder.takeSortedItems(), identity: manifest.identity,
                              usesManifest: true, stamp: ExpansionPlan.manifestStamp(manifest.identity))
     }
 

@@ -54,11 +54,42 @@ struct PlanBuilder {
         try insert(item, origin: origin, cause: item.path)
     }
 
-    /// The items in path order. Items added in that order (a walk) are returned as they are, without the
-    /// copy a sort makes.
-    func sortedItems() -> [ExpansionItem] {
-        if zip(items, items.dropFirst()).allSatisfy({ $0.path < $1.path }) { return items }
-        return items.sorted { $0.path < $1.path }
+    /// Makes room for `count` items at once, when the caller knows about how many there will be (an
+    /// archive's entry count): no regrowth of the item list and the name table while they are added.
+    mutating func reserve(_ count: Int) {
+        items.reserveCapacity(count)
+        seen.reserveCapacity(count)
+    }
+
+    /// Hands over the items in path order, leaving the builder empty. Items added in that order (a walk)
+    /// are returned as they are; others are put in order in place, through a sorted list of positions,
+    /// so no second copy of the items exists at any time.
+    mutating func takeSortedItems() -> [ExpansionItem] {
+        var result: [ExpansionItem] = []
+        swap(&result, &items)
+        seen = [:]
+        var order: [Int]
+        do {
+            let keys = result.map(\.path.orderKey)
+            if zip(keys, keys.dropFirst()).allSatisfy({ AssetPath.precedes($0, $1) }) { return result }
+            order = result.indices.sorted { AssetPath.precedes(keys[$0], keys[$1]) }
+        }
+        // result[j] must become the item now at order[j]: follow each cycle of the permutation once.
+        for start in order.indices where order[start] != start {
+            let first = result[start]
+            var position = start
+            while true {
+                let next = order[position]
+                order[position] = position
+                if next == start {
+                    result[position] = first
+                    break
+                }
+                result[position] = result[next]
+                position = next
+            }
+        }
+        return result
     }
 
     private mutating func insert(_ item: ExpansionItem, origin: String, cause: AssetPath) throws(AssetPackError) {

@@ -7,16 +7,23 @@ import AssetPackZip
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
 /// ``ExpansionOptions/keepZips`` is set. The `.assetpack` folder at the top is skipped. An archive given as
-/// the source is checked entry by entry first (``ZipSourceCheck``).
+/// the source is planned from its central directory instead (``ZipSourcePlanner``): the same tree, checked
+/// entry by entry, without a `list` and an `open` per file.
 struct TreePlanner {
     let source: any AssetSource
     let options: ExpansionOptions
+    /// Walk an archive given as the source too, instead of reading its central directory (tests compare
+    /// the two plans).
+    var walksArchives = false
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
-        if let zip = source as? ZipAssetSource { try ZipSourceCheck.check(zip, options: options) }
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
-        try walk(into: &builder)
-        let items = builder.sortedItems()
+        if let zip = source as? ZipAssetSource, !walksArchives {
+            try ZipSourcePlanner.collect(zip, options: options, into: &builder)
+        } else {
+            try walk(into: &builder)
+        }
+        let items = builder.takeSortedItems()
         let identity = TreeIdentity.of(items)
         return ExpansionPlan(sourceName: source.name, items: items, identity: identity, usesManifest: false,
                              stamp: ExpansionPlan.treeStamp(identity, options: options))
@@ -29,7 +36,7 @@ struct TreePlanner {
                 try builder.add(.directory(path), from: source.name)
                 return
             }
-            if !options.keepZips && isZip(path.name) {
+            if !options.keepZips && Self.isZip(path.name) {
                 try ArchivePlanner(source: source, options: options).unpack(path, into: path.parent, builder: &builder)
             } else {
                 try builder.add(ExpansionItem(path: path, kind: .file, size: file.size, crc32: file.crc32,
@@ -57,7 +64,8 @@ struct TreePlanner {
         return (measured.size, measured.crc32)
     }
 
-    private func isZip(_ name: String) -> Bool {
+    /// True for a name ending in `.zip` (any case) with something before it.
+    static func isZip(_ name: String) -> Bool {
         name.utf8.count > 4 && name.lowercased().hasSuffix(".zip")
     }
 }

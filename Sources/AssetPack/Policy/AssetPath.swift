@@ -1,3 +1,5 @@
+import Foundation
+
 /// A relative path that is safe to create under a destination: it cannot hold `..`, `.`, empty
 /// components, an absolute start, backslashes, drive letters, NUL or other control characters (C0, DEL
 /// and C1), each component fits the platform's name limit, and the whole path fits ``maxPathBytes`` and
@@ -118,6 +120,30 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
             return left.utf8.lexicographicallyPrecedes(right.utf8)
         }
         return lhs.components.count < rhs.components.count
+    }
+
+    /// Bytes whose plain lexicographic order is the order of ``<(_:_:)``: the UTF-8 path with each `/`
+    /// as a zero byte, which no component holds (so a component sorts before its own extensions, and a
+    /// path before the paths below it). Sorting many paths by these keys with `memcmp` is several times
+    /// faster than comparing them component by component.
+    var orderKey: [UInt8] {
+        var key: [UInt8] = []
+        for component in components {
+            if !key.isEmpty { key.append(0) }
+            key.append(contentsOf: component.utf8)
+        }
+        return key
+    }
+
+    /// True when `left` sorts before `right` (two ``orderKey``s).
+    static func precedes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        left.withUnsafeBufferPointer { a in
+            right.withUnsafeBufferPointer { b in
+                let common = min(a.count, b.count)
+                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
     }
 
     /// A name in quotes with control characters escaped, safe to print.

@@ -1,0 +1,101 @@
+@testable import AssetPack
+import AssetPackZip
+import Foundation
+import Testing
+import TestSupport
+
+/// An archive given as the source is planned from its central directory, not walked; the plan must be
+/// exactly the one the list/open walk finds (same items, same identity, so the same stamp).
+@Suite struct ZipSourcePlannerTests {
+    /// An APK-like archive: files at several depths, explicit and implied folders, an empty folder, a
+    /// nested zip (at the top and deeper), a reserved `.assetpack` folder, entries outside the root.
+    private func archive(_ scratch: TemporaryDirectory, prefix: String) throws -> String {
+        let path = scratch.file("app-\(prefix.isEmpty ? "plain" : "rooted").zip")
+        let inner = try ExpansionFixtures.zipBytes([
+            ("photos/frog.jpg", Array(repeating: 7, count: 3_000), .deflate),
+            ("photos/", [], .stored),
+            ("notes.txt", Array("inner".utf8), .stored),
+        ], scratch: scratch)
+        let writer = try ZipWriter(path: path)
+        try writer.addFile("META-INF/MANIFEST.MF", contents: Array("outside".utf8))
+        try writer.addDirectory(prefix + "empty/")
+        try writer.addDirectory(prefix + "levels/")
+        try writer.addFile(prefix + "levels/1.json", contents: Array(#"{"level":1}"#.utf8))
+        try writer.addFile(prefix + "levels/deep/2.json", contents: Array(repeating: 0x41, count: 10_000), method: .stored)
+        try writer.addFile(prefix + "zeta.txt", contents: [])
+        try writer.addFile(prefix + "Alpha.bin", contents: (0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try writer.addFile(prefix + "binary/pack.zip", contents: inner, method: .stored)
+        try writer.addFile(prefix + "top.zip", contents: inner, method: .deflate)
+        try writer.addFile(prefix + ".assetpack/identity", contents: Array("ignored".utf8))
+        try writer.finish(sync: false)
+        return path
+    }
+
+    @Test(arguments: [("", false), ("", true), ("assets/", false), ("assets/", true)])
+    func theCentralDirectoryPlanIsTheWalkedPlan(prefix: String, keepZips: Bool) throws {
+        let scratch = try TemporaryDirectory("zip-source-plan")
+        let zip = ZipAssetSource(archive: try ZipArchive(path: try archive(scratch, prefix: prefix)), root: prefix)
+        let options = ExpansionOptions(keepZips: keepZips)
+        let read = try TreePlanner(source: zip, options: options).plan()
+        let walked = try TreePlanner(source: zip, options: options, walksArchives: true).plan()
+        func facts(_ plan: ExpansionPlan) -> [String] {
+            plan.items.map { "\($0.kind) \($0.path.string) \($0.size) \($0.crc32.map { String($0) } ?? "-") \(String($0.permissions, radix: 8))" }
+        }
+        #expect(facts(read) == facts(walked))
+        #expect(read.identity == walked.identity)
+        #expect(read.stamp == walked.stamp)
+        #expect(read.items.contains { $0.path.string == "empty" && $0.kind == .directory })
+        #expect(!read.items.contains { $0.path.string.hasPrefix(".assetpack") })
+        #expect(read.items.contains { $0.path.string == "META-INF/MANIFEST.MF" } == prefix.isEmpty)  // outside the root
+        #expect(read.items.contains { $0.path.string == (keepZips ? "binary/pack.zip" : "binary/photos/frog.jpg") })
+    }
+
+    @Test func aNestedZipConflictingWithAFileIsRefused() throws {
+        let scratch = try TemporaryDirectory("zip-source-plan-conflict")
+        let inner = try ExpansionFixtures.zipBytes([("readme.txt", Array("inner".utf8), .stored)], scratch: scratch)
+        try ExpansionFixtures.zip(at: scratch.file("outer.zip"), [("readme.txt", Array("outer".utf8), .stored),
+                                                                  ("bundle.zip", inner, .stored)])
+        let zip = ZipAssetSource(archive: try ZipArchive(path: scratch.file("outer.zip")), root: "")
+        let error = #expect(throws: AssetPackError.self) { try TreePlanner(source: zip, options: ExpansionOptions()).plan() }
+        #expect(error?.code == .conflict)
+        #expect(error?.message.contains("readme.txt") == true)
+    }
+}
+
+/// The byte keys the plan is sorted by must order paths exactly as `AssetPath.<` does.
+@Suite struct AssetPathOrderKeyTests {
+    @Test func keysSortLikeTheComparison() throws {
+        var random = SeededRandom(seed: 0x5eed)
+        let alphabet = ["a", "b", "a.b", "a-b", "ab", "A", "\u{E9}", "e\u{301}", "z", "0", "~", "\u{1F600}"]
+        var paths: [AssetPath] = []
+        for _ in 0..<2_000 {
+            var path = AssetPath.root
+            for _ in 0..<(1 + Int(random.next() % 4)) {
+                let parts = 1 + Int(random.next() % 2)
+                let name = (0..<parts).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+                path = try path.appending(name)
+            }
+            paths.append(path)
+        }
+        let byComparison = paths.sorted().map(\.orderKey)
+        let byKeys = paths.map(\.orderKey).sorted { AssetPath.precedes($0, $1) }
+        #expect(byKeys == byComparison)
+        for (left, right) in zip(paths, paths.dropFirst()) {
+            #expect(AssetPath.precedes(left.orderKey, right.orderKey) == (left < right))
+        }
+    }
+
+    @Test func theBuilderPutsItemsAddedInAnyOrderInPathOrder() throws {
+        var random = SeededRandom(seed: 42)
+        var names = (0..<3_000).map { "d\($0 % 13)/f\($0)" }
+        names.shuffle(using: &random)
+        var builder = PlanBuilder()
+        for name in names {
+            try builder.add(ExpansionItem(path: try AssetPath(name), kind: .file, permissions: 0o644), from: "test")
+        }
+        let items = builder.takeSortedItems()
+        #expect(items.count == names.count + 13)  // the 13 folders are items too
+        #expect(items.map(\.path) == items.map(\.path).sorted())
+        #expect(Set(items.filter { $0.kind == .file }.map(\.path.string)) == Set(names))
+    }
+}
