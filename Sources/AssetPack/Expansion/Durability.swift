@@ -20,7 +20,7 @@ public enum Durability: String, Sendable, Hashable {
     ///
     /// The cost is the device's write-back of everything written, which `unzip`, `tar` or `cp` leave to
     /// the kernel. To overlap it with the expansion, write-back of a large file is started every 32 MiB
-    /// and when it is finished, and the file system is flushed in the background every 250 ms while files
+    /// and when it is finished, and the file system is flushed in the background every 100 ms while files
     /// are written (``BackgroundFlush``), so the final flush has little left to do. `syncfs` flushes
     /// everything dirty on that file system, including other programs' writes.
     case flushOnCommit

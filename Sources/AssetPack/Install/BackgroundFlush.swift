@@ -11,7 +11,7 @@ import Foundation
 /// own failures are ignored for that reason.
 final class BackgroundFlush: @unchecked Sendable {
     /// Time between two flushes.
-    static let interval: TimeInterval = 0.25
+    static let interval: TimeInterval = 0.1
     /// Below this many files and bytes to write, no background flush is started.
     static let minimumFiles = 256
     static let minimumBytes: UInt64 = 16 << 20
