@@ -43,23 +43,31 @@ struct FileMaterializer: Sendable {
     static let earlyWritebackSize: UInt64 = 1 << 20
 
     /// Writes `item` into `directory` (its parent folder) using `worker`'s buffers; returns the CRC-32 of
-    /// what was written.
-    func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+    /// what was written. `keptBlocks`: for a block-indexed file an interrupted run left unfinished, the
+    /// blocks its journal records (the file is then continued, not created).
+    func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker,
+               keptBlocks: Set<Int> = []) throws(AssetPackError) -> UInt32 {
         let name = item.path.name
         let display = directory.path + "/" + name
         let modeAtCreation = finalModeAtCreation(item)
-        let file = Descriptor(try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0, path: display),
-                              path: display)
+        let file = keptBlocks.isEmpty
+            ? Descriptor(try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0, path: display), path: display)
+            : Descriptor(try FileSystem.openFileForUpdate(name, in: directory.fd, path: display), path: display)
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
-            let inBlocks = try BlockParallelExtraction.write(item, into: file, progress: progress, reportsBytes: reportsBytes(of: item),
+            let inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+                                                             reportsBytes: reportsBytes(of: item),
                                                              startsWriteback: durability == .flushOnCommit && FileSystem.canSyncFileSystem)
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
             if !modeAtCreation { try FileSystem.setPermissions(file.fd, item.permissions, path: display) }
+            if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }
             return crc
         } catch {
+            // A large file stopped on request keeps what it has: its journal lets the next call go on.
+            if error.code == .cancelled && item.blocks != nil { throw error }
             try? FileSystem.remove(name, in: directory.fd, isDirectory: false, path: display)
+            try? BlockJournal.remove(for: name, in: directory)
             throw error
         }
     }

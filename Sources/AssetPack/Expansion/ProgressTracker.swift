@@ -10,6 +10,7 @@ final class ProgressTracker: @unchecked Sendable {
     private let cancellation: ExpansionCancellation?
     private var state: ExpansionProgress
     private var lastByteReport: UInt64 = 0
+    private var resumedBlockBytes: UInt64 = 0
 
     init(callback: Callback?, cancellation: ExpansionCancellation?) {
         self.callback = callback
@@ -39,6 +40,21 @@ final class ProgressTracker: @unchecked Sendable {
         if report { lastByteReport = state.bytesDone }
         if report { callback?(state) }
         lock.unlock()
+    }
+
+    /// Adds the bytes of blocks an interrupted run wrote, found complete and kept (see ``BlockJournal``).
+    func resumed(bytes: UInt64) {
+        lock.lock()
+        resumedBlockBytes += bytes
+        lock.unlock()
+        advance(bytes: bytes)
+    }
+
+    /// Bytes reported with ``resumed(bytes:)`` so far.
+    var bytesResumedInBlocks: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return resumedBlockBytes
     }
 
     /// A file is finished; `extraBytes` are its bytes not yet counted by ``advance(bytes:)``.

@@ -19,13 +19,16 @@ public struct ExpansionResult: Sendable, Equatable {
     public var filesLinked: Int
     /// Files kept from an interrupted earlier call.
     public var filesResumed: Int
+    /// Bytes kept from an interrupted earlier call: the files of ``filesResumed`` and the written blocks of
+    /// a large block-indexed file it left unfinished (which this call completed instead of rewriting).
+    public var bytesResumed: UInt64
     /// Wall-clock seconds the call took.
     public var seconds: Double
 
     /// A result with the given fields; the counts default to zero.
     public init(destination: String, upToDate: Bool, identity: String, files: Int = 0, bytes: UInt64 = 0,
                 filesWritten: Int = 0, bytesWritten: UInt64 = 0, filesLinked: Int = 0, filesResumed: Int = 0,
-                seconds: Double = 0) {
+                bytesResumed: UInt64 = 0, seconds: Double = 0) {
         self.destination = destination
         self.upToDate = upToDate
         self.identity = identity
@@ -35,6 +38,7 @@ public struct ExpansionResult: Sendable, Equatable {
         self.bytesWritten = bytesWritten
         self.filesLinked = filesLinked
         self.filesResumed = filesResumed
+        self.bytesResumed = bytesResumed
         self.seconds = seconds
     }
 }

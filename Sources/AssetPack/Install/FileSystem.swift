@@ -38,6 +38,29 @@ enum FileSystem {
         try retrying("openat", path) { openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
     }
 
+    /// `openat(2)` of an existing regular file for reading and writing, never following a symlink (a
+    /// partly written file of the staging tree that a resume continues).
+    static func openFileForUpdate(_ name: String, in directory: Int32, path: String) throws(AssetPackError) -> Int32 {
+        try retrying("openat", path) { openat(directory, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
+    }
+
+    /// `pwrite(2)` until every byte is written at `offset`.
+    static func pwriteAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, at offset: UInt64, path: String) throws(AssetPackError) {
+        var done = 0
+        while done < buffer.count {
+            let count = try retrying("pwrite", path) {
+                Glibc_pwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            guard count > 0 else { throw .system("pwrite", path: path, errno: EIO) }
+            done += count
+        }
+    }
+
+    /// `ftruncate(2)`.
+    static func truncate(_ descriptor: Int32, to size: UInt64, path: String) throws(AssetPackError) {
+        _ = try retrying("ftruncate", path) { ftruncate(descriptor, off_t(size)) }
+    }
+
     /// `openat(2)` of a regular file of a source tree for reading, never following a symlink and never
     /// blocking on a FIFO (`O_NONBLOCK`; the caller checks the kind with ``status(of:path:)``). Nil when
     /// the name does not exist.
@@ -397,4 +420,7 @@ private func Glibc_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ coun
     pread(fd, buffer, count, offset)
 }
 private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
+private func Glibc_pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t) -> Int {
+    pwrite(fd, buffer, count, offset)
+}
 private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }

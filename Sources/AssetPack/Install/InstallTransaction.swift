@@ -29,12 +29,13 @@ struct InstallTransaction {
         let done = progress.snapshot
         return ExpansionResult(destination: installer.destination, upToDate: false, identity: plan.stamp,
                                files: plan.fileCount, bytes: plan.totalBytes, filesWritten: done.filesWritten,
-                               bytesWritten: counts.bytesWritten, filesLinked: counts.linked, filesResumed: counts.resumed)
+                               bytesWritten: counts.bytesWritten, filesLinked: counts.linked, filesResumed: counts.resumed,
+                               bytesResumed: counts.bytesResumed)
     }
 
     private struct Counts {
         var linked = 0, resumed = 0
-        var bytesWritten: UInt64 = 0
+        var bytesWritten: UInt64 = 0, bytesResumed: UInt64 = 0
     }
 
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
@@ -54,13 +55,14 @@ struct InstallTransaction {
     /// Resumes or starts the staging tree and writes every missing file, then the record.
     private func fill(_ staging: Descriptor, plan: ExpansionPlan, resuming: Bool,
                       current: Descriptor?) throws(AssetPackError) -> Counts {
-        let kept = try resume(staging, plan: plan, resuming: resuming)
-        let linkable = try unchangedFiles(in: current, plan: plan, excluding: kept)
+        let left = try resume(staging, plan: plan, resuming: resuming)
+        let kept = left.kept
+        let linkable = try unchangedFiles(in: current, plan: plan, excluding: Set(kept.keys).union(left.partial.keys))
         var toWrite = plan.items.indices.filter { plan.items[$0].kind == .file && kept[$0] == nil && linkable[$0] == nil }
         try SpacePreflight.check(sizes: toWrite.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: installer.freeSpaceOverride)
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
-                               options: installer.options, kept: kept)
+                               options: installer.options, kept: kept, partial: left.partial)
         try fill.makeDirectories()
         var counts = Counts(linked: linkable.count, resumed: kept.count)
         if let current, !linkable.isEmpty {
@@ -70,28 +72,30 @@ struct InstallTransaction {
         }
         try fill.writeFiles(toWrite)
         try fill.makeSymlinks()
-        counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size }
+        counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
+        counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
         try flush(staging)
         try fill.record().write(into: staging, durable: durable)
         return counts
     }
 
-    /// The verified files an interrupted run left in staging (CRCs by item index), counted as done.
-    private func resume(_ staging: Descriptor, plan: ExpansionPlan, resuming: Bool) throws(AssetPackError) -> [Int: UInt32] {
-        let kept = resuming ? try StagingPruner(root: staging, plan: plan).prune() : [:]
+    /// What an interrupted run left in staging: verified files (counted as done) and unfinished
+    /// block-indexed files to continue.
+    private func resume(_ staging: Descriptor, plan: ExpansionPlan, resuming: Bool) throws(AssetPackError) -> StagingPruner.Outcome {
+        let left = resuming ? try StagingPruner(root: staging, plan: plan).prune() : StagingPruner.Outcome()
         progress.start(files: plan.fileCount, bytes: plan.totalBytes)
-        for position in kept.keys.sorted() {
+        for position in left.kept.keys.sorted() {
             progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
         }
-        return kept
+        return left
     }
 
     /// Files of the installed tree that the plan keeps unchanged (CRCs by item index).
     private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
-                                excluding kept: [Int: UInt32]) throws(AssetPackError) -> [Int: UInt32] {
+                                excluding present: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
         guard let current, let record = InstallRecord.read(from: current) else { return [:] }
-        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, record: record, excluding: Set(kept.keys))
+        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, record: record, excluding: present)
     }
 
     /// With ``Durability/flushOnCommit``, puts every file of the staging tree on the device: one `syncfs`

@@ -9,9 +9,12 @@ final class StagingFill: @unchecked Sendable {
     let options: ExpansionOptions
     /// CRC-32 of every file finished so far, by item index.
     let checksums: ResultSlots<UInt32>
+    /// Unfinished block-indexed files an interrupted run left: the blocks written, by item index.
+    let partial: [Int: Set<Int>]
 
     init(plan: ExpansionPlan, staging: Descriptor, source: any AssetSource, progress: ProgressTracker,
-         options: ExpansionOptions, kept: [Int: UInt32]) {
+         options: ExpansionOptions, kept: [Int: UInt32], partial: [Int: Set<Int>] = [:]) {
+        self.partial = partial
         self.plan = plan
         self.staging = staging
         self.source = source
@@ -71,7 +74,8 @@ final class StagingFill: @unchecked Sendable {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
                 let folder = try cursors[worker].directory(item.path.parent)
-                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker])
+                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker],
+                                                            keptBlocks: self.partial[position] ?? [])
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
         }

@@ -6,22 +6,35 @@ import AssetPackZip
 /// could have lost unflushed data). A file whose CRC the plan does not know is created with no permission
 /// bits and gets its planned ones only once complete (``FileMaterializer``). Everything else — files not
 /// complete or not matching, temporaries, stray names, links, files of the wrong size — is removed.
-/// Returns the kept files' CRCs by item index.
+///
+/// A block-indexed file left unfinished beside its ``BlockJournal`` is kept as partial, with the blocks
+/// its journal records: the fill continues it (and checks those blocks again) instead of starting over.
 struct StagingPruner {
     let root: Descriptor
     let plan: ExpansionPlan
 
-    func prune() throws(AssetPackError) -> [Int: UInt32] {
+    /// What an interrupted run left that can be used.
+    struct Outcome {
+        /// Complete, verified files: their CRC-32s by item index.
+        var kept: [Int: UInt32] = [:]
+        /// Unfinished block-indexed files: the blocks recorded as written, by item index.
+        var partial: [Int: Set<Int>] = [:]
+    }
+
+    func prune() throws(AssetPackError) -> Outcome {
         var index: [AssetPath: Int] = [:]
         for (position, item) in plan.items.enumerated() { index[item.path] = position }
-        var kept: [Int: UInt32] = [:]
-        try prune(root, at: .root, index: index, kept: &kept)
-        return kept
+        var outcome = Outcome()
+        try prune(root, at: .root, index: index, outcome: &outcome)
+        return outcome
     }
 
     private func prune(_ folder: Descriptor, at path: AssetPath, index: [AssetPath: Int],
-                       kept: inout [Int: UInt32]) throws(AssetPackError) {
-        for name in try folder.names() {
+                       outcome: inout Outcome) throws(AssetPackError) {
+        let names = try folder.names()
+        let journals = Set(names.filter(BlockJournal.isJournal))
+        var usedJournals: Set<String> = []
+        for name in names where !journals.contains(name) {
             if path.isRoot && name == StagingNames.recordDirectory { continue }
             guard let child = try? path.appending(name), let status = try folder.status(name),
                   let position = index[child], !name.hasPrefix(StagingNames.temporaryPrefix) else {
@@ -29,16 +42,21 @@ struct StagingPruner {
                 continue
             }
             let item = plan.items[position]
-            if status.kind == .directory && item.kind == .directory {
-                try prune(try folder.directory(name), at: child, index: index, kept: &kept)
+            if status.kind == .file && item.kind == .file, let blocks = item.blocks, journals.contains(BlockJournal.name(for: name)),
+               let written = try BlockJournal.open(for: name, in: folder)?.writtenBlocks(count: blocks.pairs.count), !written.isEmpty {
+                outcome.partial[position] = written
+                usedJournals.insert(BlockJournal.name(for: name))
+            } else if status.kind == .directory && item.kind == .directory {
+                try prune(try folder.directory(name), at: child, index: index, outcome: &outcome)
             } else if status.kind == .file && item.kind == .file && status.size == item.size
                         && status.permissions == item.permissions, let crc = try checksum(name, in: folder),
                       item.crc32 == nil || item.crc32 == crc {
-                kept[position] = crc
+                outcome.kept[position] = crc
             } else {
                 try TreeRemoval.remove(name, in: folder)
             }
         }
+        for journal in journals.subtracting(usedJournals) { try TreeRemoval.remove(journal, in: folder) }
     }
 
     private func checksum(_ name: String, in folder: Descriptor) throws(AssetPackError) -> UInt32? {

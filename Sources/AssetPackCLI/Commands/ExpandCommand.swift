@@ -94,7 +94,7 @@ struct ExpandCommand: ParsableCommand {
             var line = "expanded \(result.files) files (\(ByteCount.text(result.bytes))) into \(result.destination)"
             line += String(format: " in %.2f s", result.seconds)
             let reused = [result.filesLinked > 0 ? "\(result.filesLinked) unchanged" : nil,
-                          result.filesResumed > 0 ? "\(result.filesResumed) resumed" : nil].compactMap { $0 }
+                          result.bytesResumed > 0 ? "\(ByteCount.text(result.bytesResumed)) resumed" : nil].compactMap { $0 }
             if !reused.isEmpty { line += " (\(reused.joined(separator: ", ")), \(result.filesWritten) written)" }
             print(line)
         }
@@ -109,6 +109,8 @@ struct ExpandSummary: Encodable {
     var bytes: UInt64
     var filesWritten: Int
     var bytesWritten: UInt64
+    var filesResumed: Int
+    var bytesResumed: UInt64
     var seconds: Double
 
     init(_ result: ExpansionResult) {
@@ -118,6 +120,8 @@ struct ExpandSummary: Encodable {
         bytes = result.bytes
         filesWritten = result.filesWritten
         bytesWritten = result.bytesWritten
+        filesResumed = result.filesResumed
+        bytesResumed = result.bytesResumed
         seconds = (result.seconds * 1_000_000).rounded() / 1_000_000
     }
 
@@ -150,22 +154,26 @@ final class ExpandProgressBar: Sendable {
 }
 
 /// Test hook: `ASSETPACK_TEST_KILL_AFTER_FILES=N` makes the process kill itself with SIGKILL once it has
-/// written N files; `ASSETPACK_TEST_KILL_AT=committed|switched` once it reaches that step. This lets the
-/// end-to-end tests interrupt an expansion at exact points, deterministically.
+/// written N files; `ASSETPACK_TEST_KILL_AFTER_BYTES=N` once N bytes are done (inside a large file:
+/// progress is reported every 4 MiB); `ASSETPACK_TEST_KILL_AT=committed|switched` once it reaches that
+/// step. This lets the end-to-end tests interrupt an expansion at exact points, deterministically.
 struct TestKillHook: Sendable {
     var afterFiles: Int?
+    var afterBytes: UInt64?
     var atPhase: ExpansionProgress.Phase?
 
     static func fromEnvironment() -> TestKillHook? {
         // getenv, not ProcessInfo: this runs on every start, and the up-to-date path must stay short.
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         let hook = TestKillHook(afterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
+                                afterBytes: variable("ASSETPACK_TEST_KILL_AFTER_BYTES").flatMap { UInt64($0) },
                                 atPhase: variable("ASSETPACK_TEST_KILL_AT").flatMap { ExpansionProgress.Phase(rawValue: $0) })
-        return hook.afterFiles == nil && hook.atPhase == nil ? nil : hook
+        return hook.afterFiles == nil && hook.afterBytes == nil && hook.atPhase == nil ? nil : hook
     }
 
     func check(_ progress: ExpansionProgress) {
         if let afterFiles, progress.filesWritten >= afterFiles { kill(getpid(), SIGKILL) }
+        if let afterBytes, progress.phase == .writing, progress.bytesDone >= afterBytes { kill(getpid(), SIGKILL) }
         if let atPhase, progress.phase == atPhase { kill(getpid(), SIGKILL) }
     }
 }

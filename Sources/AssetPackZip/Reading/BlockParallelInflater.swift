@@ -74,17 +74,29 @@ public struct BlockParallelInflater: Sendable {
     /// write with its byte count, from any of the threads; when it returns false the work stops with
     /// ``ZipError/Code/cancelled``. Returns the CRC-32 once every block checked out and the combined CRC-32
     /// matched the entry's.
+    ///
+    /// Resuming: the blocks in `kept` are taken to be in the file already (written by an earlier call that
+    /// was interrupted); they are read back for their CRC-32 instead of inflated (`progress` is called
+    /// with 0 between reads, so it can still stop the work), so a kept block that is not what the entry
+    /// holds fails the combined check (`.checksum`, or `.truncated` when the file ends inside it) and the
+    /// caller starts over.
+    /// `blockWritten` is called with a block's number once all of its bytes are written and the block
+    /// checked out, from any of the threads: the caller's journal of what a resume may keep.
     /// - Throws: ``ZipError`` naming the entry: `.corruptData`, `.sizeMismatch`, `.format` or `.truncated`
     ///   for a block that does not decode as the index says, `.checksum` for a CRC-32 mismatch, `.io` when
     ///   reading or writing fails (naming `path`).
-    public func inflate(into descriptor: Int32, path: String, jobs: Int,
+    public func inflate(into descriptor: Int32, path: String, jobs: Int, keeping kept: Set<Int> = [],
+                        blockWritten: @Sendable (Int) -> Void = { _ in },
                         progress: @Sendable (UInt64) -> Bool = { _ in true }) throws(ZipError) -> UInt32 {
         var crc: UInt32 = 0
         do throws(ZipError) {
             try withoutActuallyEscaping(progress) { (progress) throws(ZipError) -> Void in
-                try inflateBlocks(into: descriptor, path: path, jobs: jobs, progress: progress) { number, blockCRC in
+              try withoutActuallyEscaping(blockWritten) { (blockWritten) throws(ZipError) -> Void in
+                try inflateBlocks(into: descriptor, path: path, jobs: jobs, kept: kept, blockWritten: blockWritten,
+                                  progress: progress) { number, blockCRC in
                     crc = CRC32.combine(crc, blockCRC, secondLength: UInt64(spans[number].uncompressed.count))
                 }
+              }
             }
             guard crc == crc32 else {
                 throw ZipError(.checksum, "CRC-32 mismatch: expected \(hex(crc32)), data has \(hex(crc))")
@@ -96,12 +108,18 @@ public struct BlockParallelInflater: Sendable {
     }
 
     /// Inflates the blocks on up to `jobs` threads; hands each block's CRC-32 to `done` in block order.
-    private func inflateBlocks(into descriptor: Int32, path: String, jobs: Int, progress: @escaping @Sendable (UInt64) -> Bool,
+    private func inflateBlocks(into descriptor: Int32, path: String, jobs: Int, kept: Set<Int>,
+                               blockWritten: @escaping @Sendable (Int) -> Void, progress: @escaping @Sendable (UInt64) -> Bool,
                                done: (Int, UInt32) -> Void) throws(ZipError) {
         let tools = ObjectPool { () throws(ZipError) in try BlockTools() }
         let produce: @Sendable (Int) throws(ZipError) -> UInt32 = { (number) throws(ZipError) -> UInt32 in
             try tools.withObject { (kit) throws(ZipError) -> UInt32 in
-                try inflateBlock(number, with: kit, into: descriptor, path: path, progress: progress)
+                if kept.contains(number) {
+                    return try checksumKeptBlock(number, with: kit, in: descriptor, path: path, progress: progress)
+                }
+                let crc = try inflateBlock(number, with: kit, into: descriptor, path: path, progress: progress)
+                blockWritten(number)
+                return crc
             }
         }
         // The CRC-32s are tiny, so the window does not hold the threads back.
@@ -136,6 +154,26 @@ public struct BlockParallelInflater: Sendable {
         if !finished && output.written == expected { finished = try drain(&input, with: kit.inflater, number: number) }
         try checkEnd(number, span: span, produced: output.written, finished: finished, input: input)
         return output.crc.value
+    }
+
+    /// The CRC-32 of block `number` as an earlier, interrupted call left it in `descriptor`.
+    private func checksumKeptBlock(_ number: Int, with kit: BlockTools, in descriptor: Int32, path: String,
+                                   progress: @Sendable (UInt64) -> Bool) throws(ZipError) -> UInt32 {
+        let span = spans[number]
+        var crc = CRC32()
+        var offset = span.uncompressed.lowerBound
+        while offset < span.uncompressed.upperBound {
+            let wanted = Int(min(UInt64(kit.output.count), span.uncompressed.upperBound - offset))
+            let got = try Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: kit.output[0..<wanted]),
+                                        at: offset, path: path)
+            guard got > 0 else {
+                throw ZipError(.truncated, "block \(number), kept from an interrupted run, ends early in \(path)", offset: offset)
+            }
+            crc.update(UnsafeRawBufferPointer(rebasing: kit.output[0..<got]))
+            offset += UInt64(got)
+            guard progress(0) else { throw ZipError(.cancelled, "inflating was stopped") }
+        }
+        return crc.value
     }
 
     /// Feeds the rest of the block's input after all its bytes are out: it may only finish headers

@@ -1,0 +1,63 @@
+/// Which blocks of a block-indexed file (``BlockParallelExtraction``) are written, so that a run killed
+/// in the middle of a large file resumes it instead of starting over: a small file beside it in the
+/// staging tree, `.assetpack-tmp-blocks-NAME`, with one byte per block, set to 1 once the block's bytes
+/// are all written and the block checked out (each block by its own `pwrite`, so the threads writing
+/// blocks never wait for each other). It is a hint, never trusted: the blocks it names are read back and
+/// their CRC-32s combined with the others', which must give the entry's, or the file is written again
+/// from the start. It is removed once the file is complete; the pruner removes one without its file.
+final class BlockJournal: Sendable {
+    /// The journal's file.
+    let file: Descriptor
+
+    /// The journal's name for the data file `name`.
+    static func name(for name: String) -> String { StagingNames.temporaryPrefix + "blocks-" + name }
+
+    /// True for the name of a journal.
+    static func isJournal(_ name: String) -> Bool { name.hasPrefix(StagingNames.temporaryPrefix + "blocks-") }
+
+    private init(file: Descriptor) { self.file = file }
+
+    /// A new, empty journal for `name` in `folder` (one left over is replaced).
+    static func create(for name: String, in folder: Descriptor) throws(AssetPackError) -> BlockJournal {
+        let journal = Self.name(for: name)
+        let path = folder.path + "/" + journal
+        try FileSystem.remove(journal, in: folder.fd, isDirectory: false, path: path)
+        return BlockJournal(file: Descriptor(try FileSystem.createFile(journal, in: folder.fd, readable: true, path: path), path: path))
+    }
+
+    /// The journal of `name` in `folder`, opened to go on recording, or nil when there is none.
+    static func open(for name: String, in folder: Descriptor) throws(AssetPackError) -> BlockJournal? {
+        let journal = Self.name(for: name)
+        guard let status = try folder.status(journal), status.kind == .file else { return nil }
+        let path = folder.path + "/" + journal
+        return BlockJournal(file: Descriptor(try FileSystem.openFileForUpdate(journal, in: folder.fd, path: path), path: path))
+    }
+
+    /// The blocks recorded as written, below `count` (the entry's number of blocks).
+    func writtenBlocks(count: Int) throws(AssetPackError) -> Set<Int> {
+        var flags = [UInt8](repeating: 0, count: count)
+        let read = try flags.withMutableBytesThrowingAssetPackError { (buffer) throws(AssetPackError) -> Int in
+            try FileSystem.pread(file.fd, into: buffer, at: 0, path: file.path)
+        }
+        return Set((0..<read).filter { flags[$0] == 1 })
+    }
+
+    /// Records block `number` as written.
+    func record(_ number: Int) throws(AssetPackError) {
+        var one: UInt8 = 1
+        try withUnsafeBytes(of: &one) { (byte) throws(AssetPackError) in
+            try FileSystem.pwriteAll(file.fd, byte, at: UInt64(number), path: file.path)
+        }
+    }
+
+    /// Forgets every block (the file is being written from the start).
+    func clear() throws(AssetPackError) {
+        try FileSystem.truncate(file.fd, to: 0, path: file.path)
+    }
+
+    /// Removes the journal of `name` from `folder`.
+    static func remove(for name: String, in folder: Descriptor) throws(AssetPackError) {
+        let journal = Self.name(for: name)
+        try FileSystem.remove(journal, in: folder.fd, isDirectory: false, path: folder.path + "/" + journal)
+    }
+}
