@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Checks a benchmark run (WORK/results.json, written by run.py) against the speed targets of the
+project and prints one Markdown table: each target, what assetpack measured (its default, durable
+row and its --no-sync row, which leaves write-back to the kernel as the peers do), the peer it is
+compared with, the ratio, and whether it holds.
+
+    Tools/Benchmarks/targets.py [/tmp/assetpack-bench/results.json]
+
+Ratios are medians of wall time from the same run, as in the report. A target that needs a scenario
+the run did not include is listed as "not measured".
+"""
+
+import json
+import sys
+
+# (scenario, assetpack row label, peers compared with: label prefix -> most allowed ratio, what it is)
+TARGETS = [
+    ("expand-app", "assetpack expand app.zip", {"unzip -q": 0.45, "bsdtar -xf": 0.7}, "expand a `zip -r -6` archive of app"),
+    ("expand-bundle", "assetpack expand app.bundle", {"bsdtar -xf": 0.5}, "expand the packed bundle of app (peer on app.zip)"),
+    ("expand-small", "assetpack expand small.zip", {"fastest": 0.7}, "expand small (50,000 files) from a zip"),
+    ("expand-huge", "assetpack expand huge.bundle", {"bsdtar -xf huge.zip": 0.6}, "expand huge from the bundle (peer on huge.zip)"),
+    ("build-app", "assetpack build --archive --level 6", {"zip -r -6 -q": 0.4}, "build app as one archive"),
+    ("build-huge", "assetpack build huge-dir -o", {"zip -r -6 -q": 0.5}, "build huge"),
+]
+
+
+def rows_by_label(scenario):
+    return {row["label"]: row for row in scenario["rows"] if row.get("median_wall") is not None}
+
+
+def fmt(seconds):
+    return f"{seconds:.2f} s"
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else "/tmp/assetpack-bench/results.json"
+    with open(path) as handle:
+        results = json.load(handle)
+    scenarios = {scenario["name"]: scenario for scenario in results["scenarios"]}
+    meta = results["meta"]
+    print(f"Targets, run of {meta['date']} (commit {meta['commit']}, {meta['runs']} runs per command, {meta['corpus']} corpus)\n")
+    print("| target | assetpack (default / --no-sync) | compared with | ratio (default / --no-sync) | limit | holds |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    peak = 0.0
+    for name, label, limits, title in TARGETS:
+        scenario = scenarios.get(name)
+        if scenario is None:
+            print(f"| {title} | not measured | | | | |")
+            continue
+        rows = rows_by_label(scenario)
+        peak = max([peak] + [row["peak_rss_mib"] for key, row in rows.items() if key.startswith("assetpack")])
+        ours = rows.get(label)
+        quick = rows.get(label + " --no-sync")
+        peers = {key: row for key, row in rows.items() if row.get("peer")}
+        for peer_label, limit in limits.items():
+            if peer_label == "fastest":
+                peer_label = min(peers, key=lambda key: peers[key]["median_wall"])
+            peer = rows.get(peer_label)
+            if ours is None or peer is None:
+                print(f"| {title} | n/a | {peer_label} | | {limit}× | no |")
+                continue
+            ratio = ours["median_wall"] / peer["median_wall"]
+            ratio_quick = quick["median_wall"] / peer["median_wall"] if quick else None
+            shown = fmt(ours["median_wall"]) + (f" / {fmt(quick['median_wall'])}" if quick else "")
+            ratios = f"{ratio:.2f}×" + (f" / {ratio_quick:.2f}×" if quick else "")
+            holds = "yes" if ratio <= limit else ("with --no-sync" if ratio_quick is not None and ratio_quick <= limit else "no")
+            print(f"| {title} | {shown} | {peer_label} {fmt(peer['median_wall'])} | {ratios} | {limit}× | {holds} |")
+        if name == "build-app" and ours is not None and "zip -r -6 -q" in rows:
+            size = ours["size"] / rows["zip -r -6 -q"]["size"]
+            print(f"| {title}: output size | {ours['size'] / 1e6:.1f} MB | zip -r -6 {rows['zip -r -6 -q']['size'] / 1e6:.1f} MB "
+                  f"| {size:.3f} | 1.02 | {'yes' if size <= 1.02 else 'no'} |")
+    again = scenarios.get("expand-again")
+    if again:
+        for label, row in rows_by_label(again).items():
+            ms = row["median_wall"] * 1000  # stored in seconds, shown in ms
+            print(f"| up-to-date second run: {label} | {ms:.0f} ms | | | 20 ms | {'yes' if ms < 20 else 'no'} |")
+            peak = max(peak, row["peak_rss_mib"])
+    print(f"| peak memory, every assetpack row | {peak:.0f} MiB | | | 64 MiB | {'yes' if peak < 64 else 'no'} |")
+
+
+if __name__ == "__main__":
+    main()
