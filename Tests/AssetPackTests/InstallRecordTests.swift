@@ -1,6 +1,7 @@
 @testable import AssetPack
 import Foundation
 import Testing
+import TestSupport
 
 /// `installed.json` is written by hand (no encoder tree for 50,000 files); it must be exactly what
 /// `JSONEncoder` writes, and read back by `JSONDecoder`.
@@ -39,5 +40,79 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         #expect(joined == Array(try encoder.encode(record)) + [0x0A])
+    }
+
+    /// What matters of a record, for comparing two.
+    private func facts(_ record: InstallRecord?) -> [String]? {
+        guard let record else { return nil }
+        return ["\(record.format) \(record.stamp) \(record.source ?? "-")"]
+            + record.files.map { "\($0.path)|\($0.size)|\($0.crc32.map { String($0) } ?? "-")|\($0.mode)" }
+    }
+
+    private var sample: InstallRecord {
+        InstallRecord(stamp: "assetpack-1 tree abc zips=unpack", files: [
+            .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644),
+            .init(path: "caf\u{E9}/q\"uo\\te\u{1}\u{1F}.bin", size: 0, crc32: nil, mode: 0o755),
+            .init(path: "\u{1F600}/x\ty.png", size: UInt64.max, crc32: UInt32.max, mode: 0o600),
+        ], source: "f00d")
+    }
+
+    @Test func theStreamingReaderReadsWhatIsWrittenAndWhatJSONEncoderWrites() throws {
+        #expect(facts(InstallRecordReader.read(bytes: sample.json())) == facts(sample))
+        var bare = sample
+        bare.source = nil
+        #expect(facts(InstallRecordReader.read(bytes: bare.json())) == facts(bare))
+        // Other spellings of the same record: pretty-printed, escaped slashes and \u escapes, unknown members.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted]
+        #expect(facts(InstallRecordReader.read(bytes: Array(try encoder.encode(sample)))) == facts(sample))
+        let spelled = #"{ "stamp" : "s", "extra": {"a": [1, 2.5e3, true, null, "x"]}, "format": 1, "files": ["#
+            + #"{"size": 2, "mode": 420, "crc32": null, "path": "a\/\u00e9\ud83d\ude00\n", "later": false}], "source": null}"#
+        let read = InstallRecordReader.read(bytes: Array(spelled.utf8))
+        #expect(read?.files.first?.path == "a/\u{E9}\u{1F600}\n")
+        #expect(read?.files.first?.crc32 == nil)
+        #expect(read?.stamp == "s")
+    }
+
+    @Test func aLargeRecordIsReadFromItsFileAPieceAtATime() throws {
+        let files = (0..<20_000).map { InstallRecord.File(path: "d\($0 % 9)/f-\($0).bin", size: UInt64($0), crc32: UInt32($0), mode: 0o644) }
+        let record = InstallRecord(stamp: "big", files: files, source: nil)
+        let scratch = try TemporaryDirectory("record-reader")
+        try Data(record.json()).write(to: URL(fileURLWithPath: scratch.file("installed.json")))
+        let fd = open(scratch.file("installed.json"), O_RDONLY)
+        #expect(fd >= 0)
+        let read = try #require(InstallRecordReader.filesByPath(Descriptor(fd, path: scratch.file("installed.json")), limit: 512 << 20))
+        #expect(read.count == files.count)
+        #expect(files.allSatisfy { file in read[file.path].map { $0.size == file.size && $0.crc32 == file.crc32 && $0.mode == file.mode } == true })
+        let small = open(scratch.file("installed.json"), O_RDONLY)
+        #expect(InstallRecordReader.filesByPath(Descriptor(small, path: "x"), limit: 100_000) == nil, "over the limit")
+    }
+
+    @Test(arguments: [
+        "", "{", "[]", "null", #"{"files":[],"format":1}"#, #"{"files":[],"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":-1,"mode":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":1.5,"mode":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":18446744073709551616,"mode":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":1,"mode":4294967296}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":01,"mode":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"\ud800","size":1,"mode":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"\x","size":1,"mode":1}],"format":1,"stamp":"s"}"#,
+        #"{"files":[{"path":"a","size":1,"mode":1},],"format":1,"stamp":"s"}"#,
+        #"{"files":[],"format":1,"stamp":"s"} x"#,
+        #"{"files":[],"format":1,"stamp":"s""#,
+    ])
+    func malformedRecordsAreUnreadable(_ text: String) {
+        #expect(InstallRecordReader.read(bytes: Array(text.utf8)) == nil)
+    }
+
+    @Test func invalidUTF8AndRawControlCharactersAreUnreadable() {
+        let valid = Array(#"{"files":[{"path":"ab","size":1,"mode":1}],"format":1,"stamp":"s"}"#.utf8)
+        #expect(InstallRecordReader.read(bytes: valid) != nil)
+        for bad: UInt8 in [0xFF, 0xC3, 0x01, 0x0A] {
+            var bytes = valid
+            bytes[20] = bad  // the "b" of the path
+            #expect(InstallRecordReader.read(bytes: bytes) == nil, "byte \(bad)")
+        }
     }
 }

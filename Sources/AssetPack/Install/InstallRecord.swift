@@ -20,11 +20,6 @@ struct InstallRecord: Codable, Sendable {
     /// The ``SourceFingerprint`` of the source, when it has one.
     var source: String?
 
-    /// Files by path.
-    func byPath() -> [String: File] {
-        Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
     /// Writes `installed.json`, then the stamp, into the record folder of a tree (created when missing).
     /// `durable` flushes the stamp and the folder before returning, so the record survives a power loss
     /// (the caller has flushed the files it describes first). `installed.json` and `source` are not
@@ -101,10 +96,23 @@ struct InstallRecord: Codable, Sendable {
 
     /// The record of a tree, or nil when it has none (or an unreadable one: the tree is then treated as
     /// unknown and nothing in it is reused).
-    static func read(from tree: Descriptor) -> InstallRecord? {
+    /// The files of a tree's record by path (the first of a path listed twice), or nil when it has no
+    /// readable record (the tree is then treated as unknown and nothing in it is reused): what an upgrade
+    /// compares the plan with, read a piece at a time (``InstallRecordReader``), never whole.
+    static func filesByPath(of tree: Descriptor) -> [String: File]? {
+        guard let file = recordFile(of: tree) else { return nil }
+        return InstallRecordReader.filesByPath(file, limit: maxRecordSize)
+    }
+
+    /// The most bytes `installed.json` may have.
+    private static let maxRecordSize = 512 << 20
+
+    private static func recordFile(of tree: Descriptor) -> Descriptor? {
         guard let folder = try? tree.directory(StagingNames.recordDirectory),
-              let bytes = try? SmallFiles.read(StagingNames.recordFile, in: folder, limit: 512 << 20) else { return nil }
-        return try? JSONDecoder().decode(InstallRecord.self, from: Data(bytes))
+              let status = try? folder.status(StagingNames.recordFile), status.kind == .file else { return nil }
+        let path = folder.path + "/" + StagingNames.recordFile
+        guard let fd = try? FileSystem.openFile(StagingNames.recordFile, in: folder.fd, path: path) else { return nil }
+        return Descriptor(fd, path: path)
     }
 
     /// The stamp of a tree, or nil.

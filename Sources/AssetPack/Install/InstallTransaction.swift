@@ -94,8 +94,8 @@ struct InstallTransaction {
     /// Files of the installed tree that the plan keeps unchanged (CRCs by item index).
     private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
                                 excluding present: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
-        guard let current, let record = InstallRecord.read(from: current) else { return [:] }
-        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, record: record, excluding: present)
+        guard let current, let previous = InstallRecord.filesByPath(of: current) else { return [:] }
+        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, previous: previous, excluding: present)
     }
 
     /// With ``Durability/flushOnCommit``, puts every file of the staging tree on the device: one `syncfs`

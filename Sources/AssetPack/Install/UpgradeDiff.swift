@@ -6,9 +6,10 @@ struct UpgradeDiff {
     let plan: ExpansionPlan
     let source: any AssetSource
 
-    /// Unchanged files' CRCs by item index, skipping `excluded` (files already in staging).
-    func unchanged(in installed: Descriptor, record: InstallRecord, excluding excluded: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
-        let previous = record.byPath()
+    /// Unchanged files' CRCs by item index, skipping `excluded` (files already in staging); `previous` is
+    /// the installed record's files by path.
+    func unchanged(in installed: Descriptor, previous: [String: InstallRecord.File],
+                   excluding excluded: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
         let cursor = DirectoryCursor(root: installed)
         var result: [Int: UInt32] = [:]
         for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {

@@ -1,0 +1,294 @@
+/// Reads `installed.json` (``InstallRecord``) from its file 64 KiB at a time, for the upgrade path: a
+/// record of 50,000 files is about 10 MB of text, and reading it whole and decoding it with `JSONDecoder`
+/// would add tens of MiB to the peak memory of an upgrade. Only the record's own shape is accepted — an
+/// object whose `files` is an array of objects with `path` (string), `size` and `mode` (unsigned
+/// integers) and an optional `crc32` (unsigned integer or `null`), plus `format`, `stamp` and an optional
+/// `source` — with keys in any order, any white space, and unknown members skipped. Anything else (bad
+/// syntax, invalid UTF-8, a number that does not fit, a missing field) makes the whole record unreadable:
+/// the tree is then treated as unknown and nothing in it is reused.
+struct InstallRecordReader {
+    /// Bytes come from here.
+    private var input: ChunkedInput
+    /// Nesting allowed inside skipped values.
+    private static let maxDepth = 64
+
+    private init(_ input: ChunkedInput) { self.input = input }
+
+    /// The files of the record in `file` by path (the first of a path that appears twice), or nil when it
+    /// is not a record. What an upgrade compares with, built without the list of files beside it.
+    static func filesByPath(_ file: Descriptor, limit: Int) -> [String: InstallRecord.File]? {
+        var reader = InstallRecordReader(ChunkedInput(file: file, limit: limit))
+        var files: [String: InstallRecord.File] = [:]
+        guard (try? reader.record(eachFile: { file in if files[file.path] == nil { files[file.path] = file } })) != nil else {
+            return nil
+        }
+        return files
+    }
+
+    /// The record in `bytes`, or nil when it is not one (for tests).
+    static func read(bytes: [UInt8]) -> InstallRecord? {
+        var reader = InstallRecordReader(ChunkedInput(bytes: bytes))
+        var files: [InstallRecord.File] = []
+        guard let header = try? reader.record(eachFile: { files.append($0) }) else { return nil }
+        return InstallRecord(format: header.format, stamp: header.stamp, files: files, source: header.source)
+    }
+
+    /// Why a record is unreadable (never shown: the caller only sees nil).
+    private struct Malformed: Error {}
+
+    /// Reads the record, handing each file to `eachFile`; returns the rest.
+    private mutating func record(eachFile: (InstallRecord.File) -> Void) throws -> (format: Int, stamp: String, source: String?) {
+        var sawFiles = false
+        var format: Int?
+        var stamp: String?
+        var source: String?
+        try members { (reader, key) in
+            switch key {
+            case "files":
+                try reader.files(eachFile)
+                sawFiles = true
+            case "format": format = Int(exactly: try reader.unsigned(max: UInt64(Int.max)))
+            case "stamp": stamp = try reader.string()
+            case "source": source = try reader.nullable { try $0.string() }
+            default: try reader.skipValue(depth: 0)
+            }
+        }
+        try skipWhiteSpace()
+        guard try input.peek() == nil, sawFiles, let format, let stamp else { throw Malformed() }
+        return (format, stamp, source)
+    }
+
+    private mutating func files(_ eachFile: (InstallRecord.File) -> Void) throws {
+        try elements { reader in
+            var path: String?
+            var size: UInt64?
+            var crc32: UInt32?
+            var mode: UInt32?
+            try reader.members { (reader, key) in
+                switch key {
+                case "path": path = try reader.string()
+                case "size": size = try reader.unsigned(max: .max)
+                case "crc32": crc32 = try reader.nullable { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }
+                case "mode": mode = UInt32(try reader.unsigned(max: UInt64(UInt32.max)))
+                default: try reader.skipValue(depth: 0)
+                }
+            }
+            guard let path, let size, let mode else { throw Malformed() }
+            eachFile(InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode))
+        }
+    }
+
+    // MARK: - JSON, as much as the record needs
+
+    /// Calls `member` with each key of an object; `member` must read the value.
+    private mutating func members(_ member: (inout InstallRecordReader, String) throws -> Void) throws {
+        try expect(UInt8(ascii: "{"))
+        try skipWhiteSpace()
+        if try input.peek() == UInt8(ascii: "}") { input.advance(); return }
+        while true {
+            try skipWhiteSpace()
+            let key = try string()
+            try skipWhiteSpace()
+            try expect(UInt8(ascii: ":"))
+            try skipWhiteSpace()
+            try member(&self, key)
+            try skipWhiteSpace()
+            switch try input.next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"): return
+            default: throw Malformed()
+            }
+        }
+    }
+
+    /// Calls `element` for each element of an array; `element` must read it.
+    private mutating func elements(_ element: (inout InstallRecordReader) throws -> Void) throws {
+        try expect(UInt8(ascii: "["))
+        try skipWhiteSpace()
+        if try input.peek() == UInt8(ascii: "]") { input.advance(); return }
+        while true {
+            try skipWhiteSpace()
+            try element(&self)
+            try skipWhiteSpace()
+            switch try input.next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "]"): return
+            default: throw Malformed()
+            }
+        }
+    }
+
+    /// `null` as nil, else what `value` reads.
+    private mutating func nullable<Value>(_ value: (inout InstallRecordReader) throws -> Value) throws -> Value? {
+        if try input.peek() == UInt8(ascii: "n") {
+            try literal("null")
+            return nil
+        }
+        return try value(&self)
+    }
+
+    /// An unsigned integer in decimal, at most `max`.
+    private mutating func unsigned(max: UInt64) throws -> UInt64 {
+        var value: UInt64 = 0
+        var digits = 0
+        while let byte = try input.peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            if digits == 1 && value == 0 { throw Malformed() }  // no leading zeros
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry, sum <= max else { throw Malformed() }
+            value = sum
+            digits += 1
+            input.advance()
+        }
+        guard digits > 0 else { throw Malformed() }
+        return value
+    }
+
+    /// A string, its escapes decoded; the UTF-8 must be valid.
+    private mutating func string() throws -> String {
+        try expect(UInt8(ascii: "\""))
+        var bytes: [UInt8] = []
+        while true {
+            guard let byte = try input.next() else { throw Malformed() }
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw Malformed() }
+                return text
+            case UInt8(ascii: "\\"):
+                try escape(into: &bytes)
+            case 0..<0x20:
+                throw Malformed()
+            default:
+                bytes.append(byte)
+            }
+        }
+    }
+
+    /// The character after a backslash, appended to `bytes` as UTF-8.
+    private mutating func escape(into bytes: inout [UInt8]) throws {
+        guard let byte = try input.next() else { throw Malformed() }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
+        case UInt8(ascii: "b"): bytes.append(0x08)
+        case UInt8(ascii: "f"): bytes.append(0x0C)
+        case UInt8(ascii: "n"): bytes.append(0x0A)
+        case UInt8(ascii: "r"): bytes.append(0x0D)
+        case UInt8(ascii: "t"): bytes.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800..<0xDC00).contains(scalar) {  // a high surrogate: its low half must follow
+                try expect(UInt8(ascii: "\\"))
+                try expect(UInt8(ascii: "u"))
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw Malformed() }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw Malformed() }
+            bytes.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            throw Malformed()
+        }
+    }
+
+    private mutating func hex4() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = try input.next(), let digit = Self.hexValue(byte) else { throw Malformed() }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    /// Any JSON value, read and dropped (an unknown member).
+    private mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maxDepth, let byte = try input.peek() else { throw Malformed() }
+        switch byte {
+        case UInt8(ascii: "{"): try members { (reader, _) in try reader.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["): try elements { reader in try reader.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default:
+            let numeric = Set("+-0123456789.eE".utf8)
+            var any = false
+            while let next = try input.peek(), numeric.contains(next) { input.advance(); any = true }
+            guard any else { throw Malformed() }
+        }
+    }
+
+    private mutating func literal(_ word: String) throws {
+        for byte in word.utf8 { try expect(byte) }
+    }
+
+    private mutating func expect(_ byte: UInt8) throws {
+        guard try input.next() == byte else { throw Malformed() }
+    }
+
+    private mutating func skipWhiteSpace() throws {
+        while let byte = try input.peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { input.advance() }
+    }
+}
+
+/// The bytes of a file read 64 KiB at a time (or of an array), at most `limit` in all.
+private struct ChunkedInput {
+    private let file: Descriptor?
+    private var buffer: [UInt8]
+    private var position = 0
+    private var total = 0
+    private let limit: Int
+
+    init(file: Descriptor, limit: Int) {
+        self.file = file
+        self.buffer = []
+        self.limit = limit
+    }
+
+    init(bytes: [UInt8]) {
+        self.file = nil
+        self.buffer = bytes
+        self.limit = bytes.count
+    }
+
+    /// The next byte without taking it; nil at the end.
+    mutating func peek() throws -> UInt8? {
+        if position == buffer.count {
+            try refill()
+            if position == buffer.count { return nil }
+        }
+        return buffer[position]
+    }
+
+    /// Takes the byte ``peek()`` returned.
+    mutating func advance() { position += 1 }
+
+    /// The next byte; nil at the end.
+    mutating func next() throws -> UInt8? {
+        let byte = try peek()
+        if byte != nil { position += 1 }
+        return byte
+    }
+
+    private mutating func refill() throws {
+        guard let file else { return }
+        if buffer.count != 64 * 1024 { buffer = [UInt8](repeating: 0, count: 64 * 1024) }
+        let count = try buffer.withMutableBytesThrowingAssetPackError { (raw) throws(AssetPackError) -> Int in
+            try FileSystem.read(file.fd, into: raw, path: file.path)
+        }
+        total += count
+        guard total <= limit else {
+            throw AssetPackError(.limitExceeded, "file is larger than \(limit) bytes", path: file.path)
+        }
+        if count < buffer.count { buffer.removeSubrange(count...) }
+        position = 0
+    }
+}
