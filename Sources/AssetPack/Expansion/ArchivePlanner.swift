@@ -28,8 +28,7 @@ struct ArchivePlanner {
                 try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
                                               origin: .archiveEntry(handle, entryName: entry.name)), from: origin)
             case .special:
-                throw AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)) is a FIFO, socket or device; "
-                                     + "those are never created", path: origin)
+                throw ArchivePlanner.specialRefused(entry, archive: origin)
             }
         }
     }
@@ -59,6 +58,12 @@ struct ArchivePlanner {
     }
 
     /// The error for a link entry when links are not allowed.
+    /// The error for a FIFO, socket or device entry, which is never created.
+    static func specialRefused(_ entry: ZipEntry, archive: String) -> AssetPackError {
+        AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)) is a FIFO, socket or device; those are never created",
+                       path: archive)
+    }
+
     static func symlinkRefused(_ entry: ZipEntry, archive: String) -> AssetPackError {
         AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links are created only when allowed "
                        + "(ExpansionOptions.allowSymlinks, --allow-symlinks)", path: archive)

@@ -54,8 +54,7 @@ enum ZipSourcePlanner {
                                      + "as the source is read through list/open, which has no links, so its links are "
                                      + "not created even when allowed", path: archive)
             case .special:
-                throw AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)) is a FIFO, socket or device; "
-                                     + "those are never created", path: archive)
+                throw ArchivePlanner.specialRefused(entry, archive: archive)
             }
         }
         let planner = ArchivePlanner(source: zip, options: options)

@@ -9,11 +9,20 @@ final class BlockJournal: Sendable {
     /// The journal's file.
     let file: Descriptor
 
-    /// The journal's name for the data file `name`.
-    static func name(for name: String) -> String { StagingNames.temporaryPrefix + "blocks-" + name }
+    private static let prefix = StagingNames.temporaryPrefix + "blocks-"
+
+    /// The journal's name for the data file `name`: the prefix and the name, or when that would pass the
+    /// 255-byte limit of a file name, the prefix and the name's SHA-256.
+    static func name(for name: String) -> String {
+        let plain = prefix + name
+        if plain.utf8.count <= 255 { return plain }
+        var hash = SHA256()
+        hash.update(name)
+        return prefix + hash.finalizeHex()
+    }
 
     /// True for the name of a journal.
-    static func isJournal(_ name: String) -> Bool { name.hasPrefix(StagingNames.temporaryPrefix + "blocks-") }
+    static func isJournal(_ name: String) -> Bool { name.hasPrefix(prefix) }
 
     private init(file: Descriptor) { self.file = file }
 

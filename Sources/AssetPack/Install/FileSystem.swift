@@ -11,7 +11,9 @@ import Darwin
 ///
 /// Paths below a directory are always resolved one component at a time from a descriptor with
 /// `O_NOFOLLOW` (`openat`-style), so a symbolic link already on disk is never followed.
-enum FileSystem {
+///
+/// The descriptor-level reads and writes are `package`: the packer uses them too.
+package enum FileSystem {
     /// What `fstatat` says about a name, without following a symlink.
     struct Status {
         enum Kind { case file, directory, symlink, other }
@@ -137,7 +139,7 @@ enum FileSystem {
     }
 
     /// `pread(2)` until `buffer` is full or the file ends.
-    static func pread(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64,
+    package static func pread(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64,
                       path: String) throws(AssetPackError) -> Int {
         var done = 0
         while done < buffer.count {
@@ -151,7 +153,7 @@ enum FileSystem {
     }
 
     /// `write(2)` until every byte is written.
-    static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws(AssetPackError) {
+    package static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws(AssetPackError) {
         var done = 0
         while done < buffer.count {
             let count = try retrying("write", path) { Glibc_write(descriptor, buffer.baseAddress! + done, buffer.count - done) }

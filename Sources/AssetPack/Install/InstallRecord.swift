@@ -94,8 +94,6 @@ struct InstallRecord: Codable, Sendable {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The record of a tree, or nil when it has none (or an unreadable one: the tree is then treated as
-    /// unknown and nothing in it is reused).
     /// The files of a tree's record by path (the first of a path listed twice), or nil when it has no
     /// readable record (the tree is then treated as unknown and nothing in it is reused): what an upgrade
     /// compares the plan with, read a piece at a time (``InstallRecordReader``), never whole.

@@ -7,9 +7,10 @@ import Darwin
 #endif
 import AssetPack
 
-/// The one file of the packer that calls libc: `lstat`, `open` with `O_NOFOLLOW`, `pread`, `readdir`, `mkdtemp`,
+/// The one file of the packer that calls libc: `lstat`, `open` with `O_NOFOLLOW`, `readdir`, `mkdtemp`,
 /// `rename`, `link`, `realpath`, and friends. Every call retries on EINTR where that can happen, and every
-/// failure becomes an ``AssetPackError`` naming the call, the path and errno.
+/// failure becomes an ``AssetPackError`` naming the call, the path and errno. Reading and writing through a
+/// descriptor (`pread`, `write`) is the expander's ``AssetPack/FileSystem``, shared.
 enum FileSystem {
     /// What `lstat`/`stat` says about a path.
     struct Info: Equatable {
@@ -128,30 +129,6 @@ enum FileSystem {
         }
     }
 
-    /// `read(2)` once; 0 at the end of the file.
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(AssetPackError) -> Int {
-        while true {
-            let count = systemRead(fd, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw .system("read", path: path, errno: errno)
-        }
-    }
-
-    /// `pread(2)` until `buffer` is full or the file ends; returns how many bytes were read.
-    static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64,
-                      path: String) throws(AssetPackError) -> Int {
-        var done = 0
-        while done < buffer.count {
-            let count = systemPread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
-            if count > 0 { done += count; continue }
-            if count == 0 { break }
-            if errno == EINTR { continue }
-            throw .system("pread", path: path, errno: errno)
-        }
-        return done
-    }
-
     /// `fstat(2)`: the size of the open file.
     static func size(of fd: Int32, path: String) throws(AssetPackError) -> UInt64 {
         var raw = stat()
@@ -159,21 +136,10 @@ enum FileSystem {
         return UInt64(raw.st_size)
     }
 
-    /// `write(2)` until every byte is written.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(AssetPackError) {
-        var done = 0
-        while done < bytes.count {
-            let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if count > 0 { done += count; continue }
-            if count < 0 && errno == EINTR { continue }
-            throw .system("write", path: path, errno: count < 0 ? errno : EIO)
-        }
-    }
-
-    /// `write(2)` of a whole array.
+    /// `write(2)` of a whole array (through the expander's ``AssetPack/FileSystem/writeAll(_:_:path:)``).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(AssetPackError) {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(AssetPackError) in try writeAll(fd, raw, path: path) }
+            Result { () throws(AssetPackError) in try AssetPack.FileSystem.writeAll(fd, raw, path: path) }
         }
         try result.get()
     }
@@ -277,8 +243,4 @@ enum FileSystem {
 }
 
 // Module-level shims so the static methods above can share libc's names.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
-private func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int {
-    pread(fd, buffer, count, offset)
-}
 private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -72,7 +72,7 @@ final class SourceFileRegion: RandomAccessSource, @unchecked Sendable {
         guard offset < size, buffer.count > 0 else { return 0 }
         let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), size - offset))])
         do {
-            return try FileSystem.pread(descriptor, into: wanted, at: offset, path: path)
+            return try AssetPack.FileSystem.pread(descriptor, into: wanted, at: offset, path: path)
         } catch {
             throw ZipError(.io, error.message, archive: path, errno: error.errno)
         }
@@ -115,7 +115,7 @@ final class FileCopier {
                 if count == 0 { break }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                 crc.update(chunk)
-                try FileSystem.writeAll(output, chunk, path: destination)
+                try AssetPack.FileSystem.writeAll(output, chunk, path: destination)
             }
         } catch {
             FileSystem.closeRead(output)

@@ -90,13 +90,14 @@ public struct BlockParallelInflater: Sendable {
                         progress: @Sendable (UInt64) -> Bool = { _ in true }) throws(ZipError) -> UInt32 {
         var crc: UInt32 = 0
         do throws(ZipError) {
+            // The pipeline's threads hold the closures only while this call runs.
             try withoutActuallyEscaping(progress) { (progress) throws(ZipError) -> Void in
-              try withoutActuallyEscaping(blockWritten) { (blockWritten) throws(ZipError) -> Void in
-                try inflateBlocks(into: descriptor, path: path, jobs: jobs, kept: kept, blockWritten: blockWritten,
-                                  progress: progress) { number, blockCRC in
-                    crc = CRC32.combine(crc, blockCRC, secondLength: UInt64(spans[number].uncompressed.count))
+                try withoutActuallyEscaping(blockWritten) { (blockWritten) throws(ZipError) -> Void in
+                    try inflateBlocks(into: descriptor, path: path, jobs: jobs, kept: kept, blockWritten: blockWritten,
+                                      progress: progress) { number, blockCRC in
+                        crc = CRC32.combine(crc, blockCRC, secondLength: UInt64(spans[number].uncompressed.count))
+                    }
                 }
-              }
             }
             guard crc == crc32 else {
                 throw ZipError(.checksum, "CRC-32 mismatch: expected \(hex(crc32)), data has \(hex(crc))")
