@@ -104,10 +104,9 @@ struct BuildCLITests {
         let archive = try run(tool, ["build", src, "--archive", dir.file("all.zip")])
         #expect(archive.status == 0, "\(archive.stderr)")
         #expect(archive.stdout.hasPrefix("built \(dir.file("all.zip"))"))
-        if toolExists("unzip") {
-            let listing = try run("unzip", ["-l", dir.file("all.zip")])
-            #expect(listing.stdout.contains("empty/") && listing.stdout.contains(".assetpack/manifest.json"))
-        }
+        try ExternalTool.unzip.require()
+        let listing = try run("unzip", ["-l", dir.file("all.zip")])
+        #expect(listing.stdout.contains("empty/") && listing.stdout.contains(".assetpack/manifest.json"))
     }
 
     @Test func jobsDoNotChangeTheBytes() throws {
@@ -129,7 +128,8 @@ struct BuildCLITests {
         #expect(manifest.contains("\"blocks\""))
     }
 
-    @Test(.enabled(if: toolExists("python3"))) func sourceDateEpochSetsTheArchiveTimestamps() throws {
+    @Test func sourceDateEpochSetsTheArchiveTimestamps() throws {
+        try ExternalTool.python3.require()
         let dir = try TemporaryDirectory("cli-epoch")
         let src = try sourceTree(dir)
         let script = "import sys, zipfile\nprint(zipfile.ZipFile(sys.argv[1]).infolist()[0].date_time)"

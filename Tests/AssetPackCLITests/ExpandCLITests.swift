@@ -50,6 +50,7 @@ import TestSupport
 
     /// Writes a zip with Python's `zipfile` (another tool than ours): entries in order, no directory entries.
     static func pythonZip(_ path: String, _ entries: [(name: String, bytes: [UInt8], stored: Bool)]) throws {
+        try ExternalTool.python3.require()
         let spec = entries.map { ["name": $0.name, "data": Data($0.bytes).base64EncodedString(), "stored": $0.stored ? "1" : ""] }
         let script = """
             import base64, json, sys, zipfile
@@ -128,7 +129,7 @@ import TestSupport
     }
 
     @Test func anAPKSubtreeExpandsWithItsStoredInnerZipUnzippedInPlace() throws {
-        guard toolExists("python3") else { return }
+        try ExternalTool.python3.require()
         let scratch = try TemporaryDirectory("cli-apk")
         var random = SeededRandom(seed: 5)
         let frog = random.bytes(30_000), lily = random.text(8_000), level = random.bytes(4_000), story = random.text(50_000)
@@ -229,7 +230,7 @@ import TestSupport
     }
 
     @Test func anUnsafeEntryFailsWithOneLineAndTheDestinationKeepsItsState() throws {
-        guard toolExists("python3") else { return }
+        try ExternalTool.python3.require()
         let scratch = try TemporaryDirectory("cli-unsafe")
         try Self.write(["ok.txt": Array("ok".utf8)], to: scratch.file("good"))
         let destination = scratch.file("assets")
@@ -246,7 +247,7 @@ import TestSupport
     }
 
     @Test func aDamagedArchiveNamesTheFileAndTheReason() throws {
-        guard toolExists("python3") else { return }
+        try ExternalTool.python3.require()
         let scratch = try TemporaryDirectory("cli-damaged")
         let payload = Array(repeating: UInt8(ascii: "A"), count: 1_000)
         try Self.pythonZip(scratch.file("tree/data/pack.zip"), [("inside.bin", payload, true)])

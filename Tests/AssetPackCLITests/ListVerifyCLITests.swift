@@ -32,6 +32,7 @@ struct ListVerifyCLITests {
     }
 
     @Test func listJSONMatchesPythonsView() throws {
+        try ExternalTool.python3.require()
         let dir = try TemporaryDirectory("cli-list-json")
         let archive = try sampleArchive(dir)
         let result = try run(tool, ["list", "--json", archive])

@@ -87,17 +87,17 @@ struct ParallelPackingTests {
         let src = try blockTree(dir)
         _ = try buildFolder(src, dir.file("out"), jobs: 2)
         _ = try buildArchive(src, dir.file("all.zip"), jobs: 2)
-        try #require(toolExists("unzip"), "`unzip` is missing: install unzip")
+        try ExternalTool.unzip.require()
         let check = try run("/bin/sh", ["-c", "unzip -tq out/models/big.txt.zip && unzip -tq all.zip"], cwd: dir.path)
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        try #require(toolExists("python3"), "`python3` is missing: install python3")
+        try ExternalTool.python3.require()
         let python = try run("/usr/bin/env", ["python3", "-c", """
             import zipfile, sys
             z = zipfile.ZipFile('all.zip')
             sys.exit(z.testzip() is not None or z.read('models/big.txt') != open('src/models/big.txt', 'rb').read())
             """], cwd: dir.path)
         #expect(python.status == 0, "\(python.stderr)")
-        try #require(toolExists("bsdtar"), "`bsdtar` is missing: install libarchive-tools")
+        try ExternalTool.bsdtar.require()
         let bsdtar = try run("/bin/sh", ["-c", "mkdir x && bsdtar -xf out/models/big.txt.zip -C x && cmp x/big.txt src/models/big.txt"],
                              cwd: dir.path)
         #expect(bsdtar.status == 0, "\(bsdtar.stdout)\(bsdtar.stderr)")

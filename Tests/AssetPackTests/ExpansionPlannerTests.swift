@@ -107,7 +107,7 @@ import TestSupport
 
     @Test(arguments: [0o010644, 0o020644, 0o060644, 0o140644])  // FIFO, character and block device, socket
     func specialEntriesAreNeverCreated(mode: Int) throws {
-        guard toolExists("python3") else { return }
+        try ExternalTool.python3.require()
         let scratch = try TemporaryDirectory("plan-special")
         try FileManager.default.createDirectory(atPath: scratch.file("tree"), withIntermediateDirectories: true)
         let script = """

@@ -7,7 +7,7 @@ import TestSupport
 /// Archives that other tools make with features this package does not read: encryption (ZipCrypto,
 /// WinZip AES), methods other than stored and deflate, archives split over several files. Each is a clear
 /// error naming the archive, the entry and the feature — never a silent skip of the entries it cannot
-/// read — and nothing is written. Tests skip (pass) when the tool is not installed.
+/// read — and nothing is written. A test whose tool is not installed is skipped (see `ExternalTool`).
 @Suite struct UnsupportedTests {
     struct Tool: Sendable, CustomTestStringConvertible {
         let label: String
@@ -35,8 +35,8 @@ import TestSupport
     static let text: [UInt8] = { var random = SeededRandom(seed: 21); return random.text(10_000) }()
 
     /// The archive `tool` makes of two text files.
-    static func make(_ tool: Tool) throws -> [UInt8]? {
-        guard toolExists(tool.tool) else { return nil }
+    static func make(_ tool: Tool) throws -> [UInt8] {
+        try (tool.tool == "7z" ? ExternalTool.sevenZip : ExternalTool.zip).require()
         let work = try TemporaryDirectory("unsupported-make")
         try work.write("a.txt", text)
         try work.write("b.txt", Array(text.reversed()))
@@ -45,9 +45,18 @@ import TestSupport
         return Array(try Data(contentsOf: URL(fileURLWithPath: work.file("out.zip"))))
     }
 
-    @Test(arguments: tools, Placement.allCases)
-    func isAClearErrorNotASkip(_ tool: Tool, _ placement: Placement) throws {
-        guard let bytes = try Self.make(tool) else { return }
+    @Test(ExternalTool.zip.needed, arguments: tools.filter { $0.tool == "zip" }, Placement.allCases)
+    func infoZipFeatureIsAClearError(_ tool: Tool, _ placement: Placement) throws {
+        try isAClearErrorNotASkip(tool, placement)
+    }
+
+    @Test(ExternalTool.sevenZip.needed, arguments: tools.filter { $0.tool == "7z" }, Placement.allCases)
+    func sevenZipFeatureIsAClearError(_ tool: Tool, _ placement: Placement) throws {
+        try isAClearErrorNotASkip(tool, placement)
+    }
+
+    private func isAClearErrorNotASkip(_ tool: Tool, _ placement: Placement) throws {
+        let bytes = try Self.make(tool)
         let stage = try HostileStage("unsupported")
         let error = try stage.refuse(bytes, placement)
         expectError(error, tool.code, mentions: [stage.archivePath(placement).shown] + tool.mentions)
@@ -55,9 +64,9 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: stage.scratch.file("out/.assets.assetpack-staging")), "refused while planning")
     }
 
-    @Test(arguments: Placement.allCases)
+    @Test(ExternalTool.zip.needed, arguments: Placement.allCases)
     func aSplitArchiveIsAClearError(_ placement: Placement) throws {
-        guard toolExists("zip") else { return }
+        try ExternalTool.zip.require()
         let work = try TemporaryDirectory("unsupported-split")
         var random = SeededRandom(seed: 22)
         try work.write("big.bin", random.bytes(150_000))

@@ -33,11 +33,11 @@ enum FixtureKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             }
             try writer.finish(sync: false)
         case .pythonDescriptors:
-            try requireTool("python3", package: "python3")
+            try ExternalTool.python3.require()
             let script = try writePythonArchiver(in: directory)
             try shell(#"python3 "$PY" deflated - | cat > "$OUT""#, in: directory.file("src"), environment: ["PY": script, "OUT": out])
         case .zipStreamed:
-            try requireTool("zip", package: "zip")
+            try ExternalTool.zip.require()
             try shell(#"zip -q -r -n .bin - . | cat > "$OUT""#, in: directory.file("src"), environment: ["OUT": out])
         }
         let bytes = try fileBytes(out)
@@ -317,7 +317,7 @@ struct CorruptionCodeTests {
         sample.patchBoth(flags | 1, local: FieldOffset.Local.flags, central: FieldOffset.Central.flags, entry: 1)
         try expectFailure(sample.bytes, [.encrypted], entry: "a/stored.bin")
 
-        try requireTool("zip", package: "zip")
+        try ExternalTool.zip.require()
         let directory = try TemporaryDirectory("encrypted")
         try directory.write("secret.txt", text: "attack at dawn")
         try shell("zip -q -P pw enc.zip secret.txt", in: directory.path)
@@ -345,7 +345,7 @@ struct CorruptionCodeTests {
 
     @Test(arguments: [("BZip2", "bzip2 (12)"), ("LZMA", "lzma (14)"), ("Deflate64", "deflate64 (9)")])
     func sevenZipMethodsAreUnsupported(method: String, name: String) throws {
-        try requireTool("7z", package: "p7zip-full")
+        try ExternalTool.sevenZip.require()
         let directory = try TemporaryDirectory("7z-method")
         var random = SeededRandom(seed: 3)
         try directory.write("text.txt", random.text(20_000))

@@ -18,6 +18,9 @@ struct ToolArchive: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { label }
 
+    /// The cases made with `tool`.
+    static func made(by tool: ExternalTool) -> [ToolArchive] { all.filter { $0.tool == tool.command } }
+
     static let all: [ToolArchive] = [
         ToolArchive(label: "zip -0", tool: "zip", package: "zip", script: #"zip -q -r -0 "$OUT" ."#),
         ToolArchive(label: "zip -9", tool: "zip", package: "zip", script: #"zip -q -r -9 "$OUT" ."#),
@@ -87,9 +90,29 @@ func rawExtraFields(of entry: ZipEntry, in bytes: [UInt8]) -> [[UInt8]] {
 
 @Suite("Reading archives made by other tools")
 struct InteropReadTests {
-    @Test(arguments: ToolArchive.all)
-    func readsToolArchive(_ tool: ToolArchive) throws {
-        try requireTool(tool.tool, package: tool.package)
+    // One test per tool, so a missing tool shows as a skipped test (see `ExternalTool`).
+    @Test(ExternalTool.zip.needed, arguments: ToolArchive.made(by: .zip))
+    func readsInfoZipArchive(_ tool: ToolArchive) throws { try readsToolArchive(tool) }
+
+    @Test(ExternalTool.python3.needed, arguments: ToolArchive.made(by: .python3))
+    func readsPythonArchive(_ tool: ToolArchive) throws { try readsToolArchive(tool) }
+
+    @Test(ExternalTool.jar.needed, arguments: ToolArchive.made(by: .jar))
+    func readsJarArchive(_ tool: ToolArchive) throws { try readsToolArchive(tool) }
+
+    @Test(ExternalTool.sevenZip.needed, arguments: ToolArchive.made(by: .sevenZip))
+    func readsSevenZipArchive(_ tool: ToolArchive) throws { try readsToolArchive(tool) }
+
+    @Test(ExternalTool.bsdtar.needed, arguments: ToolArchive.made(by: .bsdtar))
+    func readsBsdtarArchive(_ tool: ToolArchive) throws { try readsToolArchive(tool) }
+
+    @Test func everyToolArchiveHasATest() {
+        let covered = [ExternalTool.zip, .python3, .jar, .sevenZip, .bsdtar].flatMap { ToolArchive.made(by: $0) }
+        #expect(covered.count == ToolArchive.all.count)
+    }
+
+    private func readsToolArchive(_ tool: ToolArchive) throws {
+        try ExternalTool(tool.tool, package: tool.package).require()
         let directory = try TemporaryDirectory("interop-read")
         let source = try SourceTree.write(in: directory)
         let output = directory.file("out.zip")
@@ -114,7 +137,7 @@ struct InteropReadTests {
     }
 
     @Test func readsArchiveBehindSelfExtractorStub() throws {
-        try requireTool("zip", package: "zip")
+        try ExternalTool.zip.require()
         let directory = try TemporaryDirectory("sfx")
         let source = try SourceTree.write(in: directory)
         var random = SeededRandom(seed: 99)
@@ -132,7 +155,7 @@ struct InteropReadTests {
     }
 
     @Test func readsArchiveComment() throws {
-        try requireTool("zip", package: "zip")
+        try ExternalTool.zip.require()
         let directory = try TemporaryDirectory("comment")
         let source = try SourceTree.write(in: directory)
         try shell(#"zip -q -r ../c.zip . && printf 'built by the test\nsecond line' | zip -q -z ../c.zip"#, in: source)
@@ -143,7 +166,7 @@ struct InteropReadTests {
     }
 
     @Test func readsOuterArchiveWhenCommentHoldsAnotherArchive() throws {
-        try requireTool("python3", package: "python3")
+        try ExternalTool.python3.require()
         let directory = try TemporaryDirectory("nested-comment")
         try directory.write("mk.py", text: """
             import io, zipfile
@@ -183,7 +206,7 @@ struct InteropReadTests {
     }
 
     @Test func readsSymlinksAndExecutableModesFromZipY() throws {
-        try requireTool("zip", package: "zip")
+        try ExternalTool.zip.require()
         let directory = try TemporaryDirectory("symlinks")
         let source = try SourceTree.write(in: directory)
         try shell(#"""

@@ -38,10 +38,10 @@ func writeSampleArchive(to path: String, options: ZipWriterOptions) throws -> [W
 /// `unzip` and Python always; `jar`, `bsdtar` and `7z` when `thorough` (they are slow to start).
 func checkWithExternalTools(_ path: String, in directory: TemporaryDirectory, thorough: Bool = true,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
-    try requireTool("unzip", package: "unzip")
+    try ExternalTool.unzip.require()
     try shell("unzip -tq \"\(path)\"", in: directory.path, sourceLocation: sourceLocation)
 
-    try requireTool("python3", package: "python3")
+    try ExternalTool.python3.require()
     try directory.write("check.py", text: """
         import sys, zipfile
         archive, root = sys.argv[1], sys.argv[2]
@@ -62,16 +62,16 @@ func checkWithExternalTools(_ path: String, in directory: TemporaryDirectory, th
     try shell("python3 check.py \"\(path)\" src", in: directory.path, sourceLocation: sourceLocation)
 
     guard thorough else { return }
-    try requireTool("jar", package: "default-jdk-headless")
+    try ExternalTool.jar.require()
     let listing = try shell("jar tf \"\(path)\"", in: directory.path, sourceLocation: sourceLocation)
     #expect(listing.stdout.contains("dir/sub/nested.txt"), sourceLocation: sourceLocation)
 
-    try requireTool("bsdtar", package: "libarchive-tools")
+    try ExternalTool.bsdtar.require()
     try shell("bsdtar -tf \"\(path)\" > /dev/null && rm -rf x && mkdir x && bsdtar -xf \"\(path)\" -C x && "
               + "for f in $(cd src && find . -type f); do cmp \"src/$f\" \"x/$f\" || exit 1; done",
               in: directory.path, sourceLocation: sourceLocation)
 
-    try requireTool("7z", package: "p7zip-full")
+    try ExternalTool.sevenZip.require()
     try shell("7z t -bso0 -bsp0 \"\(path)\"", in: directory.path, sourceLocation: sourceLocation)
 }
 
@@ -93,7 +93,7 @@ struct InteropWriteTests {
     }
 
     @Test func writtenEntriesCarryModesKindsAndFlags() throws {
-        try requireTool("python3", package: "python3")
+        try ExternalTool.python3.require()
         let directory = try TemporaryDirectory("write-modes")
         let path = directory.file("out.zip")
         try writeSampleArchive(to: path, options: ZipWriterOptions())
@@ -111,6 +111,7 @@ struct InteropWriteTests {
         #expect(archive.entries.allSatisfy { !$0.hasDataDescriptor })
 
         // Python agrees about the symlink and the directory.
+        try ExternalTool.python3.require()
         let check = try shell("""
             python3 -c "import zipfile; z = zipfile.ZipFile('out.zip'); \
             print(oct(z.getinfo('\(WrittenSample.symlinkName)').external_attr >> 16), z.getinfo('dir/').is_dir())"
@@ -158,7 +159,7 @@ struct InteropWriteTests {
         #expect(ZipWriterOptions.sourceDateEpoch(from: nil) == nil)
         let options = ZipWriterOptions(fixedTime: ZipWriterOptions.sourceDateEpoch(from: "1700000000"))
 
-        try requireTool("unzip", package: "unzip")
+        try ExternalTool.unzip.require()
         let directory = try TemporaryDirectory("write-epoch")
         try writeSampleArchive(to: directory.file("e.zip"), options: options)
         let archive = try ZipArchive(path: directory.file("e.zip"))

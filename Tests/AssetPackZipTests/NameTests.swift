@@ -65,8 +65,8 @@ struct NameTests {
     }
 
     @Test func namesFromPythonAndZip() throws {
-        try requireTool("python3", package: "python3")
-        try requireTool("zip", package: "zip")
+        try ExternalTool.python3.require()
+        try ExternalTool.zip.require()
         let directory = try TemporaryDirectory("names")
         let names = ["é.txt", "日本語.txt", "emoji 🎉.txt", "plain.txt"]
         for name in names { try directory.write("src/\(name)", text: name) }
@@ -87,7 +87,7 @@ struct NameTests {
     }
 
     @Test func writerFlagsOnlyNonASCIINames() throws {
-        try requireTool("unzip", package: "unzip")
+        try ExternalTool.unzip.require()
         let directory = try TemporaryDirectory("writer-names")
         let writer = try ZipWriter(path: directory.file("n.zip"), options: .deterministic())
         try writer.addFile("ascii.txt", contents: [1])

@@ -160,12 +160,12 @@ struct PrecompressedWriteTests {
         #expect(written.crc32 == CRC32.checksum(data) && written.method == .deflate)
         let archive = try ZipArchive(path: dir.file("out.zip"))
         #expect(try archive.contents(of: archive.requireEntry(named: "big.bin")) == data)
-        try requireTool("unzip", package: "unzip")
+        try ExternalTool.unzip.require()
         try shell("unzip -tq out.zip", in: dir.path)
-        try requireTool("python3", package: "python3")
+        try ExternalTool.python3.require()
         try shell("python3 -c \"import zipfile,sys; z=zipfile.ZipFile('out.zip'); sys.exit(z.testzip() is not None "
                   + "or z.read('big.bin') != open('src/big.bin','rb').read())\"", in: dir.path)
-        try requireTool("bsdtar", package: "libarchive-tools")
+        try ExternalTool.bsdtar.require()
         try shell("mkdir x && bsdtar -xf out.zip -C x && cmp x/big.bin src/big.bin", in: dir.path)
     }
 
@@ -203,7 +203,7 @@ struct PrecompressedWriteTests {
         #expect(try archive.contents(of: archive.requireEntry(named: "deflated")) == data)
         #expect(try archive.contents(of: archive.requireEntry(named: "stored")) == data)
         #expect(archive.entry(named: "stored")?.isExecutable == true)
-        try requireTool("unzip", package: "unzip")
+        try ExternalTool.unzip.require()
         try shell("unzip -tq out.zip deflated stored", in: dir.path)
     }
 }

@@ -1,11 +1,11 @@
 import Testing
 import Foundation
+import TestSupport
 @testable import AssetPackZip
 
 @Test func writeThenReadRoundTrip() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smoke-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let path = dir.appendingPathComponent("a.zip").path
+    let dir = try TemporaryDirectory("smoke")
+    let path = dir.file("a.zip")
     let writer = try ZipWriter(path: path, options: .deterministic())
     try writer.addDirectory("docs")
     try writer.addFile("docs/a.txt", contents: Array("hello hello hello hello".utf8))
@@ -17,9 +17,7 @@ import Foundation
     #expect(try archive.contents(of: archive.requireEntry(named: "docs/a.txt")) == Array("hello hello hello hello".utf8))
     #expect(try archive.contents(of: archive.requireEntry(named: "日本語.txt")) == Array("こんにちは".utf8))
     #expect(archive.contentsOfDirectory("") == ["docs", "日本語.txt"])
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
-    p.arguments = ["-t", path]
-    try p.run(); p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
+    try ExternalTool.unzip.require()
+    let tested = try run("unzip", ["-t", path])
+    #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")
 }

@@ -174,6 +174,7 @@ private func streamWriterArchive(_ body: (ZipWriter) throws -> Void) throws -> [
 
 /// A small archive whose entries all end with signed 32-bit data descriptors (Python streaming to a pipe).
 private func streamSmallDescriptorArchive() throws -> [UInt8] {
+    try ExternalTool.python3.require()
     let program = """
     import sys, zipfile
     with zipfile.ZipFile(sys.stdout.buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -190,7 +191,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 // MARK: - Archives from real tools
 
 @Test func zipStreamReaderReadsInfoZipStreamedToAPipe() throws {
-    try #require(toolExists("zip"), "`zip` is missing: install the zip package")
+    try ExternalTool.zip.require()
     let directory = try TemporaryDirectory("stream")
     let source = try StreamFixture.write(in: directory)
     let entries = try streamFromCommand("zip -q -r - .", in: source).get()
@@ -204,7 +205,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 }
 
 @Test func zipStreamReaderReadsInfoZipFilesWithSizesInTheHeader() throws {
-    try #require(toolExists("zip"), "`zip` is missing: install the zip package")
+    try ExternalTool.zip.require()
     let directory = try TemporaryDirectory("stream")
     let source = try StreamFixture.write(in: directory)
     for flags in ["-q -r", "-q -r -0", "-q -r -9"] {
@@ -241,7 +242,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 }
 
 @Test func zipStreamReaderReadsJar() throws {
-    try #require(toolExists("jar"), "`jar` is missing: install a JDK (default-jdk-headless)")
+    try ExternalTool.jar.require()
     let directory = try TemporaryDirectory("stream")
     _ = try StreamFixture.write(in: directory)
     let jar = directory.file("out.jar")
@@ -270,7 +271,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 }
 
 @Test func zipStreamReaderSurvivesShortReadsOnEveryToolsArchive() throws {
-    try #require(toolExists("zip"), "`zip` is missing: install the zip package")
+    try ExternalTool.zip.require()
     let directory = try TemporaryDirectory("stream")
     let source = try StreamFixture.write(in: directory)
     for script in ["zip -q -r - . | cat", streamPythonScript(output: "-", method: "deflate", zip64: true) + " | cat"] {
@@ -371,7 +372,7 @@ private func streamFromCommandBytes(_ script: String) throws -> [UInt8] {
 }
 
 @Test func zipStreamReaderRejectsEncryptedAndUnsupportedEntries() throws {
-    try #require(toolExists("zip"), "`zip` is missing: install the zip package")
+    try ExternalTool.zip.require()
     let directory = try TemporaryDirectory("stream")
     try directory.write("a.txt", text: String(repeating: "secret ", count: 100))
     let encrypted = try run("/bin/sh", ["-c", "zip -q -P pass - a.txt | cat"], cwd: directory.path)

@@ -41,11 +41,6 @@ func shell(_ script: String, in cwd: String, environment: [String: String]? = ni
     return result
 }
 
-/// Requires an external tool, naming the Debian package that provides it.
-func requireTool(_ name: String, package: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    try #require(toolExists(name), "`\(name)` is missing: install \(package)", sourceLocation: sourceLocation)
-}
-
 /// Reads one entry to the end in `chunk`-sized reads. Never trusts the reader: fails if it yields more than
 /// the entry declares or needs absurdly many calls (a hang guard).
 func readEntry(_ archive: ZipArchive, _ entry: ZipEntry, chunk: Int = 64 * 1024,
