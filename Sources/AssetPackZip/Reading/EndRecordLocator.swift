@@ -34,7 +34,9 @@ enum EndRecordLocator {
             throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) archives are not supported",
                            archive: source.name, offset: endOffset)
         }
-        if let zip64 = try readZip64(source, endOffset: endOffset, tail: tail, tailStart: size - window) {
+        let zip64 = try readZip64(source, endOffset: endOffset, tail: tail, tailStart: size - window)
+        try checkCounts(record, zip64: zip64?.record, archive: source.name, offset: endOffset)
+        if let zip64 {
             return try resolve(source, declaredOffset: zip64.record.centralDirectoryOffset,
                                size: zip64.record.centralDirectorySize, count: zip64.record.totalEntries,
                                countMayWrap: false, endOfDirectory: zip64.position, comment: record.comment)
@@ -84,7 +86,10 @@ enum EndRecordLocator {
         return exact ?? fallback
     }
 
-    /// Reads the Zip64 end record when a locator stands right before the end record.
+    /// Reads the Zip64 end record when a locator stands right before the end record. The locator must point
+    /// at a Zip64 end record inside the file, before the locator; the one exception is an archive behind a
+    /// prefix (a self-extractor stub) whose offsets do not count it: the record then stands right before the
+    /// locator, and its own directory offset and size must put the directory's end exactly there.
     private static func readZip64(_ source: any RandomAccessSource, endOffset: UInt64, tail: [UInt8],
                                   tailStart: UInt64) throws(ZipError) -> (record: Zip64EndOfCentralDirectory, position: UInt64)? {
         guard endOffset >= UInt64(FormatLimit.zip64LocatorSize) else { return nil }
@@ -95,22 +100,49 @@ enum EndRecordLocator {
             throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) Zip64 archives are not supported",
                            archive: source.name, offset: locatorOffset)
         }
-        // The stored offset does not count a prefix; when nothing is there, look right before the locator.
-        let candidates = [locator.endRecordOffset, locatorOffset >= 56 ? locatorOffset - 56 : nil]
-        for case let candidate? in candidates where candidate < locatorOffset {
-            let available = min(UInt64(FormatLimit.zip64EndRecordSize), locatorOffset - candidate)
-            guard available == UInt64(FormatLimit.zip64EndRecordSize) else { continue }
-            var recordCursor = ByteCursor(try source.readBytes(FormatLimit.zip64EndRecordSize, at: candidate))
-            if let record = Zip64EndOfCentralDirectory.parse(&recordCursor) {
-                if record.diskNumber != 0 || record.centralDirectoryDisk != 0 {
-                    throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) Zip64 archives are not supported",
-                                   archive: source.name, offset: candidate)
-                }
-                return (record, candidate)
-            }
+        let minimal = UInt64(FormatLimit.zip64EndRecordSize)
+        let stored = locator.endRecordOffset
+        if locatorOffset >= minimal, stored <= locatorOffset - minimal,
+           let record = try zip64Record(at: stored, in: source) {
+            return (record, stored)
         }
-        throw ZipError(.format, "Zip64 locator points to \(locator.endRecordOffset), where there is no Zip64 end record",
+        if locatorOffset >= minimal, stored < locatorOffset - minimal,
+           let record = try zip64Record(at: locatorOffset - minimal, in: source),
+           record.centralDirectorySize <= stored, stored - record.centralDirectorySize == record.centralDirectoryOffset {
+            return (record, locatorOffset - minimal)
+        }
+        throw ZipError(.format, "Zip64 locator points to \(stored), where there is no Zip64 end record",
                        archive: source.name, offset: locatorOffset)
+    }
+
+    /// The Zip64 end record at `offset`, or nil when there is none; its two entry counts must agree.
+    private static func zip64Record(at offset: UInt64,
+                                    in source: any RandomAccessSource) throws(ZipError) -> Zip64EndOfCentralDirectory? {
+        var cursor = ByteCursor(try source.readBytes(FormatLimit.zip64EndRecordSize, at: offset))
+        guard let record = Zip64EndOfCentralDirectory.parse(&cursor) else { return nil }
+        if record.diskNumber != 0 || record.centralDirectoryDisk != 0 {
+            throw ZipError(.unsupportedFeature, "multi-disk (split or spanned) Zip64 archives are not supported",
+                           archive: source.name, offset: offset)
+        }
+        guard record.entriesOnDisk == record.totalEntries else {
+            throw ZipError(.format, "Zip64 end record counts \(record.entriesOnDisk) entries on its disk but "
+                           + "\(record.totalEntries) in all", archive: source.name, offset: offset)
+        }
+        return record
+    }
+
+    /// The plain end record's counts must agree with each other, and with the Zip64 end record's count
+    /// unless they say "see Zip64" (0xFFFF), as `unzip` requires.
+    private static func checkCounts(_ record: EndOfCentralDirectory, zip64: Zip64EndOfCentralDirectory?,
+                                    archive: String?, offset: UInt64) throws(ZipError) {
+        guard record.entriesOnDisk == record.totalEntries else {
+            throw ZipError(.format, "end record counts \(record.entriesOnDisk) entries on its disk but \(record.totalEntries) in all",
+                           archive: archive, offset: offset)
+        }
+        if let zip64, record.totalEntries != FormatLimit.max16, UInt64(record.totalEntries) != zip64.totalEntries {
+            throw ZipError(.format, "end record counts \(record.totalEntries) entries but the Zip64 end record "
+                           + "\(zip64.totalEntries)", archive: archive, offset: offset)
+        }
     }
 
     /// Checks the declared directory against the file and finds the prefix: the central directory ends
