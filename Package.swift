@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "AssetPackZip", targets: ["AssetPackZip"]),
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetPackPacker", targets: ["AssetPackPacker"]),
+        .library(name: "AssetPackRemote", targets: ["AssetPackRemote"]),
         .executable(name: "assetpack", targets: ["AssetPackCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The only C in the package: the system zlib.
@@ -26,6 +28,11 @@ let package = Package(
         .target(name: "AssetPack", dependencies: ["AssetPackZip"]),
         // Build time: packing rules, packer, manifest writer.
         .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip"]),
+        // Delivery over HTTP: transport, verified and resumable fetcher, Ed25519 trust for manifests.
+        .target(
+            name: "AssetPackRemote",
+            dependencies: ["AssetPack", "AssetPackZip", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The `assetpack` command: a thin shell over the libraries.
         .executableTarget(
             name: "AssetPackCLI",
@@ -39,6 +46,7 @@ let package = Package(
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

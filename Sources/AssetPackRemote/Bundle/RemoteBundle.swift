@@ -1,0 +1,48 @@
+import AssetPack
+import Foundation
+
+/// A bundle folder served over HTTP, as `assetpack build` writes it: `ROOT/.assetpack/identity`,
+/// `ROOT/.assetpack/manifest.json`, its signature `ROOT/.assetpack/manifest.sig`, and the files and archives
+/// the manifest names, each at `ROOT/<bundle-relative path>`.
+public struct RemoteBundle: Sendable {
+    /// The bundle folder's URL, e.g. `https://cdn.example.com/app.bundle`.
+    public let root: URL
+    /// The most bytes accepted for a manifest.
+    public var manifestLimit = 64 << 20
+
+    /// The bundle at `root`.
+    public init(_ root: URL) { self.root = root }
+
+    /// The URL of a bundle-relative path (`/`-separated); each component is percent-encoded as needed.
+    public func url(of path: String) -> URL {
+        path.split(separator: "/").reduce(root) { $0.appendingPathComponent(String($1), isDirectory: false) }
+    }
+
+    /// Fetches the bundle's identity (one small request): compare it with the installed identity to learn
+    /// whether anything changed. Not verified: it only decides whether to fetch the manifest, which is.
+    public func fetchIdentity(with fetcher: RemoteFetcher) async throws(AssetPackError) -> String {
+        let url = url(of: BundleManifest.identityPath)
+        let bytes = try await fetcher.fetchBytes(url, limit: 256)
+        let identity = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard ContentHash(hex: identity) != nil else {
+            throw AssetPackError(.manifest, "not a bundle identity (64 hex digits expected)", path: url.absoluteString)
+        }
+        return identity.lowercased()
+    }
+
+    /// Fetches the manifest (and its signature, when `trust` requires one) and checks it. Nothing is written.
+    /// - Throws: ``AssetPackError/Code/verification`` when the check fails, and the fetcher's errors.
+    public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
+        let manifestURL = url(of: BundleManifest.path)
+        let manifest = try await fetcher.fetchBytes(manifestURL, limit: manifestLimit)
+        var signature: [UInt8]?
+        if trust.requiresSignature {
+            do {
+                signature = try await fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096)
+            } catch where error.code == .notFound {
+                signature = nil
+            }
+        }
+        return try trust.verify(manifest: manifest, signature: signature, origin: manifestURL.absoluteString)
+    }
+}

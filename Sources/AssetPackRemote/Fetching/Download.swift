@@ -1,0 +1,85 @@
+import AssetPack
+import Crypto
+import Foundation
+
+/// The state of one item's download between requests: how many of its bytes are in the sink, their running
+/// SHA-256, and the resource's entity tag; and what one response means for it.
+final class Download<Sink: FetchSink> {
+    let item: FetchItem
+    let sink: Sink
+    let progress: FetchProgress?
+    /// Bytes of the item in the sink.
+    private(set) var received: UInt64 = 0
+    /// Body bytes that crossed the network for this item.
+    private(set) var bodyBytes: UInt64 = 0
+    /// The resource's entity tag as last seen (or as the item expects).
+    private(set) var etag: String?
+    /// A change of entity tag seen during this download, for messages.
+    private(set) var etagChange: (old: String, new: String)?
+    private var hasher = Crypto.SHA256()
+
+    init(item: FetchItem, sink: Sink, progress: FetchProgress?) {
+        self.item = item
+        self.sink = sink
+        self.progress = progress
+        etag = item.etag
+    }
+
+    var isComplete: Bool { received == item.length }
+    var remaining: UInt64 { item.length - received }
+    var url: String { item.url.absoluteString }
+
+    /// The bytes still wanted, within the resource.
+    var wanted: Range<UInt64> { item.start + received..<item.start + item.length }
+
+    /// The next request: the whole resource when nothing is in yet and no range is wanted, else the rest of the
+    /// item's range, with `If-Range` when the resource's tag is known and strong.
+    func request(_ options: FetchOptions) -> HTTPRequest {
+        let ranged = item.range != nil || received > 0
+        return HTTPRequest(url: item.url, range: ranged ? wanted : nil,
+                           ifRange: ranged ? etag.flatMap { isStrongETag($0) ? $0 : nil } : nil,
+                           timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
+    }
+
+    /// The SHA-256 of the bytes in the sink (call once, when complete).
+    func digest() -> ContentHash { ContentHash(hasher.finalize()) }
+
+    /// Forgets what is in the sink: the item starts over from its first byte.
+    func restart() throws(AssetPackError) {
+        try sink.restart()
+        progress?.discard(received)
+        received = 0
+        hasher = Crypto.SHA256()
+    }
+
+    /// Notes the resource's tag in a response that starts the item over (or its first response).
+    func adopt(_ tag: String?) {
+        if let old = etag, let tag, old != tag { etagChange = (old, tag) }
+        etag = tag
+    }
+
+    /// Takes the next body bytes: `skip` of them are before the wanted ones; at most `limit` are taken.
+    /// - Returns: how many were taken.
+    func take(_ chunk: [UInt8], skip: inout UInt64, limit: UInt64) throws(AssetPackError) -> UInt64 {
+        bodyBytes += UInt64(chunk.count)
+        let skipped = Int(min(skip, UInt64(chunk.count)))
+        skip -= UInt64(skipped)
+        let used = Int(min(UInt64(chunk.count - skipped), limit))
+        if used > 0 {
+            let failure = chunk.withUnsafeBytes { raw -> AssetPackError? in
+                let slice = UnsafeRawBufferPointer(rebasing: raw[skipped..<skipped + used])
+                hasher.update(bufferPointer: slice)
+                do throws(AssetPackError) {
+                    try sink.write(slice)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+            received += UInt64(used)
+        }
+        progress?.add(received: UInt64(chunk.count), completed: UInt64(used))
+        return UInt64(used)
+    }
+}

@@ -1,0 +1,78 @@
+import AssetPack
+import Foundation
+
+/// How a ``RemoteFetcher`` talks to servers.
+public struct FetchOptions: Sendable {
+    /// Whether plain `http://` URLs (and redirects to them) are allowed. Off by default: only `https://`.
+    /// Turn it on for loopback tests and development servers; content is still verified by its SHA-256.
+    public var allowsPlainHTTP = false
+    /// How long to wait for a response's head, and then for each next bytes of its body.
+    public var timeout: Duration = .seconds(30)
+    /// Most requests in flight at once, across every fetch of this fetcher.
+    public var maxConcurrentRequests = 4
+    /// When and how often to try again.
+    public var retry = RetryPolicy()
+
+    /// The defaults: https only, 30 s timeout, 4 requests at once, ``RetryPolicy/init()``.
+    public init() {}
+
+    /// Throws ``AssetPackError/Code/invalidArgument`` unless `url` is `https://host/…`, or `http://host/…`
+    /// when ``allowsPlainHTTP``.
+    public func check(_ url: URL) throws(AssetPackError) {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "https" || scheme == "http" else {
+            throw AssetPackError(.invalidArgument, "only https:// URLs can be fetched", path: url.absoluteString)
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw AssetPackError(.invalidArgument, "the URL has no host", path: url.absoluteString)
+        }
+        if scheme == "http", !allowsPlainHTTP {
+            throw AssetPackError(.invalidArgument, "plain http:// is not allowed (use https://, or allow plain HTTP for a trusted network)", path: url.absoluteString)
+        }
+    }
+}
+
+/// Retries with exponential backoff, bounded in count and in time.
+///
+/// A request that fails in a way worth retrying (connection refused or dropped, timeout, 408/429/5xx, a body
+/// shorter than announced) is tried again after `initialDelay`, doubled after each failure up to `maxDelay`
+/// (each delay drawn between half and all of it, so clients do not retry in step; a `Retry-After` is honoured
+/// up to `maxDelay`). A request that brought some bytes resets the count: an interrupted download resumes from
+/// where it stopped, as often as it progresses. A fetch gives up after `maxAttempts` failures in a row, or
+/// when the next try would start after `maxDuration`.
+///
+/// Content that arrives complete but does not hash to the expected SHA-256 is fetched again from its start
+/// at most `maxMismatches` times (a byte flipped on the way); then it is a
+/// ``AssetPackError/Code/verification`` error, never accepted.
+public struct RetryPolicy: Sendable {
+    /// Failures in a row (without any byte received) before giving up.
+    public var maxAttempts = 5
+    /// The delay after the first failure.
+    public var initialDelay: Duration = .milliseconds(250)
+    /// The longest delay between two tries.
+    public var maxDelay: Duration = .seconds(8)
+    /// No new try starts after this much time since the fetch began.
+    public var maxDuration: Duration = .seconds(120)
+    /// Complete downloads that did not match their hash, fetched again before giving up.
+    public var maxMismatches = 2
+
+    /// 5 tries in a row, 250 ms doubling to 8 s, 2 minutes in all, 2 refetches after a mismatch.
+    public init() {}
+
+    /// A policy with the given bounds.
+    public init(maxAttempts: Int, initialDelay: Duration, maxDelay: Duration, maxDuration: Duration, maxMismatches: Int = 2) {
+        self.maxAttempts = maxAttempts
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+        self.maxDuration = maxDuration
+        self.maxMismatches = maxMismatches
+    }
+
+    /// The delay before try `failures + 1`, after `failures` (≥ 1) failures in a row: `initialDelay × 2^(failures−1)`,
+    /// at most `maxDelay`, scaled by `jitter` (0.5…1).
+    public func delay(afterFailures failures: Int, jitter: Double = 1) -> Duration {
+        let doublings = min(max(failures - 1, 0), 30)
+        let full = min(initialDelay * (1 << doublings), maxDelay)
+        return full * min(max(jitter, 0.5), 1)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Byte counts of downloads as they happen, shared by any number of concurrent fetches; safe from any thread.
+///
+/// - ``received``: body bytes that crossed the network, including those discarded (skipped in a whole-file
+///   answer to a range request, or thrown away when a download started over). Only grows.
+/// - ``completed``: bytes currently accepted into sinks; it goes back when a download starts over, so at the
+///   end it is the sum of the items' lengths.
+/// - ``verified``: bytes of items whose SHA-256 checked out.
+public final class FetchProgress: @unchecked Sendable {
+    /// The counts at one moment.
+    public struct Snapshot: Sendable, Equatable {
+        public var received: UInt64 = 0
+        public var completed: UInt64 = 0
+        public var verified: UInt64 = 0
+        /// Items verified.
+        public var items = 0
+    }
+
+    private let lock = NSLock()
+    private var counts = Snapshot()
+    private let handler: (@Sendable (Snapshot) -> Void)?
+
+    /// Counts from zero; `handler`, when given, sees every change (on the fetching task's thread: keep it short).
+    public init(handler: (@Sendable (Snapshot) -> Void)? = nil) { self.handler = handler }
+
+    /// The counts now.
+    public var snapshot: Snapshot { lock.withLock { counts } }
+
+    func add(received: UInt64, completed: UInt64) { update { $0.received += received; $0.completed += completed } }
+
+    func discard(_ bytes: UInt64) { update { $0.completed -= min(bytes, $0.completed) } }
+
+    func verified(_ bytes: UInt64) { update { $0.verified += bytes; $0.items += 1 } }
+
+    private func update(_ change: (inout Snapshot) -> Void) {
+        let now = lock.withLock {
+            change(&counts)
+            return counts
+        }
+        handler?(now)
+    }
+}

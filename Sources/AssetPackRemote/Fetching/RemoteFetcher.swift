@@ -1,0 +1,170 @@
+import AssetPack
+import Foundation
+
+/// Downloads files and byte ranges over HTTP, verified and resumable: every item's bytes stream into a
+/// ``FetchSink`` and count only once they hash to the SHA-256 the caller expects.
+///
+/// - **Ranges**: a block is fetched with `Range`; a download interrupted part-way continues with `Range` from
+///   the first missing byte, with `If-Range` carrying the resource's entity tag, so a file that changed on the
+///   server in between comes back whole (200) and the item starts over, instead of being spliced from two
+///   versions.
+/// - **Servers that ignore `Range`** (200 instead of 206): the body is read up to the wanted bytes, which are
+///   taken, and the transfer stopped; memory stays bounded.
+/// - **Failures**: connection refused or dropped, timeouts, 408/429/5xx and bodies shorter than announced are
+///   retried with backoff under ``FetchOptions/retry``; a complete item that does not match its hash is fetched
+///   again a bounded number of times and then is a ``AssetPackError/Code/verification`` error.
+/// - **Concurrency**: any number of fetches may run at once; at most ``FetchOptions/maxConcurrentRequests``
+///   requests are in flight (a fetch waiting to retry holds none).
+/// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
+///
+/// Every error is an ``AssetPackError`` naming the URL (``AssetPackError/path``) and the reason.
+public final class RemoteFetcher: Sendable {
+    /// How requests are made and retried.
+    public let options: FetchOptions
+    /// The HTTP client.
+    public let transport: any HTTPTransport
+    private let limiter: RequestLimiter
+
+    /// A fetcher; without `transport`, a ``URLSessionTransport`` with enough connections for the options.
+    public init(options: FetchOptions = FetchOptions(), transport: (any HTTPTransport)? = nil) {
+        self.options = options
+        self.transport = transport ?? URLSessionTransport(maximumConnectionsPerHost: options.maxConcurrentRequests)
+        limiter = RequestLimiter(limit: options.maxConcurrentRequests)
+    }
+
+    /// Downloads `item` into `sink` and verifies it.
+    /// - Returns: once every byte is in the sink and their SHA-256 is the item's.
+    /// - Throws: ``AssetPackError`` with the URL as its path: `verification` (hash mismatch after refetching, a
+    ///   file that changed on the server), `notFound` (404/410), `io` (network failures and 5xx after retries,
+    ///   other HTTP statuses), `invalidArgument` (a URL or redirect that is not allowed), `cancelled`, and the
+    ///   sink's own errors.
+    public func fetch(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
+        try options.check(item.url)
+        let download = Download(item: item, sink: sink, progress: progress)
+        var budget = RetryBudget(options.retry, url: item.url)
+        while true {
+            if download.isComplete {
+                let digest = download.digest()
+                if digest == item.sha256 {
+                    progress?.verified(item.length)
+                    return FetchResult(item: item, etag: download.etag, requests: budget.requests, bytesReceived: download.bodyBytes)
+                }
+                try budget.refetch(after: mismatch(download, digest: digest))
+                try download.restart()
+            }
+            let before = download.received
+            do {
+                budget.requests += 1
+                try await attempt(download)
+            } catch {
+                try await recover(from: error, download, &budget, progressed: download.received > before)
+            }
+        }
+    }
+
+    /// Downloads several items at once (at most ``FetchOptions/maxConcurrentRequests`` requests in flight);
+    /// at the first failure the others are cancelled and that failure is thrown.
+    /// - Parameters:
+    ///   - sink: makes the sink of item `index` when its download starts.
+    ///   - verified: called once item `index` is verified, with its sink (close it, record it as done).
+    /// - Returns: the results in the order of `items`.
+    public func fetchAll(_ items: [FetchItem], progress: FetchProgress? = nil,
+                         sink: @escaping @Sendable (Int) throws(AssetPackError) -> any FetchSink,
+                         verified: @escaping @Sendable (Int, FetchResult, any FetchSink) throws(AssetPackError) -> Void = { _, _, _ in })
+        async throws(AssetPackError) -> [FetchResult]
+    {
+        let outcomes = await withTaskGroup(of: (Int, Result<FetchResult, AssetPackError>).self) { group in
+            var next = 0
+            var results = [Result<FetchResult, AssetPackError>?](repeating: nil, count: items.count)
+            func launch() {
+                let index = next
+                next += 1
+                group.addTask {
+                    do throws(AssetPackError) {
+                        let target = try sink(index)
+                        let result = try await self.fetch(items[index], into: target, progress: progress)
+                        try verified(index, result, target)
+                        return (index, .success(result))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(items.count, options.maxConcurrentRequests) { launch() }
+            var failed = false
+            for await (index, outcome) in group {
+                results[index] = outcome
+                if case .failure = outcome, !failed {
+                    failed = true
+                    group.cancelAll()
+                }
+                if !failed, next < items.count { launch() }
+            }
+            return results
+        }
+        return try Self.collect(outcomes)
+    }
+
+    /// The results in order, or the first real failure (a cancellation caused by it comes second).
+    private static func collect(_ outcomes: [Result<FetchResult, AssetPackError>?]) throws(AssetPackError) -> [FetchResult] {
+        let failures = outcomes.compactMap { outcome -> AssetPackError? in
+            if case .failure(let error)? = outcome { return error }
+            return nil
+        }
+        if let failure = failures.first(where: { $0.code != .cancelled }) ?? failures.first { throw failure }
+        return outcomes.compactMap { try? $0?.get() }
+    }
+
+    /// One request: what it answers is taken into the download as far as it goes.
+    private func attempt<Sink>(_ download: Download<Sink>) async throws(AttemptFailure) {
+        if Task.isCancelled { throw AttemptFailure(kind: .final, error: AssetPackError(.cancelled, "cancelled", path: download.url)) }
+        await limiter.acquire()
+        do {
+            try await exchange(download)
+        } catch {
+            await limiter.release()
+            throw error
+        }
+        await limiter.release()
+    }
+
+    private func exchange<Sink>(_ download: Download<Sink>) async throws(AttemptFailure) {
+        let response: HTTPResponse
+        do {
+            response = try await transport.get(download.request(options))
+        } catch {
+            throw .transport(error)
+        }
+        do {
+            let plan = try ResponsePlan(response, for: download)
+            try await plan.read(response.body, into: download)
+        } catch {
+            response.body.cancel()
+            throw error
+        }
+    }
+
+    /// Handles a failed request: the download starts over for a changed resource (bounded like a mismatch),
+    /// waits and tries again for a transient failure (bounded by the policy), or ends.
+    private func recover<Sink>(from failure: AttemptFailure, _ download: Download<Sink>, _ budget: inout RetryBudget,
+                               progressed: Bool) async throws(AssetPackError) {
+        switch failure.kind {
+        case .final:
+            throw failure.error
+        case .changed:
+            try budget.refetch(after: failure.error)
+            try download.restart()
+        case .transient(let retryAfter):
+            try await budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed)
+        }
+    }
+
+    private func mismatch<Sink>(_ download: Download<Sink>, digest: ContentHash) -> AssetPackError {
+        var message = "SHA-256 mismatch: expected \(download.item.sha256), received \(digest)"
+        if let range = download.item.range { message = "bytes \(range.lowerBound)..<\(range.upperBound): " + message }
+        if let change = download.etagChange {
+            message += "; the file changed on the server during the download (ETag \(change.old), now \(change.new))"
+        }
+        return AssetPackError(.verification, message, path: download.url)
+    }
+}

@@ -1,0 +1,151 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// The fetcher against a real nginx on loopback, no faults: whole files, ranges, concurrency, progress, and
+/// the bytes that crossed the network, read from nginx's access log.
+@Suite(ExternalTool.nginx.needed)
+struct FetcherTests {
+    @Test func fetchesAWholeFileInOneRequest() async throws {
+        let data = testBytes(300_000)
+        let server = try startNginx(["a/big.bin": data])
+        let fetcher = RemoteFetcher(options: testOptions())
+        let progress = FetchProgress()
+        let (bytes, result) = try await fetchToMemory(fetcher, fileItem(server.url("a/big.bin"), data), progress: progress)
+        #expect(bytes == data)
+        #expect(result.requests == 1)
+        #expect(result.etag != nil)
+        let log = server.requests(atLeast: 1)
+        #expect(log.count == 1)
+        #expect(log.first?.range == nil)
+        #expect(log.first?.bodyBytes == UInt64(data.count))
+        #expect(progress.snapshot == .init(received: 300_000, completed: 300_000, verified: 300_000, items: 1))
+    }
+
+    @Test func fetchesARangeAndOnlyItsBytesCrossTheNetwork() async throws {
+        let data = testBytes(1_000_000)
+        let server = try startNginx(["big.bin": data])
+        let fetcher = RemoteFetcher(options: testOptions())
+        let range: Range<UInt64> = 400_000..<450_000
+        let item = FetchItem.bytes(range, of: server.url("big.bin"), sha256: ContentHash.of(data[400_000..<450_000]))
+        let (bytes, _) = try await fetchToMemory(fetcher, item)
+        #expect(bytes == Array(data[400_000..<450_000]))
+        let log = server.requests(atLeast: 1)
+        #expect(log.map(\.status) == [206])
+        #expect(log.first?.range == "bytes=400000-449999")
+        #expect(log.first?.bodyBytes == 50_000)
+    }
+
+    @Test func writesIntoAFileAtAnOffset() async throws {
+        let data = testBytes(200_000)
+        let site = try Site(["f.bin": data])
+        let folder = try TemporaryDirectory("sink")
+        let target = try folder.write("out.bin", [UInt8](repeating: 0, count: 100_100))
+        let sink = try FileSink(path: target, offset: 100)
+        let item = FetchItem.bytes(1000..<101_000, of: site.url("f.bin"), sha256: ContentHash.of(data[1000..<101_000]))
+        _ = try await RemoteFetcher(options: testOptions()).fetch(item, into: sink)
+        #expect(site.server.requests(atLeast: 1).count == 1)
+        try sink.close()
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: target)))
+        #expect(written.count == 100_100)
+        #expect(Array(written[0..<100]) == [UInt8](repeating: 0, count: 100))
+        #expect(Array(written[100...]) == Array(data[1000..<101_000]))
+    }
+
+    @Test func anEmptyFileNeedsNoRequest() async throws {
+        let site = try Site(["empty": []])
+        let (bytes, result) = try await site.fetch(fileItem(site.url("empty"), []))
+        #expect(bytes.isEmpty)
+        #expect(result.requests == 0)
+    }
+
+    @Test func manyFilesAtOnceStayWithinTheBoundAndProgressAddsUp() async throws {
+        let files = (0..<24).map { testBytes(20_000 + $0 * 1000, seed: UInt64($0)) }
+        let site = try Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }), faults: { _ in .none })
+        let fetcher = RemoteFetcher(options: testOptions(concurrency: 3))
+        let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
+        let progress = FetchProgress()
+        let sinks = (0..<items.count).map { _ in MemorySink() }
+        let box = UncheckedBox(sinks)
+        let results = try await fetcher.fetchAll(items, progress: progress, sink: { box.value[$0] })
+        #expect(results.map(\.item) == items)
+        for (index, sink) in sinks.enumerated() { #expect(sink.bytes == files[index]) }
+        let total = UInt64(files.map(\.count).reduce(0, +))
+        #expect(progress.snapshot == .init(received: total, completed: total, verified: total, items: 24))
+        #expect(site.proxy!.peakConcurrency <= 3)
+        #expect(site.proxy!.peakConcurrency >= 2)
+        let log = site.server.requests(atLeast: 24)
+        #expect(log.reduce(0) { $0 + $1.bodyBytes } == total)
+    }
+
+    @Test func notFoundEndsAtOnce() async throws {
+        let server = try startNginx()
+        let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: testOptions()), fileItem(server.url("missing.bin"), [1, 2, 3])) }
+        #expect(error?.code == .notFound)
+        #expect(error?.path == server.url("missing.bin").absoluteString)
+        #expect(error?.message.contains("404") == true)
+        #expect(server.requests(atLeast: 1).count == 1)
+    }
+
+    @Test func aRefusedConnectionIsRetriedThenReported() async throws {
+        // A port bound but not listening: nothing else can take it while the test runs, and connecting is refused.
+        let (socket, port) = try LoopbackSocket.bound()
+        defer { close(socket) }
+        let url = URL(string: "http://127.0.0.1:\(port)/x")!
+        let started = ContinuousClock.now
+        let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: testOptions(attempts: 3)), fileItem(url, [1])) }
+        #expect(error?.code == .io)
+        #expect(error?.path == url.absoluteString)
+        #expect(error?.message.contains("gave up after 3 requests") == true)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func plainHTTPNeedsTheCallersConsent() async throws {
+        var options = testOptions()
+        options.allowsPlainHTTP = false
+        let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: options), fileItem(URL(string: "http://127.0.0.1:9/x")!, [1])) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("plain http://") == true)
+        let ftp = await expectFailure { try await RemoteFetcher(options: testOptions()).fetchBytes(URL(string: "ftp://127.0.0.1/x")!, limit: 10) }
+        #expect(ftp?.code == .invalidArgument)
+    }
+
+    @Test func fetchBytesIsBounded() async throws {
+        let server = try startNginx(["small": testBytes(100), "large": testBytes(5000)])
+        let fetcher = RemoteFetcher(options: testOptions())
+        #expect(try await fetcher.fetchBytes(server.url("small"), limit: 100) == testBytes(100))
+        let error = await expectFailure { try await fetcher.fetchBytes(server.url("large"), limit: 4096) }
+        #expect(error?.code == .limitExceeded)
+    }
+
+    @Test func aSlowSinkStaysWithinTheBufferAndStillGetsEveryByte() async throws {
+        let data = testBytes(2_000_000)
+        let server = try startNginx(["big.bin": data])
+        let transport = URLSessionTransport(maximumConnectionsPerHost: 2, bufferLimit: 64 << 10)
+        let fetcher = RemoteFetcher(options: testOptions(attempts: 8), transport: transport)
+        let sink = SlowSink()
+        let result = try await fetcher.fetch(fileItem(server.url("big.bin"), data), into: sink)
+        #expect(sink.bytes == data)
+        // Each time the reader fell 64 KiB behind, the transfer stopped and resumed with a range.
+        #expect(result.requests >= 2)
+        #expect(server.requests(atLeast: result.requests).dropFirst().allSatisfy { $0.range != nil })
+    }
+}
+
+/// A sink that sleeps on every write, slower than loopback.
+final class SlowSink: FetchSink {
+    private(set) var bytes: [UInt8] = []
+    func write(_ chunk: UnsafeRawBufferPointer) throws(AssetPackError) {
+        bytes.append(contentsOf: chunk)
+        usleep(2_000)
+    }
+    func restart() throws(AssetPackError) { bytes.removeAll() }
+}
+
+/// Hands non-Sendable test values to a `@Sendable` closure in tests that use them from one task at a time.
+final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

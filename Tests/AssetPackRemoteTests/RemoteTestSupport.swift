@@ -1,0 +1,84 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// Options for loopback tests: plain HTTP allowed, short timeouts and delays, so a fault costs milliseconds.
+func testOptions(timeout: Duration = .seconds(2), attempts: Int = 4, concurrency: Int = 4) -> FetchOptions {
+    var options = FetchOptions()
+    options.allowsPlainHTTP = true
+    options.timeout = timeout
+    options.maxConcurrentRequests = concurrency
+    options.retry = RetryPolicy(maxAttempts: attempts, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50),
+                                maxDuration: .seconds(10))
+    return options
+}
+
+/// `count` reproducible random bytes.
+func testBytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
+    var random = SeededRandom(seed: seed)
+    return random.bytes(count)
+}
+
+/// An nginx serving `files`, or a skip (a failure under ASSETPACK_REQUIRE_TOOLS=1) when nginx is missing.
+func startNginx(_ files: [String: [UInt8]] = [:]) throws -> NginxServer {
+    try ExternalTool.nginx.require()
+    let server = try NginxServer()
+    for (path, bytes) in files { try server.write(path, bytes) }
+    return server
+}
+
+/// nginx serving some files, and optionally the fault proxy in front of it: what a test downloads from.
+/// Fetch through ``fetch(_:options:progress:)`` (or keep the site in use until the end of the test): a
+/// local that is not used any more may be released, and with it the server or the proxy.
+final class Site: @unchecked Sendable {
+    let server: NginxServer
+    private(set) var proxy: FaultProxy?
+
+    /// nginx serving `files`, with a proxy applying `faults` in front when given.
+    init(_ files: [String: [UInt8]], onRequest: (@Sendable (Int) -> Void)? = nil,
+         faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil) throws {
+        server = try startNginx(files)
+        if let faults { proxy = try FaultProxy(upstream: server.port, onRequest: onRequest, faults: faults) }
+    }
+
+    /// The URL of `path` through the proxy when there is one.
+    func url(_ path: String) -> URL { proxy?.url(path) ?? server.url(path) }
+
+    /// Fetches `item` into memory, keeping the site alive meanwhile.
+    func fetch(_ item: FetchItem, options: FetchOptions = testOptions(), progress: FetchProgress? = nil) async throws -> (bytes: [UInt8], result: FetchResult) {
+        try await fetchToMemory(RemoteFetcher(options: options), item, progress: progress)
+    }
+
+    /// The error fetching `item` ends in.
+    func failure(_ item: FetchItem, options: FetchOptions = testOptions(), sourceLocation: SourceLocation = #_sourceLocation) async -> AssetPackError? {
+        await expectFailure({ try await fetchToMemory(RemoteFetcher(options: options), item) }, sourceLocation: sourceLocation)
+    }
+}
+
+/// The whole-file item for `bytes` at `url`.
+func fileItem(_ url: URL, _ bytes: [UInt8]) -> FetchItem {
+    .file(url, size: UInt64(bytes.count), sha256: ContentHash.of(bytes))
+}
+
+/// Fetches `item` into memory.
+func fetchToMemory(_ fetcher: RemoteFetcher, _ item: FetchItem, progress: FetchProgress? = nil) async throws(AssetPackError) -> (bytes: [UInt8], result: FetchResult) {
+    let sink = MemorySink()
+    let result = try await fetcher.fetch(item, into: sink, progress: progress)
+    return (sink.bytes, result)
+}
+
+/// The error `body` throws, or a recorded issue when it succeeds.
+func expectFailure<T>(_ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> AssetPackError? {
+    do {
+        _ = try await body()
+        Issue.record("expected an error", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as AssetPackError {
+        return error
+    } catch {
+        Issue.record("expected an AssetPackError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}

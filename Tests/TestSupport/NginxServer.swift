@@ -1,0 +1,168 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ExternalTool {
+    /// nginx, the static file server the remote tests download from.
+    public static let nginx = ExternalTool("nginx", package: "nginx")
+}
+
+/// A real nginx serving a temporary folder on 127.0.0.1, for one test.
+///
+/// Everything lives in its own temporary directory: the config this writes, the served folder (``root``), the
+/// pid file, the logs and nginx's temp paths. It runs in the foreground as a single process (`daemon off`,
+/// `master_process off`) under coreutils `timeout`, so it is stopped by ``stop()`` / `deinit` and, should the test
+/// process die first, ends by itself after `lifetime` (`timeout` sends SIGKILL 2 s after its SIGTERM). Each instance
+/// has its own free port, so tests run in parallel.
+///
+/// The access log has one line per request with the bytes sent (``requests()``), so a test can assert how many
+/// bytes crossed the network.
+public final class NginxServer: @unchecked Sendable {
+    /// One line of the access log.
+    public struct Request: Sendable, Equatable {
+        /// The request's path (decoded).
+        public var path: String
+        /// The status nginx answered.
+        public var status: Int
+        /// Body bytes sent (`$body_bytes_sent`).
+        public var bodyBytes: UInt64
+        /// All bytes sent, head included (`$bytes_sent`).
+        public var bytesSent: UInt64
+        /// The `Range` header, or nil.
+        public var range: String?
+        /// The `If-Range` header, or nil.
+        public var ifRange: String?
+    }
+
+    /// The folder served at `/`.
+    public let root: String
+    /// The port on 127.0.0.1.
+    public private(set) var port: UInt16 = 0
+    private let directory: TemporaryDirectory
+    private var process: Process?
+
+    /// Starts nginx serving an empty folder; add files with ``write(_:_:modified:)``.
+    /// - Parameter lifetime: seconds after which nginx ends even if never stopped.
+    public init(lifetime: Int = 120) throws {
+        directory = try TemporaryDirectory("nginx")
+        root = directory.file("www")
+        for folder in ["www", "temp"] {
+            try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true)
+        }
+        var lastError = ""
+        for _ in 0..<5 {
+            let port = try LoopbackSocket.freePort()
+            try config(port: port).write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
+            if try start(port: port, lifetime: lifetime) {
+                self.port = port
+                return
+            }
+            lastError = (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? ""
+        }
+        throw NSError(domain: "NginxServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "nginx did not start: \(lastError)"])
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:PORT/` + `path`.
+    public func url(_ path: String = "") -> URL { URL(string: "http://127.0.0.1:\(port)/\(path)")! }
+
+    /// Writes a file into the served folder (parents created); `modified` sets its time, which nginx's ETag
+    /// includes (`"mtime-size"` in hex): give a replaced file another time so its tag changes.
+    public func write(_ path: String, _ bytes: [UInt8], modified: Date? = nil) throws {
+        let target = root + "/" + path
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: target))
+        if let modified { try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: target) }
+    }
+
+    /// The requests logged so far, waiting up to `timeout` for at least `count` (nginx logs a request once its
+    /// response is sent, which can be a moment after the client has it).
+    public func requests(atLeast count: Int = 0, timeout: TimeInterval = 2) -> [Request] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let lines = ((try? String(contentsOfFile: directory.file("access.log"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").compactMap(Self.parse)
+            if lines.count >= count || Date() > deadline { return lines }
+            usleep(10_000)
+        }
+    }
+
+    /// Stops nginx and waits for it to exit.
+    ///
+    /// nginx is killed by its pid (SIGKILL): a process started by Foundation inherits the test thread's blocked
+    /// signals, SIGTERM among them, so a polite stop would wait for `timeout`. A static file server loses
+    /// nothing by it (its access log is written per request); `timeout` then sees its child end and exits.
+    public func stop() {
+        guard let process else { return }
+        self.process = nil
+        if let pid = nginxPID { kill(pid, SIGKILL) } else { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// The pid nginx wrote to its pid file.
+    private var nginxPID: pid_t? {
+        (try? String(contentsOfFile: directory.file("nginx.pid"), encoding: .utf8))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    private func start(port: UInt16, lifetime: Int) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["timeout", "--kill-after=2", String(lifetime), "nginx", "-e", directory.file("error.log"),
+                             "-p", directory.path, "-c", directory.file("nginx.conf")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline {
+            if nginxPID != nil, let fd = try? LoopbackSocket.connect(port: port) {
+                close(fd)
+                self.process = process
+                return true
+            }
+            usleep(5_000)
+        }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return false
+    }
+
+    private func config(port: UInt16) -> String {
+        let dir = directory.path
+        return """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(dir)/nginx.pid;
+        error_log \(dir)/error.log warn;
+        events { worker_connections 128; }
+        http {
+            log_format bytes '$request_method\\t$uri\\t$status\\t$body_bytes_sent\\t$bytes_sent\\t$http_range\\t$http_if_range';
+            access_log \(dir)/access.log bytes;
+            client_body_temp_path \(dir)/temp/body;
+            proxy_temp_path \(dir)/temp/proxy;
+            fastcgi_temp_path \(dir)/temp/fastcgi;
+            uwsgi_temp_path \(dir)/temp/uwsgi;
+            scgi_temp_path \(dir)/temp/scgi;
+            default_type application/octet-stream;
+            sendfile on;
+            keepalive_timeout 10s;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(dir)/www;
+            }
+        }
+
+        """
+    }
+
+    private static func parse(_ line: Substring) -> Request? {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 7, let status = Int(fields[2]), let body = UInt64(fields[3]), let sent = UInt64(fields[4]) else { return nil }
+        func header(_ value: String) -> String? { value == "-" ? nil : value.replacingOccurrences(of: "\\x22", with: "\"") }
+        return Request(path: fields[1], status: status, bodyBytes: body, bytesSent: sent, range: header(fields[5]), ifRange: header(fields[6]))
+    }
+}
