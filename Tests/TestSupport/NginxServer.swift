@@ -162,7 +162,25 @@ public final class NginxServer: @unchecked Sendable {
     private static func parse(_ line: Substring) -> Request? {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 7, let status = Int(fields[2]), let body = UInt64(fields[3]), let sent = UInt64(fields[4]) else { return nil }
-        func header(_ value: String) -> String? { value == "-" ? nil : value.replacingOccurrences(of: "\\x22", with: "\"") }
-        return Request(path: fields[1], status: status, bodyBytes: body, bytesSent: sent, range: header(fields[5]), ifRange: header(fields[6]))
+        func header(_ value: String) -> String? { value == "-" ? nil : unescape(value) }
+        return Request(path: unescape(fields[1]), status: status, bodyBytes: body, bytesSent: sent, range: header(fields[5]),
+                       ifRange: header(fields[6]))
+    }
+
+    /// nginx writes `"`, `\` and bytes outside printable ASCII in log lines as `\xHH`.
+    private static func unescape(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.first {
+            if byte == UInt8(ascii: "\\"), rest.count >= 4, rest.dropFirst().first == UInt8(ascii: "x"),
+               let value = UInt8(String(decoding: rest.dropFirst(2).prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                rest = rest.dropFirst(4)
+            } else {
+                bytes.append(byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -39,8 +39,8 @@ struct KeyFile: Equatable {
         func refuse(_ reason: String) -> AssetPackError {
             AssetPackError(code, "not a valid \(what): \(reason)", path: origin)
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        // `\r\n` is one Character in Swift, a newline like `\n`.
+        let lines = text.split(whereSeparator: \.isNewline)
             .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
         guard let first = lines.first, first == header else {
             throw refuse("the first line must be \"\(header)\"")
