@@ -11,8 +11,8 @@ struct FaultTests {
     let data = testBytes(150_000, seed: 7)
 
     /// nginx serving `data` as `f.bin`, behind the proxy.
-    func serve(onRequest: (@Sendable (Int) -> Void)? = nil, faults: @escaping @Sendable (Int) -> FaultProxy.Fault) throws -> Site {
-        try Site(["f.bin": data], onRequest: onRequest, faults: faults)
+    func serve(onRequest: (@Sendable (Int) -> Void)? = nil, faults: @escaping @Sendable (Int) -> FaultProxy.Fault) async throws -> Site {
+        try await Site(["f.bin": data], onRequest: onRequest, faults: faults)
     }
 
     /// The whole of `f.bin` through the proxy.
@@ -26,26 +26,26 @@ struct FaultTests {
     // MARK: Dropped connections
 
     @Test func droppedConnectionsResumeWithIfRange() async throws {
-        let site = try serve(faults: { $0 < 2 ? .dropAfter(bytes: 50_000) : .none })
+        let site = try await serve(faults: { $0 < 2 ? .dropAfter(bytes: 50_000) : .none })
         let progress = FetchProgress()
         let (bytes, result) = try await site.fetch(whole(site), progress: progress)
         #expect(bytes == data)
         #expect(result.requests == 3)
-        let log = site.server.requests(atLeast: 3)
+        let log = await site.server.requests(atLeast: 3)
         #expect(log.map(\.range) == [nil, "bytes=50000-149999", "bytes=100000-149999"])
         #expect(log.dropFirst().allSatisfy { $0.ifRange == result.etag })
         #expect(progress.snapshot == .init(received: 150_000, completed: 150_000, verified: 150_000, items: 1))
     }
 
     @Test func aConnectionDroppedOnEveryRequestStillCompletesWhileItProgresses() async throws {
-        let site = try serve(faults: { _ in .dropAfter(bytes: 40_000) })
+        let site = try await serve(faults: { _ in .dropAfter(bytes: 40_000) })
         let (bytes, result) = try await site.fetch(whole(site), options: testOptions(attempts: 2))
         #expect(bytes == data)
         #expect(result.requests == 4)
     }
 
     @Test func aConnectionThatNeverDeliversIsAnError() async throws {
-        let site = try serve(faults: { _ in .dropAfter(bytes: 0) })
+        let site = try await serve(faults: { _ in .dropAfter(bytes: 0) })
         let error = await site.failure(whole(site), options: testOptions(attempts: 3))
         #expect(error?.code == .io)
         #expect(error?.path == site.url("f.bin").absoluteString)
@@ -55,15 +55,15 @@ struct FaultTests {
     // MARK: Error statuses
 
     @Test func serviceUnavailableIsRetried() async throws {
-        let site = try serve(faults: { $0 < 2 ? .status(503) : .none })
+        let site = try await serve(faults: { $0 < 2 ? .status(503) : .none })
         let (bytes, result) = try await site.fetch(whole(site))
         #expect(bytes == data)
         #expect(result.requests == 3)
-        #expect(site.server.requests(atLeast: 1).count == 1)
+        #expect(await site.server.requests(atLeast: 1).count == 1)
     }
 
     @Test func aServerErrorThatPersistsIsReportedWithItsStatus() async throws {
-        let site = try serve(faults: { _ in .status(500) })
+        let site = try await serve(faults: { _ in .status(500) })
         let error = await site.failure(whole(site))
         #expect(error?.code == .io)
         #expect(error?.message.hasPrefix("the server answered HTTP 500") == true)
@@ -75,48 +75,48 @@ struct FaultTests {
     // MARK: Stalls
 
     @Test func aStalledBodyTimesOutAndResumes() async throws {
-        let site = try serve(faults: { $0 == 0 ? .stall(afterBytes: 10_000, seconds: 3) : .none })
+        let site = try await serve(faults: { $0 == 0 ? .stall(afterBytes: 10_000, seconds: 3) : .none })
         let started = ContinuousClock.now
         let (bytes, result) = try await site.fetch(whole(site), options: testOptions(timeout: .milliseconds(300)))
         #expect(bytes == data)
         #expect(result.requests == 2)
-        #expect(site.server.requests(atLeast: 2).last?.range == "bytes=10000-149999")
+        #expect(await site.server.requests(atLeast: 2).last?.range == "bytes=10000-149999")
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 
     @Test func aServerThatAlwaysStallsIsATimeoutError() async throws {
-        let site = try serve(faults: { _ in .stall(afterBytes: 0, seconds: 2) })
+        let site = try await serve(faults: { _ in .stall(afterBytes: 0, seconds: 2) })
         let error = await site.failure(whole(site), options: testOptions(timeout: .milliseconds(200), attempts: 2))
         #expect(error?.code == .io)
-        #expect(error?.message.hasPrefix("timed out: no more of the body within 200 ms") == true)
+        #expect(error?.message.hasPrefix("timed out: no further bytes of the body within 200 ms") == true)
     }
 
     // MARK: Truncated and damaged bodies
 
     @Test func aTruncatedWholeFileIsFetchedAgain() async throws {
-        let site = try serve(faults: { $0 == 0 ? .truncate(bytes: 30_000) : .none })
+        let site = try await serve(faults: { $0 == 0 ? .truncate(bytes: 30_000) : .none })
         let (bytes, result) = try await site.fetch(whole(site))
         #expect(bytes == data)
         #expect(result.requests == 2)
     }
 
     @Test func aTruncatedRangeIsCompletedWithTheRest() async throws {
-        let site = try serve(faults: { $0 == 0 ? .truncate(bytes: 30_000) : .none })
+        let site = try await serve(faults: { $0 == 0 ? .truncate(bytes: 30_000) : .none })
         let (bytes, result) = try await site.fetch(part(site, 10_000..<110_000))
         #expect(bytes == Array(data[10_000..<110_000]))
         #expect(result.requests == 2)
-        #expect(site.server.requests(atLeast: 2).map(\.range) == ["bytes=10000-109999", "bytes=40000-109999"])
+        #expect(await site.server.requests(atLeast: 2).map(\.range) == ["bytes=10000-109999", "bytes=40000-109999"])
     }
 
     @Test func aFileAlwaysTruncatedIsAVerificationError() async throws {
-        let site = try serve(faults: { _ in .truncate(bytes: 30_000) })
+        let site = try await serve(faults: { _ in .truncate(bytes: 30_000) })
         let error = await site.failure(whole(site))
         #expect(error?.code == .verification)
         #expect(error?.message.hasPrefix("the file has 30000 bytes on the server, 150000 are expected") == true)
     }
 
     @Test func aFlippedByteIsCaughtAndFetchedAgain() async throws {
-        let site = try serve(faults: { $0 == 0 ? .flipByte(at: 123_456) : .none })
+        let site = try await serve(faults: { $0 == 0 ? .flipByte(at: 123_456) : .none })
         let progress = FetchProgress()
         let (bytes, result) = try await site.fetch(whole(site), progress: progress)
         #expect(bytes == data)
@@ -125,7 +125,7 @@ struct FaultTests {
     }
 
     @Test func bytesThatNeverMatchAreNeverAccepted() async throws {
-        let site = try serve(faults: { _ in .flipByte(at: 5) })
+        let site = try await serve(faults: { _ in .flipByte(at: 5) })
         let error = await site.failure(whole(site))
         #expect(error?.code == .verification)
         #expect(error?.message.hasPrefix("SHA-256 mismatch: expected \(ContentHash.of(data))") == true)
@@ -135,23 +135,23 @@ struct FaultTests {
     // MARK: Servers that ignore Range
 
     @Test func aRangeFromAServerThatIgnoresRangeIsCutOutOfTheWholeBody() async throws {
-        let site = try serve(faults: { _ in .ignoreRange })
+        let site = try await serve(faults: { _ in .ignoreRange })
         let progress = FetchProgress()
         let (bytes, result) = try await site.fetch(part(site, 60_000..<70_000), progress: progress)
         #expect(bytes == Array(data[60_000..<70_000]))
         #expect(result.requests == 1)
-        #expect(site.server.requests(atLeast: 1).map(\.status) == [200])
+        #expect(await site.server.requests(atLeast: 1).map(\.status) == [200])
         #expect(progress.snapshot.completed == 10_000)
         #expect(progress.snapshot.received >= 70_000)
     }
 
     @Test func aResumeFromAServerThatIgnoresRangeSkipsWhatIsIn() async throws {
-        let site = try serve(faults: { $0 == 0 ? .dropAfter(bytes: 60_000) : .ignoreRange })
+        let site = try await serve(faults: { $0 == 0 ? .dropAfter(bytes: 60_000) : .ignoreRange })
         let progress = FetchProgress()
         let (bytes, result) = try await site.fetch(whole(site), progress: progress)
         #expect(bytes == data)
         #expect(result.requests == 2)
-        #expect(site.server.requests(atLeast: 2).map(\.status) == [200, 200])
+        #expect(await site.server.requests(atLeast: 2).map(\.status) == [200, 200])
         #expect(progress.snapshot.completed == 150_000)
         #expect(progress.snapshot.received == 210_000)
     }
@@ -160,9 +160,9 @@ struct FaultTests {
 
     /// A site whose `f.bin` is replaced by `replacement` (another modification time, so another ETag) just
     /// before the second request, the first having been dropped after 50,000 bytes.
-    func replacedMidDownload(by replacement: [UInt8]) throws -> Site {
+    func replacedMidDownload(by replacement: [UInt8]) async throws -> Site {
         let box = SiteBox()
-        let site = try serve(onRequest: { index in
+        let site = try await serve(onRequest: { index in
             if index == 1 { try? box.site?.server.write("f.bin", replacement, modified: Date(timeIntervalSinceNow: -3600)) }
         }, faults: { $0 == 0 ? .dropAfter(bytes: 50_000) : .none })
         box.site = site
@@ -171,12 +171,12 @@ struct FaultTests {
 
     @Test func aFileReplacedBetweenTwoRangeRequestsIsFetchedWholeAgain() async throws {
         let replacement = testBytes(150_000, seed: 99)
-        let site = try replacedMidDownload(by: replacement)
+        let site = try await replacedMidDownload(by: replacement)
         let progress = FetchProgress()
         let (bytes, result) = try await site.fetch(fileItem(site.url("f.bin"), replacement), progress: progress)
         #expect(bytes == replacement)
         #expect(result.requests == 2)
-        let log = site.server.requests(atLeast: 2)
+        let log = await site.server.requests(atLeast: 2)
         #expect(log.map(\.status) == [200, 200])
         #expect(log[1].range == "bytes=50000-149999")
         #expect(log[1].ifRange != nil)
@@ -185,7 +185,7 @@ struct FaultTests {
     }
 
     @Test func aFileReplacedMidDownloadNoLongerMatchingIsAnErrorNamingTheChange() async throws {
-        let site = try replacedMidDownload(by: testBytes(150_000, seed: 99))
+        let site = try await replacedMidDownload(by: testBytes(150_000, seed: 99))
         let error = await site.failure(whole(site))
         #expect(error?.code == .verification)
         #expect(error?.message.contains("SHA-256 mismatch") == true)
@@ -197,18 +197,19 @@ struct FaultTests {
     @Test func manyDownloadsThroughFaultsAllEndRight() async throws {
         let files = (0..<10).map { testBytes(30_000, seed: 100 + UInt64($0)) }
         let faults: [FaultProxy.Fault] = [.dropAfter(bytes: 7000), .status(503), .flipByte(at: 100), .none, .truncate(bytes: 1000)]
-        let site = try Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }),
+        let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }),
                             faults: { $0 < 10 ? faults[$0 % faults.count] : .none })
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let sinks = UncheckedBox((0..<items.count).map { _ in MemorySink() })
-        _ = try await RemoteFetcher(options: testOptions(concurrency: 3)).fetchAll(items, sink: { sinks.value[$0] })
+        let transport = CountingTransport()
+        _ = try await RemoteFetcher(options: testOptions(concurrency: 3), transport: transport).fetchAll(items, sink: { sinks.value[$0] })
         for (index, sink) in sinks.value.enumerated() { #expect(sink.bytes == files[index]) }
-        #expect(site.proxy!.peakConcurrency <= 3)
+        #expect(transport.peak <= 3)
     }
 
     @Test func oneFailureCancelsTheOthersAndIsTheErrorThrown() async throws {
         let files = (0..<6).map { testBytes(10_000, seed: 200 + UInt64($0)) }
-        let site = try Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
+        let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) } + [fileItem(site.url("missing"), [1])]
         let error = await expectFailure {
             try await RemoteFetcher(options: testOptions(concurrency: 2)).fetchAll(items, sink: { _ in MemorySink() })

@@ -10,14 +10,14 @@ import TestSupport
 struct FetcherTests {
     @Test func fetchesAWholeFileInOneRequest() async throws {
         let data = testBytes(300_000)
-        let server = try startNginx(["a/big.bin": data])
+        let server = try await startNginx(["a/big.bin": data])
         let fetcher = RemoteFetcher(options: testOptions())
         let progress = FetchProgress()
         let (bytes, result) = try await fetchToMemory(fetcher, fileItem(server.url("a/big.bin"), data), progress: progress)
         #expect(bytes == data)
         #expect(result.requests == 1)
         #expect(result.etag != nil)
-        let log = server.requests(atLeast: 1)
+        let log = await server.requests(atLeast: 1)
         #expect(log.count == 1)
         #expect(log.first?.range == nil)
         #expect(log.first?.bodyBytes == UInt64(data.count))
@@ -26,13 +26,13 @@ struct FetcherTests {
 
     @Test func fetchesARangeAndOnlyItsBytesCrossTheNetwork() async throws {
         let data = testBytes(1_000_000)
-        let server = try startNginx(["big.bin": data])
+        let server = try await startNginx(["big.bin": data])
         let fetcher = RemoteFetcher(options: testOptions())
         let range: Range<UInt64> = 400_000..<450_000
         let item = FetchItem.bytes(range, of: server.url("big.bin"), sha256: ContentHash.of(data[400_000..<450_000]))
         let (bytes, _) = try await fetchToMemory(fetcher, item)
         #expect(bytes == Array(data[400_000..<450_000]))
-        let log = server.requests(atLeast: 1)
+        let log = await server.requests(atLeast: 1)
         #expect(log.map(\.status) == [206])
         #expect(log.first?.range == "bytes=400000-449999")
         #expect(log.first?.bodyBytes == 50_000)
@@ -40,13 +40,13 @@ struct FetcherTests {
 
     @Test func writesIntoAFileAtAnOffset() async throws {
         let data = testBytes(200_000)
-        let site = try Site(["f.bin": data])
+        let site = try await Site(["f.bin": data])
         let folder = try TemporaryDirectory("sink")
         let target = try folder.write("out.bin", [UInt8](repeating: 0, count: 100_100))
         let sink = try FileSink(path: target, offset: 100)
         let item = FetchItem.bytes(1000..<101_000, of: site.url("f.bin"), sha256: ContentHash.of(data[1000..<101_000]))
         _ = try await RemoteFetcher(options: testOptions()).fetch(item, into: sink)
-        #expect(site.server.requests(atLeast: 1).count == 1)
+        #expect(await site.server.requests(atLeast: 1).count == 1)
         try sink.close()
         let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: target)))
         #expect(written.count == 100_100)
@@ -55,7 +55,7 @@ struct FetcherTests {
     }
 
     @Test func anEmptyFileNeedsNoRequest() async throws {
-        let site = try Site(["empty": []])
+        let site = try await Site(["empty": []])
         let (bytes, result) = try await site.fetch(fileItem(site.url("empty"), []))
         #expect(bytes.isEmpty)
         #expect(result.requests == 0)
@@ -63,8 +63,9 @@ struct FetcherTests {
 
     @Test func manyFilesAtOnceStayWithinTheBoundAndProgressAddsUp() async throws {
         let files = (0..<24).map { testBytes(20_000 + $0 * 1000, seed: UInt64($0)) }
-        let site = try Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }), faults: { _ in .none })
-        let fetcher = RemoteFetcher(options: testOptions(concurrency: 3))
+        let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
+        let transport = CountingTransport()
+        let fetcher = RemoteFetcher(options: testOptions(concurrency: 3), transport: transport)
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let progress = FetchProgress()
         let sinks = (0..<items.count).map { _ in MemorySink() }
@@ -74,19 +75,34 @@ struct FetcherTests {
         for (index, sink) in sinks.enumerated() { #expect(sink.bytes == files[index]) }
         let total = UInt64(files.map(\.count).reduce(0, +))
         #expect(progress.snapshot == .init(received: total, completed: total, verified: total, items: 24))
-        #expect(site.proxy!.peakConcurrency <= 3)
-        #expect(site.proxy!.peakConcurrency >= 2)
-        let log = site.server.requests(atLeast: 24)
+        #expect(transport.peak == 3)
+        let log = await site.server.requests(atLeast: 24)
         #expect(log.reduce(0) { $0 + $1.bodyBytes } == total)
     }
 
+    @Test func independentFetchesShareTheFetchersBound() async throws {
+        let files = (0..<12).map { testBytes(50_000, seed: 300 + UInt64($0)) }
+        let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
+        let transport = CountingTransport()
+        let fetcher = RemoteFetcher(options: testOptions(concurrency: 2), transport: transport)
+        let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
+        let fetched = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for (index, item) in items.enumerated() {
+                group.addTask { (index, try await fetchToMemory(fetcher, item).bytes) }
+            }
+            return try await group.reduce(into: [Int: [UInt8]]()) { $0[$1.0] = $1.1 }
+        }
+        #expect((0..<12).allSatisfy { fetched[$0] == files[$0] })
+        #expect(transport.peak == 2)
+    }
+
     @Test func notFoundEndsAtOnce() async throws {
-        let server = try startNginx()
+        let server = try await startNginx()
         let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: testOptions()), fileItem(server.url("missing.bin"), [1, 2, 3])) }
         #expect(error?.code == .notFound)
         #expect(error?.path == server.url("missing.bin").absoluteString)
         #expect(error?.message.contains("404") == true)
-        #expect(server.requests(atLeast: 1).count == 1)
+        #expect(await server.requests(atLeast: 1).count == 1)
     }
 
     @Test func aRefusedConnectionIsRetriedThenReported() async throws {
@@ -113,7 +129,7 @@ struct FetcherTests {
     }
 
     @Test func fetchBytesIsBounded() async throws {
-        let server = try startNginx(["small": testBytes(100), "large": testBytes(5000)])
+        let server = try await startNginx(["small": testBytes(100), "large": testBytes(5000)])
         let fetcher = RemoteFetcher(options: testOptions())
         #expect(try await fetcher.fetchBytes(server.url("small"), limit: 100) == testBytes(100))
         let error = await expectFailure { try await fetcher.fetchBytes(server.url("large"), limit: 4096) }
@@ -122,7 +138,7 @@ struct FetcherTests {
 
     @Test func aSlowSinkStaysWithinTheBufferAndStillGetsEveryByte() async throws {
         let data = testBytes(2_000_000)
-        let server = try startNginx(["big.bin": data])
+        let server = try await startNginx(["big.bin": data])
         let transport = URLSessionTransport(maximumConnectionsPerHost: 2, bufferLimit: 64 << 10)
         let fetcher = RemoteFetcher(options: testOptions(attempts: 8), transport: transport)
         let sink = SlowSink()
@@ -130,7 +146,7 @@ struct FetcherTests {
         #expect(sink.bytes == data)
         // Each time the reader fell 64 KiB behind, the transfer stopped and resumed with a range.
         #expect(result.requests >= 2)
-        #expect(server.requests(atLeast: result.requests).dropFirst().allSatisfy { $0.range != nil })
+        #expect(await server.requests(atLeast: result.requests).dropFirst().allSatisfy { $0.range != nil })
     }
 }
 

@@ -77,4 +77,12 @@ struct FormatTests {
     func blockRangesRefuseStorageThatDoesNotAddUp(_ storage: BundleManifest.Storage) {
         #expect(throws: AssetPackError.self) { try BlockRanges.of(storage, dataOffset: 0) }
     }
+
+    @Test func bundlePathsArePercentEncoded() {
+        let bundle = RemoteBundle(URL(string: "https://cdn.example.com/v2/app.bundle")!)
+        #expect(bundle.url(of: "a b/grüß.txt").absoluteString == "https://cdn.example.com/v2/app.bundle/a%20b/gr%C3%BC%C3%9F.txt")
+        #expect(bundle.url(of: ".assetpack/identity").absoluteString == "https://cdn.example.com/v2/app.bundle/.assetpack/identity")
+        let slashed = RemoteBundle(URL(string: "https://cdn.example.com/app.bundle/")!)
+        #expect(slashed.url(of: "x/y").absoluteString == "https://cdn.example.com/app.bundle/x/y")
+    }
 }

@@ -19,7 +19,7 @@ struct RemoteBundleTests {
 
     /// nginx serving a bundle folder at /app.bundle: identity, manifest, signature (unless `signed` is false),
     /// the file; `manifestBytes` replaces the manifest served (the signature stays that of the real one).
-    func site(signed: Bool = true, manifestBytes: [UInt8]? = nil) throws -> Site {
+    func site(signed: Bool = true, manifestBytes: [UInt8]? = nil) async throws -> Site {
         let manifest = manifest()
         let json = try manifest.encodedJSON()
         var files: [String: [UInt8]] = [
@@ -28,21 +28,21 @@ struct RemoteBundleTests {
             "app.bundle/a b/grüß.txt": content,
         ]
         if signed { files["app.bundle/.assetpack/manifest.sig"] = try ManifestSignature.sign(json, with: key).fileBytes }
-        return try Site(files)
+        return try await Site(files)
     }
 
     @Test func theIdentityIsOneSmallRequest() async throws {
-        let site = try site()
+        let site = try await site()
         let bundle = RemoteBundle(site.url("app.bundle"))
         let identity = try await bundle.fetchIdentity(with: RemoteFetcher(options: testOptions()))
         #expect(identity == manifest().identity)
-        let log = site.server.requests(atLeast: 1)
+        let log = await site.server.requests(atLeast: 1)
         #expect(log.map(\.path) == ["/app.bundle/.assetpack/identity"])
         #expect(log.first?.bodyBytes == 64)
     }
 
     @Test func aSignedManifestIsFetchedVerifiedAndItsFilesReachable() async throws {
-        let site = try site()
+        let site = try await site()
         let bundle = RemoteBundle(site.url("app.bundle"))
         let fetcher = RemoteFetcher(options: testOptions())
         let verified = try await bundle.fetchManifest(with: fetcher, trust: .signed(by: [key.publicKey]))
@@ -52,24 +52,24 @@ struct RemoteBundleTests {
         let file = decoded.entries[1]
         let item = FetchItem.file(bundle.url(of: file.storage!.file), size: file.size!, sha256: .of(content))
         #expect(try await fetchToMemory(fetcher, item).bytes == content)
-        #expect(site.server.requests(atLeast: 3).map(\.path) == ["/app.bundle/.assetpack/manifest.json", "/app.bundle/.assetpack/manifest.sig", "/app.bundle/a b/grüß.txt"])
+        #expect(await site.server.requests(atLeast: 3).map(\.path) == ["/app.bundle/.assetpack/manifest.json", "/app.bundle/.assetpack/manifest.sig", "/app.bundle/a b/grüß.txt"])
     }
 
     @Test func aTamperedManifestIsRefusedBeforeAnyFileIsFetched() async throws {
         var tampered = try manifest().encodedJSON()
         tampered[tampered.count - 3] = UInt8(ascii: " ")
-        let site = try site(manifestBytes: tampered)
+        let site = try await site(manifestBytes: tampered)
         let error = await expectFailure {
             try await RemoteBundle(site.url("app.bundle")).fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .signed(by: [key.publicKey]))
         }
         #expect(error?.code == .verification)
         #expect(error?.path == site.url("app.bundle/.assetpack/manifest.json").absoluteString)
         #expect(error?.message.contains("does not verify") == true)
-        #expect(site.server.requests(atLeast: 2).map(\.path) == ["/app.bundle/.assetpack/manifest.json", "/app.bundle/.assetpack/manifest.sig"])
+        #expect(await site.server.requests(atLeast: 2).map(\.path) == ["/app.bundle/.assetpack/manifest.json", "/app.bundle/.assetpack/manifest.sig"])
     }
 
     @Test func aMissingSignatureIsRefusedWhenRequired() async throws {
-        let site = try site(signed: false)
+        let site = try await site(signed: false)
         let bundle = RemoteBundle(site.url("app.bundle"))
         let error = await expectFailure { try await bundle.fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .signed(by: [key.publicKey])) }
         #expect(error?.code == .verification)
@@ -77,14 +77,6 @@ struct RemoteBundleTests {
         // Pinning needs no signature file and does not ask for one.
         let pinned = try await bundle.fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .pinned(sha256: .of(try manifest().encodedJSON())))
         #expect(try pinned.decode(origin: "t") == manifest())
-        #expect(site.server.requests(atLeast: 3).map(\.path).last == "/app.bundle/.assetpack/manifest.json")
-    }
-
-    @Test func bundlePathsArePercentEncoded() {
-        let bundle = RemoteBundle(URL(string: "https://cdn.example.com/v2/app.bundle")!)
-        #expect(bundle.url(of: "a b/grüß.txt").absoluteString == "https://cdn.example.com/v2/app.bundle/a%20b/gr%C3%BC%C3%9F.txt")
-        #expect(bundle.url(of: ".assetpack/identity").absoluteString == "https://cdn.example.com/v2/app.bundle/.assetpack/identity")
-        let slashed = RemoteBundle(URL(string: "https://cdn.example.com/app.bundle/")!)
-        #expect(slashed.url(of: "x/y").absoluteString == "https://cdn.example.com/app.bundle/x/y")
+        #expect(await site.server.requests(atLeast: 3).map(\.path).last == "/app.bundle/.assetpack/manifest.json")
     }
 }

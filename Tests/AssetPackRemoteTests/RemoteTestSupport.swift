@@ -22,9 +22,10 @@ func testBytes(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
 }
 
 /// An nginx serving `files`, or a skip (a failure under ASSETPACK_REQUIRE_TOOLS=1) when nginx is missing.
-func startNginx(_ files: [String: [UInt8]] = [:]) throws -> NginxServer {
-    try ExternalTool.nginx.require()
-    let server = try NginxServer()
+func startNginx(_ files: [String: [UInt8]] = [:], serverConfig: String = "",
+                sourceLocation: SourceLocation = #_sourceLocation) async throws -> NginxServer {
+    try ExternalTool.nginx.require(sourceLocation: sourceLocation)
+    let server = try await NginxServer(serverConfig: serverConfig)
     for (path, bytes) in files { try server.write(path, bytes) }
     return server
 }
@@ -37,9 +38,9 @@ final class Site: @unchecked Sendable {
     private(set) var proxy: FaultProxy?
 
     /// nginx serving `files`, with a proxy applying `faults` in front when given.
-    init(_ files: [String: [UInt8]], onRequest: (@Sendable (Int) -> Void)? = nil,
-         faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil) throws {
-        server = try startNginx(files)
+    init(_ files: [String: [UInt8]], serverConfig: String = "", onRequest: (@Sendable (Int) -> Void)? = nil,
+         faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        server = try await startNginx(files, serverConfig: serverConfig, sourceLocation: sourceLocation)
         if let faults { proxy = try FaultProxy(upstream: server.port, onRequest: onRequest, faults: faults) }
     }
 
@@ -80,5 +81,70 @@ func expectFailure<T>(_ body: () async throws -> T, sourceLocation: SourceLocati
     } catch {
         Issue.record("expected an AssetPackError, got \(error)", sourceLocation: sourceLocation)
         return nil
+    }
+}
+
+/// A transport that counts the responses in flight (from the request until its body ends, fails or is
+/// cancelled) around a real one: how a test sees the fetcher's bound on concurrent requests exactly.
+final class CountingTransport: HTTPTransport, @unchecked Sendable {
+    private let inner = URLSessionTransport()
+    private let lock = NSLock()
+    private var active = 0
+    private var highest = 0
+
+    /// The most responses in flight at once so far.
+    var peak: Int { lock.withLock { highest } }
+
+    func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
+        lock.withLock {
+            active += 1
+            highest = max(highest, active)
+        }
+        do {
+            var response = try await inner.get(request)
+            response.body = CountedBody(response.body) { [self] in lock.withLock { active -= 1 } }
+            return response
+        } catch {
+            lock.withLock { active -= 1 }
+            throw error
+        }
+    }
+}
+
+/// A body that calls `ended` once, when it ends, fails or is cancelled.
+private final class CountedBody: HTTPBody, @unchecked Sendable {
+    private let body: any HTTPBody
+    private var ended: (() -> Void)?
+    private let lock = NSLock()
+
+    init(_ body: any HTTPBody, ended: @escaping () -> Void) {
+        self.body = body
+        self.ended = ended
+    }
+
+    func next() async throws(AssetPackError) -> [UInt8]? {
+        do {
+            guard let chunk = try await body.next() else {
+                end()
+                return nil
+            }
+            return chunk
+        } catch {
+            end()
+            throw error
+        }
+    }
+
+    func cancel() {
+        body.cancel()
+        end()
+    }
+
+    private func end() {
+        let call: (() -> Void)? = lock.withLock {
+            defer { ended = nil }
+            return ended
+        }
+        call?()
     }
 }

@@ -60,9 +60,6 @@ public final class FaultProxy: @unchecked Sendable {
     /// Requests received so far.
     public var requestCount: Int { core.requestCount }
 
-    /// The most connections handled at the same time so far.
-    public var peakConcurrency: Int { core.peakConcurrency }
-
     /// Stops accepting, closes every connection and waits (at most 3 s) for the threads to end.
     public func stop() { core.stop() }
 
@@ -77,8 +74,6 @@ public final class FaultProxy: @unchecked Sendable {
         private let lock = NSLock()
         private var stopped = false
         private var accepted = 0
-        private var active = 0
-        private var peak = 0
         private var openSockets: Set<Int32> = []
         private let done = DispatchGroup()
 
@@ -97,8 +92,6 @@ public final class FaultProxy: @unchecked Sendable {
         }
 
         var requestCount: Int { lock.withLock { accepted } }
-
-        var peakConcurrency: Int { lock.withLock { peak } }
 
         func stop() {
             let sockets: Set<Int32>? = lock.withLock {
@@ -125,8 +118,6 @@ public final class FaultProxy: @unchecked Sendable {
                 let index: Int? = lock.withLock {
                     guard !stopped else { return nil }
                     defer { accepted += 1 }
-                    active += 1
-                    peak = max(peak, active)
                     openSockets.insert(client)
                     return accepted
                 }
@@ -138,10 +129,7 @@ public final class FaultProxy: @unchecked Sendable {
                 done.enter()
                 Thread.detachNewThread { [self] in
                     serve(client, index: index)
-                    lock.withLock {
-                        active -= 1
-                        openSockets.remove(client)
-                    }
+                    lock.withLock { _ = openSockets.remove(client) }
                     close(client)
                     done.leave()
                 }

@@ -10,6 +10,7 @@ extension ExternalTool {
 
 /// A real nginx serving a temporary folder on 127.0.0.1, for one test.
 ///
+/// Waits are asynchronous (they never hold one of the few threads that run the tests).
 /// Everything lives in its own temporary directory: the config this writes, the served folder (``root``), the
 /// pid file, the logs and nginx's temp paths. It runs in the foreground as a single process (`daemon off`,
 /// `master_process off`) under coreutils `timeout`, so it is stopped by ``stop()`` / `deinit` and, should the test
@@ -43,8 +44,10 @@ public final class NginxServer: @unchecked Sendable {
     private var process: Process?
 
     /// Starts nginx serving an empty folder; add files with ``write(_:_:modified:)``.
-    /// - Parameter lifetime: seconds after which nginx ends even if never stopped.
-    public init(lifetime: Int = 120) throws {
+    /// - Parameters:
+    ///   - serverConfig: more directives for the `server` block, e.g. `location = /old { return 302 /new; }`.
+    ///   - lifetime: seconds after which nginx ends even if never stopped.
+    public init(serverConfig: String = "", lifetime: Int = 120) async throws {
         directory = try TemporaryDirectory("nginx")
         root = directory.file("www")
         for folder in ["www", "temp"] {
@@ -53,8 +56,8 @@ public final class NginxServer: @unchecked Sendable {
         var lastError = ""
         for _ in 0..<5 {
             let port = try LoopbackSocket.freePort()
-            try config(port: port).write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
-            if try start(port: port, lifetime: lifetime) {
+            try config(port: port, extra: serverConfig).write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
+            if try await start(port: port, lifetime: lifetime) {
                 self.port = port
                 return
             }
@@ -79,13 +82,13 @@ public final class NginxServer: @unchecked Sendable {
 
     /// The requests logged so far, waiting up to `timeout` for at least `count` (nginx logs a request once its
     /// response is sent, which can be a moment after the client has it).
-    public func requests(atLeast count: Int = 0, timeout: TimeInterval = 2) -> [Request] {
+    public func requests(atLeast count: Int = 0, timeout: TimeInterval = 2) async -> [Request] {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let lines = ((try? String(contentsOfFile: directory.file("access.log"), encoding: .utf8)) ?? "")
                 .split(separator: "\n").compactMap(Self.parse)
             if lines.count >= count || Date() > deadline { return lines }
-            usleep(10_000)
+            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 
@@ -107,7 +110,7 @@ public final class NginxServer: @unchecked Sendable {
             .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    private func start(port: UInt16, lifetime: Int) throws -> Bool {
+    private func start(port: UInt16, lifetime: Int) async throws -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["timeout", "--kill-after=2", String(lifetime), "nginx", "-e", directory.file("error.log"),
@@ -123,14 +126,14 @@ public final class NginxServer: @unchecked Sendable {
                 self.process = process
                 return true
             }
-            usleep(5_000)
+            try await Task.sleep(for: .milliseconds(5))
         }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         return false
     }
 
-    private func config(port: UInt16) -> String {
+    private func config(port: UInt16, extra: String) -> String {
         let dir = directory.path
         return """
         daemon off;
@@ -153,6 +156,7 @@ public final class NginxServer: @unchecked Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 root \(dir)/www;
+                \(extra)
             }
         }
 

@@ -89,7 +89,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
                 }
                 throw AssetPackError(.io, "the connection ended without a response", path: url.absoluteString)
             }
-            try await wait(until: deadline, for: "a response", head: true)
+            try await wait(until: deadline, for: "response", head: true)
         }
     }
 
@@ -110,7 +110,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
                 }
             }
             if let step { return try step.get() }
-            try await wait(until: deadline, for: "more of the body", head: false)
+            try await wait(until: deadline, for: "further bytes of the body", head: false)
         }
     }
 

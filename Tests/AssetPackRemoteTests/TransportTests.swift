@@ -1,0 +1,65 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// ``URLSessionTransport`` on its own: redirects and the plain-HTTP rule, deadlines, cancellation.
+@Suite(ExternalTool.nginx.needed)
+struct TransportTests {
+    let data = testBytes(40_000, seed: 3)
+
+    @Test func aRedirectIsFollowedWhenItsSchemeIsAllowed() async throws {
+        let site = try await Site(["new.bin": data], serverConfig: "location = /old.bin { return 302 /new.bin; }")
+        let (bytes, _) = try await site.fetch(fileItem(site.url("old.bin"), data))
+        #expect(bytes == data)
+        #expect(await site.server.requests(atLeast: 2).map(\.status) == [302, 200])
+    }
+
+    @Test func aRedirectToPlainHTTPIsNotFollowedUnlessAllowed() async throws {
+        let site = try await Site(["new.bin": data], serverConfig: "location = /old.bin { return 302 /new.bin; }")
+        let transport = URLSessionTransport()
+        let request = HTTPRequest(url: site.url("old.bin"), timeout: .seconds(2), allowsPlainHTTP: false)
+        // URLSession either hands back the 3xx itself, which the fetcher refuses, or ends the task: both say why.
+        do {
+            let response = try await transport.get(request)
+            response.body.cancel()
+            #expect(response.status == 302)
+            let failure = ResponsePlan.failure(response, url: request.url)
+            #expect(failure.error.code == .invalidArgument)
+            #expect(failure.error.message.hasSuffix("not followed: plain HTTP is not allowed"))
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.contains("plain HTTP, not allowed"))
+        }
+        #expect(await site.server.requests(atLeast: 1).map(\.path) == ["/old.bin"])
+    }
+
+    @Test func noResponseHeadInTimeIsATimeout() async throws {
+        // A listening socket that never accepts: the connection is made, no answer ever comes.
+        let (socket, port) = try LoopbackSocket.listen()
+        defer { close(socket) }
+        let transport = URLSessionTransport()
+        let started = ContinuousClock.now
+        do {
+            _ = try await transport.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!, timeout: .milliseconds(200), allowsPlainHTTP: true))
+            Issue.record("a response came from nowhere")
+        } catch {
+            #expect(error.code == .io)
+            #expect(error.message.hasPrefix("timed out"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func aCancelledFetchStopsAtOnce() async throws {
+        let site = try await Site(["f.bin": data], faults: { _ in .stall(afterBytes: 1000, seconds: 5) })
+        let item = fileItem(site.url("f.bin"), data)
+        let started = ContinuousClock.now
+        let task = Task { try await site.fetch(item, options: testOptions(timeout: .seconds(10))) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        let error = await expectFailure { try await task.value }
+        #expect(error?.code == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
+}
