@@ -18,7 +18,8 @@ public enum BlockRanges {
         let starts = (storage.blocks ?? [[0, 0]]).map { $0.count == 2 ? $0[1] : UInt64.max }
         guard starts.first == 0, zip(starts, starts.dropFirst()).allSatisfy({ $0 < $1 }), starts.last! < max(size, 1),
               dataOffset <= UInt64.max - size else {
-            throw AssetPackError(.manifest, "block offsets of \(storage.entry ?? storage.file) do not fit its \(size) compressed bytes", path: storage.file)
+            let reason = "block offsets of \(storage.entry ?? storage.file) do not fit its \(size) compressed bytes"
+            throw AssetPackError(.manifest, reason, path: storage.file)
         }
         let ends = starts.dropFirst() + [size]
         return zip(starts, ends).map { dataOffset + $0..<dataOffset + $1 }

@@ -3,13 +3,13 @@ import Foundation
 /// One verified download: a whole file or a byte range of one, with the length and SHA-256 it must have.
 public struct FetchItem: Sendable, Hashable {
     /// The resource.
-    public var url: URL
+    public let url: URL
     /// The bytes wanted within the resource; nil for the whole resource.
-    public var range: Range<UInt64>?
+    public let range: Range<UInt64>?
     /// How many bytes the download yields: the range's length, or the whole file's size.
-    public var length: UInt64
+    public let length: UInt64
     /// The SHA-256 of exactly those bytes.
-    public var sha256: ContentHash
+    public let sha256: ContentHash
     /// A strong entity tag the resource is expected to have (learned from an earlier request, e.g. another
     /// block of the same file), sent as `If-Range`; nil to learn it from the first response.
     public var etag: String?

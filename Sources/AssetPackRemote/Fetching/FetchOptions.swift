@@ -27,7 +27,8 @@ public struct FetchOptions: Sendable {
             throw AssetPackError(.invalidArgument, "the URL has no host", path: url.absoluteString)
         }
         if scheme == "http", !allowsPlainHTTP {
-            throw AssetPackError(.invalidArgument, "plain http:// is not allowed (use https://, or allow plain HTTP for a trusted network)", path: url.absoluteString)
+            let reason = "plain http:// is not allowed (use https://, or allow plain HTTP for a trusted network)"
+            throw AssetPackError(.invalidArgument, reason, path: url.absoluteString)
         }
     }
 }

@@ -31,19 +31,21 @@ struct ResponsePlan {
     /// 206: the range must start at the first wanted byte, come from the same version of the resource, and
     /// may carry fewer bytes than asked (the rest is asked for next).
     private static func partial<Sink>(_ response: HTTPResponse, _ download: Download<Sink>) throws(AttemptFailure) -> ResponsePlan {
-        let url = download.url
+        let wanted = download.wanted
         guard let carried = response.contentRange else {
-            throw .transient(AssetPackError(.io, "a 206 answer without a valid Content-Range (\(response.headers["content-range"] ?? "none"))", path: url))
+            let header = response.headers["content-range"] ?? "none"
+            throw .transient(AssetPackError(.io, "a 206 answer without a valid Content-Range (\(header))", path: download.url))
         }
-        guard carried.range.lowerBound == download.wanted.lowerBound else {
-            throw .transient(AssetPackError(.io, "asked for bytes from \(download.wanted.lowerBound), the server sent \(carried.range.lowerBound)..<\(carried.range.upperBound)", path: url))
+        guard carried.range.lowerBound == wanted.lowerBound else {
+            let sent = "\(carried.range.lowerBound)..<\(carried.range.upperBound)"
+            throw .transient(AssetPackError(.io, "asked for bytes from \(wanted.lowerBound), the server sent \(sent)", path: download.url))
         }
         if let known = download.etag, let tag = response.etag, known != tag {
             download.adopt(tag)
-            throw AttemptFailure(kind: .changed, error: AssetPackError(.verification, "the file changed on the server during the download (ETag \(known), now \(tag))", path: url))
+            throw changed("the file changed on the server during the download (ETag \(known), now \(tag))", download)
         }
         if download.item.range == nil, let complete = carried.completeLength, complete != download.item.length {
-            throw AttemptFailure(kind: .changed, error: AssetPackError(.verification, "the file has \(complete) bytes on the server, \(download.item.length) are expected", path: url))
+            throw changed("the file has \(complete) bytes on the server, \(download.item.length) are expected", download)
         }
         if download.etag == nil { download.adopt(response.etag) }
         let take = min(UInt64(carried.range.count), download.remaining)
@@ -53,7 +55,6 @@ struct ResponsePlan {
     /// 200: the whole resource. If bytes were already in and the resource's tag is not the one they came with
     /// (or unknown), the download starts over; then the wanted bytes are cut out of the body.
     private static func whole<Sink>(_ response: HTTPResponse, _ download: Download<Sink>) throws(AttemptFailure) -> ResponsePlan {
-        let url = download.url
         if download.received > 0, download.etag == nil || response.etag != download.etag {
             do {
                 try download.restart()
@@ -62,14 +63,19 @@ struct ResponsePlan {
             }
         }
         if download.received == 0 { download.adopt(response.etag) }
-        let skip = download.wanted.lowerBound
         if let length = response.contentLength {
+            let item = download.item
             let needed = download.wanted.upperBound
-            if length < needed || (download.item.range == nil && length != download.item.length) {
-                throw AttemptFailure(kind: .changed, error: AssetPackError(.verification, "the file has \(length) bytes on the server, \(download.item.range == nil ? "\(download.item.length) are expected" : "bytes up to \(needed) are needed")", path: url))
+            if item.range == nil, length != item.length {
+                throw changed("the file has \(length) bytes on the server, \(item.length) are expected", download)
             }
+            if length < needed { throw changed("the file has \(length) bytes on the server, bytes up to \(needed) are needed", download) }
         }
-        return ResponsePlan(skip: skip, take: download.remaining, endsAfter: download.item.range == nil)
+        return ResponsePlan(skip: download.wanted.lowerBound, take: download.remaining, endsAfter: download.item.range == nil)
+    }
+
+    private static func changed<Sink>(_ message: String, _ download: Download<Sink>) -> AttemptFailure {
+        AttemptFailure(kind: .changed, error: AssetPackError(.verification, message, path: download.url))
     }
 
     /// Reads the body into the download: skips, takes ``take`` bytes, and stops the transfer when more
@@ -85,7 +91,8 @@ struct ResponsePlan {
                 throw .transport(error)
             }
             guard let chunk else {
-                throw .transient(AssetPackError(.io, "the body ended early: \(take - taken) of the \(take) bytes wanted from it are missing", path: download.url))
+                let missing = "\(take - taken) of the \(take) bytes wanted from it are missing"
+                throw .transient(AssetPackError(.io, "the body ended early: \(missing)", path: download.url))
             }
             do {
                 taken += try download.take(chunk, skip: &skip, limit: take - taken)
@@ -106,13 +113,15 @@ struct ResponsePlan {
         case 404, 410:
             return AttemptFailure(kind: .final, error: AssetPackError(.notFound, "not on the server: \(text)", path: path))
         case 416:
-            return AttemptFailure(kind: .changed, error: AssetPackError(.verification, "the file on the server is shorter than expected: \(text)", path: path))
+            let error = AssetPackError(.verification, "the file on the server is shorter than expected: \(text)", path: path)
+            return AttemptFailure(kind: .changed, error: error)
         case 408, 425, 429, 500...599:
             return .transient(AssetPackError(.io, "the server answered \(text)", path: path), retryAfter: response.retryAfter)
         case 300...399:
             let target = response.headers["location"] ?? "nowhere"
             let why = target.lowercased().hasPrefix("http:") ? ": plain HTTP is not allowed" : ""
-            return AttemptFailure(kind: .final, error: AssetPackError(.invalidArgument, "\(text): redirect to \(target) not followed\(why)", path: path))
+            let error = AssetPackError(.invalidArgument, "\(text): redirect to \(target) not followed\(why)", path: path)
+            return AttemptFailure(kind: .final, error: error)
         default:
             return AttemptFailure(kind: .final, error: AssetPackError(.io, "the server answered \(text)", path: path))
         }

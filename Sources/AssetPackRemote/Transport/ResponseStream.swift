@@ -52,7 +52,8 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             chunks.append(data)
             buffered += data.count
             guard buffered > limit else { return nil }
-            ending = .failure(AssetPackError(.io, "the reader fell more than \(limit) bytes behind the network; transfer stopped to bound memory", path: url.absoluteString))
+            let reason = "the reader fell more than \(limit) bytes behind the network; transfer stopped to bound memory"
+            ending = .failure(AssetPackError(.io, reason, path: url.absoluteString))
             return task
         }
         overflow?.cancel()
@@ -85,7 +86,8 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             if case .failure(let error)? = state.1 { throw error }
             if state.1 != nil {
                 if let refused = refusedRedirect {
-                    throw AssetPackError(.invalidArgument, "redirected to \(refused.absoluteString), which is plain HTTP, not allowed", path: url.absoluteString)
+                    let reason = "redirected to \(refused.absoluteString), which is plain HTTP, not allowed"
+                    throw AssetPackError(.invalidArgument, reason, path: url.absoluteString)
                 }
                 throw AssetPackError(.io, "the connection ended without a response", path: url.absoluteString)
             }
@@ -127,8 +129,8 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
 
     deinit { if ending == nil { task?.cancel() } }
 
-    /// Sleeps until the producer has news (the head, when `head`; otherwise bytes), the deadline passes (then throws a timeout and stops the task), or
-    /// the current task is cancelled (then throws ``AssetPackError/Code/cancelled``).
+    /// Sleeps until the producer has news (the head, when `head`; otherwise bytes), the deadline passes (then
+    /// throws a timeout and stops the task), or the current task is cancelled (then throws `cancelled`).
     private func wait(until deadline: ContinuousClock.Instant, for what: String, head: Bool) async throws(AssetPackError) {
         if Task.isCancelled {
             cancel()
@@ -140,21 +142,29 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = lock.withLock {
-                    let news = head ? headValue != nil : !chunks.isEmpty || cancelled
-                    let ready = news || ending != nil || Task.isCancelled
-                    if !ready { waiter = continuation }
-                    return ready
-                }
-                if ready { return continuation.resume() }
-                let delay = deadline - ContinuousClock.now
-                let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds) + 1_000_000)) { [weak self] in
-                    self?.wake()
-                }
+                if park(continuation, head: head) { wake(at: deadline) } else { continuation.resume() }
             }
         } onCancel: {
             wake()
+        }
+    }
+
+    /// Leaves `continuation` for the producer to resume, unless there is news already (then returns false).
+    private func park(_ continuation: CheckedContinuation<Void, Never>, head: Bool) -> Bool {
+        lock.withLock {
+            let news = head ? headValue != nil : !chunks.isEmpty || cancelled
+            guard !news, ending == nil, !Task.isCancelled else { return false }
+            waiter = continuation
+            return true
+        }
+    }
+
+    /// Resumes the waiter, if any, just after `deadline`, so that it sees the deadline passed.
+    private func wake(at deadline: ContinuousClock.Instant) {
+        let delay = (deadline - ContinuousClock.now).components
+        let nanoseconds = max(0, delay.seconds * 1_000_000_000 + delay.attoseconds / 1_000_000_000) + 1_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+            self?.wake()
         }
     }
 }

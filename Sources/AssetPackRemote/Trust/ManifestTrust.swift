@@ -63,15 +63,18 @@ public struct ManifestTrust: Sendable {
 
     private func checkSignature(_ manifest: [UInt8], _ signature: [UInt8]?, origin: String) throws(AssetPackError) -> PublicKey {
         guard let signature else {
-            throw AssetPackError(.verification, "the manifest is not signed (no \(ManifestSignature.path)), and a signature by \(trusted) is required", path: origin)
+            let reason = "the manifest is not signed (no \(ManifestSignature.path)), and a signature by \(trusted) is required"
+            throw AssetPackError(.verification, reason, path: origin)
         }
         let parsed = try ManifestSignature(fileBytes: signature, origin: origin)
         let candidates = keys.filter { $0.keyID == parsed.keyID }
         guard !candidates.isEmpty else {
-            throw AssetPackError(.verification, "the manifest is signed by key \(parsed.keyID), which is not trusted (trusted: \(trusted))", path: origin)
+            let reason = "the manifest is signed by key \(parsed.keyID), which is not trusted (trusted: \(trusted))"
+            throw AssetPackError(.verification, reason, path: origin)
         }
         guard let signer = candidates.first(where: { parsed.isValid(for: manifest, by: $0) }) else {
-            throw AssetPackError(.verification, "the manifest's signature by key \(parsed.keyID) does not verify: the manifest or its signature was altered", path: origin)
+            let reason = "the manifest's signature by key \(parsed.keyID) does not verify: the manifest or its signature was altered"
+            throw AssetPackError(.verification, reason, path: origin)
         }
         return signer
     }
