@@ -110,12 +110,10 @@ struct FetcherTests {
         let (socket, port) = try LoopbackSocket.bound()
         defer { close(socket) }
         let url = URL(string: "http://127.0.0.1:\(port)/x")!
-        let started = ContinuousClock.now
         let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: testOptions(attempts: 3)), fileItem(url, [1])) }
         #expect(error?.code == .io)
         #expect(error?.path == url.absoluteString)
         #expect(error?.message.contains("gave up after 3 requests") == true)
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func plainHTTPNeedsTheCallersConsent() async throws {

@@ -4,14 +4,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Options for loopback tests: plain HTTP allowed, short timeouts and delays, so a fault costs milliseconds.
-func testOptions(timeout: Duration = .seconds(2), attempts: Int = 4, concurrency: Int = 4) -> FetchOptions {
+/// Options for loopback tests: plain HTTP allowed, short delays, so a fault costs milliseconds. The bound in
+/// time is generous: when the whole suite runs, synchronous tests can hold the threads async tests run on
+/// for minutes, and a test must then still see the bound in count it asserts.
+func testOptions(timeout: Duration = .seconds(5), attempts: Int = 4, concurrency: Int = 4) -> FetchOptions {
     var options = FetchOptions()
     options.allowsPlainHTTP = true
     options.timeout = timeout
     options.maxConcurrentRequests = concurrency
     options.retry = RetryPolicy(maxAttempts: attempts, initialDelay: .milliseconds(10), maxDelay: .milliseconds(50),
-                                maxDuration: .seconds(10))
+                                maxDuration: .seconds(600))
     return options
 }
 
@@ -48,8 +50,9 @@ final class Site: @unchecked Sendable {
     func url(_ path: String) -> URL { proxy?.url(path) ?? server.url(path) }
 
     /// Fetches `item` into memory, keeping the site alive meanwhile.
-    func fetch(_ item: FetchItem, options: FetchOptions = testOptions(), progress: FetchProgress? = nil) async throws -> (bytes: [UInt8], result: FetchResult) {
-        try await fetchToMemory(RemoteFetcher(options: options), item, progress: progress)
+    func fetch(_ item: FetchItem, options: FetchOptions = testOptions(), transport: (any HTTPTransport)? = nil,
+               progress: FetchProgress? = nil) async throws -> (bytes: [UInt8], result: FetchResult) {
+        try await fetchToMemory(RemoteFetcher(options: options, transport: transport), item, progress: progress)
     }
 
     /// The error fetching `item` ends in.
@@ -85,15 +88,22 @@ func expectFailure<T>(_ body: () async throws -> T, sourceLocation: SourceLocati
 }
 
 /// A transport that counts the responses in flight (from the request until its body ends, fails or is
-/// cancelled) around a real one: how a test sees the fetcher's bound on concurrent requests exactly.
+/// cancelled) around a real one, and keeps the errors it passed on: how a test sees the fetcher's bound on
+/// concurrent requests exactly, and why a request failed.
 final class CountingTransport: HTTPTransport, @unchecked Sendable {
     private let inner = URLSessionTransport()
     private let lock = NSLock()
     private var active = 0
     private var highest = 0
+    private var errors: [AssetPackError] = []
 
     /// The most responses in flight at once so far.
     var peak: Int { lock.withLock { highest } }
+
+    /// The errors requests and bodies threw so far.
+    var failures: [AssetPackError] { lock.withLock { errors } }
+
+    fileprivate func failed(_ error: AssetPackError) { lock.withLock { errors.append(error) } }
 
     func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
         lock.withLock {
@@ -102,10 +112,13 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         }
         do {
             var response = try await inner.get(request)
-            response.body = CountedBody(response.body) { [self] in lock.withLock { active -= 1 } }
+            response.body = CountedBody(response.body, transport: self) { [self] in lock.withLock { active -= 1 } }
             return response
         } catch {
-            lock.withLock { active -= 1 }
+            lock.withLock {
+                active -= 1
+                errors.append(error)
+            }
             throw error
         }
     }
@@ -114,11 +127,13 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 /// A body that calls `ended` once, when it ends, fails or is cancelled.
 private final class CountedBody: HTTPBody, @unchecked Sendable {
     private let body: any HTTPBody
+    private let transport: CountingTransport
     private var ended: (() -> Void)?
     private let lock = NSLock()
 
-    init(_ body: any HTTPBody, ended: @escaping () -> Void) {
+    init(_ body: any HTTPBody, transport: CountingTransport, ended: @escaping () -> Void) {
         self.body = body
+        self.transport = transport
         self.ended = ended
     }
 
@@ -130,6 +145,7 @@ private final class CountedBody: HTTPBody, @unchecked Sendable {
             }
             return chunk
         } catch {
+            transport.failed(error)
             end()
             throw error
         }

@@ -36,7 +36,7 @@ public final class FaultProxy: @unchecked Sendable {
 
     /// A proxy to 127.0.0.1:`upstream` that applies `faults(n)` to the n-th request (from 0).
     /// - Parameter onRequest: called with n before request n is handled (e.g. to change a file on the server).
-    public init(upstream: UInt16, lifetime: TimeInterval = 60, maxConnections: Int = 256,
+    public init(upstream: UInt16, lifetime: TimeInterval = 600, maxConnections: Int = 256,
                 onRequest: (@Sendable (Int) -> Void)? = nil, faults: @escaping @Sendable (Int) -> Fault) throws {
         core = try Core(upstream: upstream, lifetime: lifetime, maxConnections: maxConnections, onRequest: onRequest, faults: faults)
     }
@@ -77,7 +77,7 @@ public final class FaultProxy: @unchecked Sendable {
         private var openSockets: Set<Int32> = []
         private let done = DispatchGroup()
 
-        init(upstream: UInt16, lifetime: TimeInterval = 60, maxConnections: Int = 256,
+        init(upstream: UInt16, lifetime: TimeInterval = 600, maxConnections: Int = 256,
              onRequest: (@Sendable (Int) -> Void)? = nil, faults: @escaping @Sendable (Int) -> Fault) throws {
             self.upstream = upstream
             self.faults = faults

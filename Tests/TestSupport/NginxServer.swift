@@ -47,7 +47,7 @@ public final class NginxServer: @unchecked Sendable {
     /// - Parameters:
     ///   - serverConfig: more directives for the `server` block, e.g. `location = /old { return 302 /new; }`.
     ///   - lifetime: seconds after which nginx ends even if never stopped.
-    public init(serverConfig: String = "", lifetime: Int = 120) async throws {
+    public init(serverConfig: String = "", lifetime: Int = 600) async throws {
         directory = try TemporaryDirectory("nginx")
         root = directory.file("www")
         for folder in ["www", "temp"] {
