@@ -41,7 +41,7 @@ public final class NginxServer: @unchecked Sendable {
     /// The port on 127.0.0.1.
     public private(set) var port: UInt16 = 0
     private let directory: TemporaryDirectory
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// Starts nginx serving an empty folder; add files with ``write(_:_:modified:)``.
     /// - Parameters:
@@ -92,16 +92,16 @@ public final class NginxServer: @unchecked Sendable {
         }
     }
 
-    /// Stops nginx and waits for it to exit.
-    ///
-    /// nginx is killed by its pid (SIGKILL): a process started by Foundation inherits the test thread's blocked
-    /// signals, SIGTERM among them, so a polite stop would wait for `timeout`. A static file server loses
-    /// nothing by it (its access log is written per request); `timeout` then sees its child end and exits.
+    /// Stops nginx (SIGTERM to `timeout`, which passes it on; nginx ends at once) and waits for it to exit.
     public func stop() {
         guard let process else { return }
         self.process = nil
-        if let pid = nginxPID { kill(pid, SIGKILL) } else { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        let nginx = nginxPID
+        process.send(SIGTERM)
+        if process.wait(seconds: 2) { return }
+        // Still running: nginx did not take the signal. Kill it (still our child's child, so the pid is its).
+        if let nginx { kill(nginx, SIGKILL) }
+        process.stop()
     }
 
     /// The pid nginx wrote to its pid file.
@@ -111,15 +111,11 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     private func start(port: UInt16, lifetime: Int) async throws -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["timeout", "--kill-after=2", String(lifetime), "nginx", "-e", directory.file("error.log"),
-                             "-p", directory.path, "-c", directory.file("nginx.conf")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(5)
+        try? FileManager.default.removeItem(atPath: directory.file("nginx.pid"))
+        let process = try ChildProcess(["timeout", "--kill-after=2", String(lifetime), "nginx", "-e", directory.file("error.log"),
+                                        "-p", directory.path, "-c", directory.file("nginx.conf")])
+        // Generous: on a loaded machine nginx can take seconds to start.
+        let deadline = Date().addingTimeInterval(30)
         while process.isRunning, Date() < deadline {
             if nginxPID != nil, let fd = try? LoopbackSocket.connect(port: port) {
                 close(fd)
@@ -128,8 +124,7 @@ public final class NginxServer: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(5))
         }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.stop()
         return false
     }
 
