@@ -68,8 +68,9 @@ public final class ChildProcess: @unchecked Sendable {
         return true
     }
 
-    /// SIGTERM, then SIGKILL if it has not ended within `grace` seconds; returns once it has ended.
-    public func stop(grace: TimeInterval = 2) {
+    /// SIGTERM, then SIGKILL if it has not ended within `grace` seconds; returns once it has ended. (The
+    /// default outlasts `timeout --kill-after=2`, so a `timeout` child gets to kill its own child first.)
+    public func stop(grace: TimeInterval = 5) {
         send(SIGTERM)
         if wait(seconds: grace) { return }
         send(SIGKILL)

@@ -187,7 +187,7 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// The request head with `Connection: close`, and without `Range`/`If-Range` when `dropRange`.
-    static func rewrite(request head: String, dropRange: Bool) -> String {
+    public static func rewrite(request head: String, dropRange: Bool) -> String {
         var result = setHeader("Connection", "close", in: head)
         if dropRange { result = removeHeaders(["range", "if-range"], from: result) }
         return result
@@ -213,7 +213,7 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// A response head announcing only `bytes` body bytes: Content-Length, and Content-Range when present.
-    static func truncate(_ head: String, to bytes: Int) -> String {
+    public static func truncate(_ head: String, to bytes: Int) -> String {
         var result = setHeader("Content-Length", String(bytes), in: head)
         if let line = lines(head).first(where: { name($0) == "content-range" }),
            let spec = line.split(separator: " ").last?.split(separator: "/"), spec.count == 2,

@@ -98,11 +98,14 @@ public final class NginxServer: @unchecked Sendable {
         self.process = nil
         let nginx = nginxPID
         process.send(SIGTERM)
-        if process.wait(seconds: 2) { return }
+        if process.wait(seconds: 5) { return }
         // Still running: nginx did not take the signal. Kill it (still our child's child, so the pid is its).
         if let nginx { kill(nginx, SIGKILL) }
         process.stop()
     }
+
+    /// nginx's pid (from its pid file), while it runs.
+    public var pid: pid_t? { process == nil ? nil : nginxPID }
 
     /// The pid nginx wrote to its pid file.
     private var nginxPID: pid_t? {
@@ -134,6 +137,9 @@ public final class NginxServer: @unchecked Sendable {
         daemon off;
         master_process off;
         worker_processes 1;
+        # A periodic wake-up: without it, a SIGTERM that lands while nginx starts is seen only at the next
+        # request (the single-process loop checks its flags after an event), and nginx would outlive its test.
+        timer_resolution 100ms;
         pid \(dir)/nginx.pid;
         error_log \(dir)/error.log warn;
         events { worker_connections 128; }

@@ -62,11 +62,6 @@ public struct HTTPRequest: Sendable, Equatable {
         }
         return fields
     }
-
-    public static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
-        a.url == b.url && a.range == b.range && a.ifRange == b.ifRange && a.timeout == b.timeout
-            && a.allowsPlainHTTP == b.allowsPlainHTTP
-    }
 }
 
 /// The answer to an ``HTTPRequest``: status and headers, with the body still to be read.
