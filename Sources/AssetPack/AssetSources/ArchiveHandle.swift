@@ -8,41 +8,50 @@ import Foundation
 final class ArchiveHandle: @unchecked Sendable {
     /// The archive's name in messages: its path in the source, or the archive's own name.
     let displayName: String
-    private let location: (access: SourceAccess, path: AssetPath, limits: ZipLimits)?
-    /// The archive given open: read without taking the lock (every entry of an archive source uses it).
-    private let given: ZipArchive?
+    private let location: Location
     private let lock = NSLock()
     private var opened: ZipArchive?
 
+    /// Where the archive is.
+    private enum Location {
+        /// Open from the start: read without taking the lock (every entry of an archive source uses it).
+        case given(ZipArchive)
+        /// At `path` of a source, to be read with `limits`.
+        case stored(SourceAccess, AssetPath, ZipLimits)
+    }
+
     /// The archive stored at `path` of `access`'s source, read with `limits`.
     init(in access: SourceAccess, at path: AssetPath, limits: ZipLimits) {
-        self.location = (access, path, limits)
-        self.given = nil
+        self.location = .stored(access, path, limits)
         self.displayName = path.string
     }
 
     /// An archive already open.
     init(opened archive: ZipArchive) {
-        self.location = nil
-        self.given = archive
+        self.location = .given(archive)
         self.displayName = archive.name
     }
 
     /// The open archive (opening it on the first call).
     func archive() throws(AssetPackError) -> ZipArchive {
-        if let given { return given }
+        switch location {
+        case .given(let archive): archive
+        case .stored(let access, let path, let limits): try open(path, of: access, limits: limits)
+        }
+    }
+
+    private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
         lock.lock()
         defer { lock.unlock() }
         if let opened { return opened }
-        guard let location else { throw AssetPackError(.invalidArgument, "archive handle without an archive", path: displayName) }
         let bytes: any RandomAccessSource
-        if let direct = try location.access.randomAccess(location.path) {
+        if let direct = try access.randomAccess(path) {
             bytes = direct
         } else {
-            bytes = try SpooledFile(copying: try location.access.source.open(location.path), name: location.path.string)
+            bytes = try SpooledFile(copying: try access.source.open(path), name: path.string)
         }
         do {
-            let archive = try ZipArchive(source: bytes, limits: location.limits)
+            let archive = try ZipArchive(source: bytes, limits: limits)
             opened = archive
             return archive
         } catch {
