@@ -28,7 +28,7 @@ public struct ExpansionItem: Sendable {
     /// Where the bytes come from.
     let origin: Origin
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
-    /// entry is then inflated on several threads (``BlockParallelExtraction``). Nil otherwise.
+    /// entry is then inflated on several threads by the installer. Nil otherwise.
     let blocks: BlockLayout?
 
     /// Where an item's bytes come from, resolved once while planning (``ResolvedSource``) into what the
