@@ -31,6 +31,7 @@ struct PackingRulesTests {
         #expect(!rules.packs(try AssetPath("a/real.zip"), size: 10_000_000))
         #expect(!rules.packs(try AssetPath("a/REAL.ZIP"), size: 10_000_000))
         #expect(PackingRules(threshold: 0).packs(path, size: 0))
+        #expect(rules.packs(try AssetPath("a/.zip"), size: 10_000_000), "a file named just .zip is no zip archive")
     }
 
     @Test func levelIsChecked() {

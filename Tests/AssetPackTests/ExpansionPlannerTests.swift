@@ -36,6 +36,20 @@ import TestSupport
         #expect(kept.identity != unzipped.identity)
     }
 
+    /// One rule decides what is a zip, for the expander and the packer: a name ending in `.zip` (any case)
+    /// after something. A file named just `.zip` is a hidden file without an extension and stays a file.
+    @Test func onlyANameWithSomethingBeforeDotZipIsAZip() throws {
+        for (name, isZip) in [("a.zip", true), ("A.ZIP", true), ("..zip", true), ("photos.Zip", true), (".zip", false),
+                              ("zip", false), ("a.zipx", false), ("a.zip.txt", false), (".ZIP", false)] {
+            #expect(try AssetPath("d/" + name).isZipArchiveName == isZip, "\(name)")
+        }
+        let scratch = try TemporaryDirectory("plan-dotzip")
+        try ExpansionFixtures.zip(at: scratch.file("tree/.zip"), [("inside.txt", Array("in".utf8), .stored)])
+        try ExpansionFixtures.zip(at: scratch.file("tree/x.zip"), [("inside.txt", Array("in".utf8), .stored)])
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")))
+        #expect(plan.items.filter { $0.kind == .file }.map(\.path.string) == [".zip", "inside.txt"])
+    }
+
     @Test func unzippingIsOneLevelOnly() throws {
         let scratch = try TemporaryDirectory("plan-onelevel")
         let inner = try ExpansionFixtures.zipBytes([("deep.txt", Array("deep".utf8), .deflate)], scratch: scratch)

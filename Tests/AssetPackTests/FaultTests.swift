@@ -23,9 +23,10 @@ import TestSupport
         try? FileManager.default.removeItem(atPath: work.file(name))
         try FileManager.default.createDirectory(atPath: work.file(name), withIntermediateDirectories: true)
         try tree.write(to: work.file(name))
-        var installer = try AssetInstaller(source: DirectorySource(root: work.file(name)), destination: destination,
-                                           options: ExpansionOptions(jobs: 1))
-        installer.freeSpaceOverride = freeSpace
+        var options = ExpansionOptions(jobs: 1)
+        options.testSeam.freeSpace = freeSpace
+        let installer = try AssetInstaller(source: DirectorySource(root: work.file(name)), destination: destination,
+                                           options: options)
         return try installer.install()
     }
 

@@ -3,6 +3,15 @@ import Foundation
 import Testing
 import TestSupport
 
+extension InstallRecord {
+    /// `installed.json` as one byte array (see ``InstallRecord/writeJSON(_:)``).
+    func json() -> [UInt8] {
+        var whole: [UInt8] = []
+        writeJSON { (bytes) throws(Never) in whole.append(contentsOf: bytes) }
+        return whole
+    }
+}
+
 /// `installed.json` is written by hand (no encoder tree for 50,000 files); it must be exactly what
 /// `JSONEncoder` writes, and read back by `JSONDecoder`.
 @Suite struct InstallRecordTests {

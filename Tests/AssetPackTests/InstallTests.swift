@@ -116,8 +116,10 @@ import TestSupport
     @Test func notEnoughSpaceIsRefusedBeforeWriting() throws {
         let scratch = try TemporaryDirectory("install-space")
         try ExpansionFixtures.bundle(.standard, packed: [:], at: scratch.file("bundle"), scratch: scratch)
-        var installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"))
-        installer.freeSpaceOverride = 10_000
+        var options = ExpansionOptions()
+        options.testSeam.freeSpace = 10_000
+        let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"),
+                                           options: options)
         let error = #expect(throws: AssetPackError.self) { try installer.install() }
         #expect(error?.code == .noSpace)
         #expect(error?.message.contains("needs") == true)

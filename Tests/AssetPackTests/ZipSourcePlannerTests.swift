@@ -36,8 +36,10 @@ import TestSupport
         let scratch = try TemporaryDirectory("zip-source-plan")
         let zip = ZipAssetSource(archive: try ZipArchive(path: try archive(scratch, prefix: prefix)), root: prefix)
         let options = ExpansionOptions(keepZips: keepZips)
-        let read = try TreePlanner(source: zip, options: options).plan()
-        let walked = try TreePlanner(source: zip, options: options, walksArchives: true).plan()
+        var walking = options
+        walking.testSeam.walksArchives = true
+        let read = try TreePlanner(source: ResolvedSource(zip), options: options).plan()
+        let walked = try TreePlanner(source: ResolvedSource(zip), options: walking).plan()
         func facts(_ plan: ExpansionPlan) -> [String] {
             plan.items.map { "\($0.kind) \($0.path.string) \($0.size) \($0.crc32.map { String($0) } ?? "-") \(String($0.permissions, radix: 8))" }
         }
@@ -56,7 +58,7 @@ import TestSupport
         try ExpansionFixtures.zip(at: scratch.file("outer.zip"), [("readme.txt", Array("outer".utf8), .stored),
                                                                   ("bundle.zip", inner, .stored)])
         let zip = ZipAssetSource(archive: try ZipArchive(path: scratch.file("outer.zip")), root: "")
-        let error = #expect(throws: AssetPackError.self) { try TreePlanner(source: zip, options: ExpansionOptions()).plan() }
+        let error = #expect(throws: AssetPackError.self) { try TreePlanner(source: ResolvedSource(zip), options: ExpansionOptions()).plan() }
         #expect(error?.code == .conflict)
         #expect(error?.message.contains("readme.txt") == true)
     }

@@ -35,8 +35,6 @@ public struct AssetInstaller: Sendable {
     public let destination: String
     /// How to expand.
     public let options: ExpansionOptions
-    /// Tests only: the free space to assume instead of asking the file system.
-    var freeSpaceOverride: UInt64?
 
     let parentPath: String
     let name: String
@@ -70,7 +68,7 @@ public struct AssetInstaller: Sendable {
         guard let recorded = InstallRecord.stamp(atPath: destination) else { return nil }
         if let wanted = ExpansionPlanner.quickStamp(source) {
             guard recorded == wanted else { return nil }
-        } else if let fingerprint = SourceFingerprint.of(source, options: options) {
+        } else if let fingerprint = SourceFingerprint.of(source.storage, options: options) {
             guard InstallRecord.sourceFingerprint(atPath: destination) == fingerprint + " " + recorded else { return nil }
         } else {
             return nil
@@ -103,9 +101,18 @@ public struct AssetInstaller: Sendable {
         let parent = try Descriptor.directory(parentPath)
         let lock = try InstallLock(parent)
         defer { lock.release() }
-        let tracker = ProgressTracker(callback: progress, cancellation: cancellation)
+        let tracker = ProgressTracker(callback: options.testSeam.kills ? killing(progress) : progress, cancellation: cancellation)
         var result = try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
         result.seconds = FileSystem.monotonicSeconds() - started
         return result
+    }
+
+    /// `progress`, after the test seam's kill points are checked (``InstallTestSeam``).
+    private func killing(_ progress: (@Sendable (ExpansionProgress) -> Void)?) -> @Sendable (ExpansionProgress) -> Void {
+        let seam = options.testSeam
+        return { report in
+            seam.killIfReached(report)
+            progress?(report)
+        }
     }
 }

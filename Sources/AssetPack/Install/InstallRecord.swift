@@ -70,13 +70,6 @@ struct InstallRecord: Codable, Sendable {
         try emit(out)
     }
 
-    /// `installed.json` as one byte array (see ``writeJSON(_:)``).
-    func json() -> [UInt8] {
-        var whole: [UInt8] = []
-        writeJSON { (bytes) throws(Never) in whole.append(contentsOf: bytes) }
-        return whole
-    }
-
     /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
@@ -130,5 +123,5 @@ struct InstallRecord: Codable, Sendable {
         SmallFiles.read(path: path + "/" + StagingNames.recordDirectory + "/" + StagingNames.sourceFile, limit: 4096).map(trimmed)
     }
 
-    private static func trimmed(_ bytes: [UInt8]) -> String { SmallFiles.text(bytes) }
+    private static func trimmed(_ bytes: [UInt8]) -> String { OneLineFile.text(bytes) }
 }

@@ -60,7 +60,7 @@ struct InstallTransaction {
         let linkable = try unchangedFiles(in: current, plan: plan, excluding: Set(kept.keys).union(left.partial.keys))
         var toWrite = plan.items.indices.filter { plan.items[$0].kind == .file && kept[$0] == nil && linkable[$0] == nil }
         try SpacePreflight.check(sizes: toWrite.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
-                                 on: parent, destination: installer.destination, freeOverride: installer.freeSpaceOverride)
+                                 on: parent, destination: installer.destination, freeOverride: installer.options.testSeam.freeSpace)
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
                                options: installer.options, kept: kept, partial: left.partial)
         try fill.makeDirectories()
@@ -95,7 +95,7 @@ struct InstallTransaction {
     private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
                                 excluding present: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
         guard let current, let previous = InstallRecord.filesByPath(of: current) else { return [:] }
-        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, previous: previous, excluding: present)
+        return try UpgradeDiff(plan: plan).unchanged(in: current, previous: previous, excluding: present)
     }
 
     /// With ``Durability/flushOnCommit``, puts every file of the staging tree on the device: one `syncfs`

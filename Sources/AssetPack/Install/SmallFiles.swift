@@ -38,15 +38,6 @@ enum SmallFiles {
         return try? readAll(Descriptor(fd, path: path), limit: limit)
     }
 
-    /// `bytes` as UTF-8 text without the ASCII white space around it (the installer's small files are
-    /// one line of ASCII; this keeps Foundation's character sets off the up-to-date path).
-    static func text(_ bytes: [UInt8]) -> String {
-        let white: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
-        guard let first = bytes.firstIndex(where: { !white.contains($0) }),
-              let last = bytes.lastIndex(where: { !white.contains($0) }) else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
-    }
-
     private static func readAll(_ file: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8] {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: min(limit + 1, 64 * 1024))

@@ -65,7 +65,7 @@ final class StagingFill: @unchecked Sendable {
         let jobs = max(1, min(options.jobs, batches.count))
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
-        let writer = FileMaterializer(source: source, progress: progress, durability: options.durability)
+        let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability)
         let flusher = options.durability == .flushOnCommit
             ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
         defer { flusher?.stop() }
@@ -117,7 +117,7 @@ final class StagingFill: @unchecked Sendable {
 
     /// `error` about a link, naming the archive entry it came from.
     private static func located(_ error: AssetPackError, _ item: ExpansionItem) -> AssetPackError {
-        guard error.code == .symlink, case .archiveEntry(let handle, let name) = item.origin else { return error }
+        guard error.code == .symlink, case .zipEntry(let handle, let name) = item.origin else { return error }
         return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
@@ -128,6 +128,6 @@ final class StagingFill: @unchecked Sendable {
             files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
                                             mode: item.permissions))
         }
-        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source, options: options))
+        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options))
     }
 }

@@ -13,7 +13,7 @@ enum StagingNames {
     /// whether the files already there belong to the same bundle.
     static let stagingMarkerFile = "staging"
     /// The prefix of a file being written: it only gets its final name after it verified.
-    static let temporaryPrefix = ".assetpack-tmp-"
+    static let temporaryPrefix = PlanBuilder.temporaryPrefix
 
     /// The staging tree beside destination `name`: `.<name>.assetpack-staging`.
     static func staging(for name: String) -> String { ".\(name).assetpack-staging" }

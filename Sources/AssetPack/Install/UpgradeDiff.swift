@@ -4,7 +4,6 @@
 /// read once to compute it — reading is cheaper than rewriting. Such files are hard-linked, not rewritten.
 struct UpgradeDiff {
     let plan: ExpansionPlan
-    let source: any AssetSource
 
     /// Unchanged files' CRCs by item index, skipping `excluded` (files already in staging); `previous` is
     /// the installed record's files by path.
@@ -24,7 +23,7 @@ struct UpgradeDiff {
 
     private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
         if let crc = item.crc32 { return crc == installed }
-        let (stream, origin) = try ItemSource.open(item, in: source)
+        let (stream, origin) = try ItemSource.open(item, in: plan.source)
         return try StreamMeasure.measure(stream, name: origin).crc32 == installed
     }
 }

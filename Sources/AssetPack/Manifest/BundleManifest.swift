@@ -37,12 +37,6 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         self.identity = ContentIdentity.of(self.entries)
     }
 
-    /// Bytes of all files in the logical tree.
-    public var totalSize: UInt64 { entries.reduce(0) { $0 + ($1.size ?? 0) } }
-
-    /// Number of logical files.
-    public var fileCount: Int { entries.filter { $0.kind == .file }.count }
-
     /// One logical entry.
     public struct Entry: Codable, Sendable, Equatable {
         /// The path in the logical tree, `/`-separated, no trailing slash.

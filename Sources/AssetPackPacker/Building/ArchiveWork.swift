@@ -37,7 +37,7 @@ struct ArchiveWork: Sendable {
     /// Reads and compresses a small file, or chooses the method of a larger one.
     func prepare(_ item: SourceItem) throws(AssetPackError) -> PreparedEntry {
         guard item.kind == .file else { return .directory }
-        let stores = options.rules.level == 0 || PackingRules.isZip(item.path.name)
+        let stores = options.rules.level == 0 || item.path.isZipArchiveName
         guard item.size <= UInt64(Self.inMemoryLimit) else {
             if stores { return .streamed(method: .stored) }
             let packer = EntryPacker(rules: options.rules, followSymlinks: options.followSymlinks)

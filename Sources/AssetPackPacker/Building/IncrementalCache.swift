@@ -25,11 +25,10 @@ struct IncrementalCache: Sendable {
     private let followSymlinks: Bool
     private let rules: PackingRules
 
-    /// The bundle at `bundle`, when its manifest reads and it was packed the way `rules` packs; else nil.
+    /// The bundle at `bundle`, when its manifest reads and checks out (``BundleManifest/read(from:)``) and it
+    /// was packed the way `rules` packs; else nil.
     static func load(bundle: String, rules: PackingRules, followSymlinks: Bool) -> IncrementalCache? {
-        let manifestPath = bundle + "/" + BundleManifest.path
-        guard let bytes = try? FileDescriptorStream(path: manifestPath).readAll(limit: 1 << 30),
-              let manifest = try? BundleManifest.decode(bytes, origin: manifestPath),
+        guard let manifest = try? BundleManifest.read(from: DirectorySource(root: bundle)),
               manifest.generator == ManifestWriter.generator, manifest.packing == rules.fingerprint
         else { return nil }
         return IncrementalCache(root: bundle, entries: Dictionary(manifest.entries.map { ($0.path, $0) }) { first, _ in first },

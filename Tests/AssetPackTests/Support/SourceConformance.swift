@@ -6,8 +6,8 @@ import Testing
 /// The one conformance checker every ``AssetSource`` must pass: `source` must present exactly `tree`
 /// through each call it offers — `list` and `open` (as Android's `AssetManager` does: `[]` for files and
 /// missing paths, not-found for directories and missing paths), and, when the source has them,
-/// `size(of:)`, `randomAccess` and `filePath` — a walk must find exactly the tree's items, and files
-/// read from several threads at once must all read back intact.
+/// `size(of:)`, `randomAccess` and the files of its `storage` folder (`filePath`) — a walk must find
+/// exactly the tree's items, and files read from several threads at once must all read back intact.
 /// - Parameter randomAccessFiles: when given, exactly these files must offer random access.
 func checkConformance(of source: any AssetSource, to tree: AssetTree, randomAccessFiles: Set<String>? = nil,
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -17,7 +17,7 @@ func checkConformance(of source: any AssetSource, to tree: AssetTree, randomAcce
     if let random = source as? any RandomAccessAssetSource {
         try checkRandomAccess(random, tree, expected: randomAccessFiles, sourceLocation)
     }
-    if let backed = source as? any FileBackedAssetSource { try checkFilePaths(backed, tree, sourceLocation) }
+    if case .folder(let root) = source.storage { try checkFilePaths(DirectorySource(root: root), tree, sourceLocation) }
     #expect(try AssetWalker(source).walk() == tree.items, sourceLocation: sourceLocation)
     checkConcurrentReads(source, tree, sourceLocation)
 }
@@ -80,7 +80,7 @@ private func checkRandomAccess(_ source: any RandomAccessAssetSource, _ tree: As
     }
 }
 
-private func checkFilePaths(_ source: any FileBackedAssetSource, _ tree: AssetTree, _ location: SourceLocation) throws {
+private func checkFilePaths(_ source: DirectorySource, _ tree: AssetTree, _ location: SourceLocation) throws {
     for (file, bytes) in tree.files {
         let path = try #require(source.filePath(try AssetPath(file)), "filePath(\(file))", sourceLocation: location)
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == bytes, sourceLocation: location)

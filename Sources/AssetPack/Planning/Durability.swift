@@ -21,7 +21,7 @@ public enum Durability: String, Sendable, Hashable {
     /// The cost is the device's write-back of everything written, which `unzip`, `tar` or `cp` leave to
     /// the kernel. To overlap it with the expansion, write-back of a large file is started every 32 MiB
     /// and when it is finished, and the file system is flushed in the background every 100 ms while files
-    /// are written (``BackgroundFlush``), so the final flush has little left to do. `syncfs` flushes
+    /// are written (by the installer), so the final flush has little left to do. `syncfs` flushes
     /// everything dirty on that file system, including other programs' writes.
     case flushOnCommit
     /// Flush nothing and leave write-back to the kernel, as `unzip`, `tar` and `cp` do: faster, and still

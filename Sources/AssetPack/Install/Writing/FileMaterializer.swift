@@ -17,13 +17,14 @@ import Foundation
 /// a planned mode always includes the owner's read and write bits (``PermissionPolicy``), so there "has
 /// its planned mode" means "was written to the end". A temporary name per file would buy nothing more.
 ///
-/// Where the bytes come from decides how they are copied:
-/// - a zip entry (of an archive given as the source, or packed in a bundle) is read with the worker's
-///   ``ZipReadBuffers`` (one `pread` for a small entry's header and data, one zlib stream per worker);
-/// - a file of a folder source is opened from the worker's descriptor of its folder (`openat` with
+/// The item's origin, resolved while planning (``ExpansionItem/Origin``), decides how the bytes are copied:
+/// - a zip entry (of an archive given as the source, inside a tree, or packed in a bundle) is read with
+///   the worker's ``ZipReadBuffers`` (one `pread` for a small entry's header and data, one zlib stream per
+///   worker);
+/// - a local file (of a folder source) is opened from the worker's descriptor of its folder (`openat` with
 ///   `O_NOFOLLOW`), cloned with `FICLONE` where the file system shares blocks (then only read back for
 ///   the CRC-32), else read and written through the worker's buffer;
-/// - anything else goes through the source's `open`.
+/// - a stream comes from the source's `open`.
 ///
 /// `copy_file_range` is not used: the CRC-32 must be computed from the bytes anyway, and reading them
 /// into a buffer that is then written costs the same as an in-kernel copy plus a read for the CRC.
@@ -32,7 +33,10 @@ import Foundation
 /// finished (so the final `syncfs` has less to wait for; ``BackgroundFlush`` covers small files); where
 /// there is no `syncfs`, each file is flushed.
 struct FileMaterializer: Sendable {
+    /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from (``ExpansionPlan/source``).
     let source: any AssetSource
+    /// The folder ``ExpansionItem/Origin/localFile(_:)`` origins are below (``ExpansionPlan/folder``).
+    let folder: String?
     let progress: ProgressTracker
     let durability: Durability
     let cloning = CloneSupport()
@@ -97,15 +101,14 @@ struct FileMaterializer: Sendable {
     /// Puts the item's bytes into `file` and checks them against the plan; returns their CRC-32.
     private func fill(_ file: Descriptor, with item: ExpansionItem, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         switch item.origin {
-        case .archiveEntry(let handle, let name):
+        case .zipEntry(let handle, let name):
             return try copyEntry(name, of: try handle.archive(), origin: handle.displayName, item, into: file, worker)
-        case .sourceFile(let path):
-            if let zip = source as? ZipAssetSource {
-                return try copyEntry(zip.entryName(path), of: zip.archive, origin: zip.archive.name, item, into: file, worker)
+        case .localFile(let path):
+            if let folder {
+                return try copyFile(path, from: worker.tree(at: folder), item, into: file, worker)
             }
-            if let tree = worker.tree(of: source) {
-                return try copyFile(path, from: tree, item, into: file, worker)
-            }
+            fallthrough  // no folder to read from (a plan never names one without it): through the source
+        case .stream:
             let (stream, origin) = try ItemSource.open(item, in: source)
             return try pump(stream, origin: origin, item, into: file, worker, computeCRC: true)
         case .none:
@@ -219,7 +222,6 @@ final class MaterializerWorker {
     /// The zip read buffers.
     let zip = ZipReadBuffers()
     private var sourceTree: SourceTree?
-    private var triedTree = false
 
     deinit { buffer.deallocate() }
 
@@ -228,14 +230,12 @@ final class MaterializerWorker {
         UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), limit))])
     }
 
-    /// The folder-tree reader for `source` when it is a folder on disk, else nil.
-    func tree(of source: any AssetSource) -> SourceTree? {
-        if !triedTree {
-            triedTree = true
-            let root = (source as? DirectorySource)?.root ?? (source as? BundleSource)?.directory.root
-            sourceTree = root.map { SourceTree(root: $0) }
-        }
-        return sourceTree
+    /// The reader of the folder tree at `root` (the same for every file of an expansion).
+    func tree(at root: String) -> SourceTree {
+        if let sourceTree { return sourceTree }
+        let tree = SourceTree(root: root)
+        sourceTree = tree
+        return tree
     }
 
     /// The CRC-32 of the first `size` bytes of `file`, read from its start.
@@ -310,9 +310,9 @@ enum ItemSource {
     /// The stream and the name to use for it in messages.
     static func open(_ item: ExpansionItem, in source: any AssetSource) throws(AssetPackError) -> (any ByteStream, String) {
         switch item.origin {
-        case .sourceFile(let path):
+        case .stream(let path), .localFile(let path):
             return (try source.open(path), source.name + "/" + path.string)
-        case .archiveEntry(let handle, let name):
+        case .zipEntry(let handle, let name):
             let archive = try handle.archive()
             let origin = handle.displayName
             let entry = try checkedEntry(name, of: archive, origin: origin, for: item)

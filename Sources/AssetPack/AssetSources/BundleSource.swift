@@ -4,7 +4,7 @@ import Foundation
 /// An asset tree that is a resource folder of a Foundation `Bundle` (the app's main bundle, a resource
 /// bundle, or on Linux any plain folder opened with `Bundle(path:)`). It reads the folder through a
 /// ``DirectorySource``, so the same rules hold: names as the file system gives them, links never followed.
-public struct BundleSource: AssetSource, SizedAssetSource, RandomAccessAssetSource, FileBackedAssetSource {
+public struct BundleSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The folder the tree starts at: the bundle's resource folder, plus the subdirectory.
     public let directory: DirectorySource
 
@@ -37,6 +37,6 @@ public struct BundleSource: AssetSource, SizedAssetSource, RandomAccessAssetSour
         try directory.randomAccess(path)
     }
 
-    /// See ``DirectorySource/filePath(_:)``.
-    public func filePath(_ path: AssetPath) -> String? { directory.filePath(path) }
+    /// The folder's regular files: ``AssetStorage/folder(root:)``.
+    public var storage: AssetStorage { directory.storage }
 }

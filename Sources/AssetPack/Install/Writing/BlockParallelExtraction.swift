@@ -1,14 +1,6 @@
 import AssetPackZip
 import Foundation
 
-/// The block index of a packed entry (``BundleManifest/Storage/blocks``) and how many threads inflate it.
-struct BlockLayout: Sendable {
-    /// `[uncompressed offset, compressed offset]` where each block starts, as the manifest says.
-    let pairs: [[UInt64]]
-    /// Threads inflating blocks at once.
-    let jobs: Int
-}
-
 /// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
 /// inflates the blocks at once and writes each at its offset in the file. It checks the index against the
 /// entry before reading, every block against the index, and the combined CRC-32 against the entry; the
@@ -32,7 +24,7 @@ enum BlockParallelExtraction {
     /// `startsWriteback`: start write-back of what was written every ``writebackInterval`` bytes.
     static func write(_ item: ExpansionItem, into file: Descriptor, in folder: Descriptor, keeping kept: Set<Int>,
                       progress: ProgressTracker, reportsBytes: Bool, startsWriteback: Bool) throws(AssetPackError) -> UInt32? {
-        guard let layout = item.blocks, case .archiveEntry(let handle, let name) = item.origin else { return nil }
+        guard let layout = item.blocks, case .zipEntry(let handle, let name) = item.origin else { return nil }
         let archive = try handle.archive()
         let origin = handle.displayName
         let entry = try checkedEntry(name, of: archive, for: item, origin: origin)

@@ -22,6 +22,8 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// survives a power loss (``Durability/flushOnCommit``, the default), or write-back is left to the
     /// kernel (``Durability/none``: still safe against the process being killed). See ``Durability``.
     public var durability: Durability
+    /// Tests only: see ``InstallTestSeam``.
+    package var testSeam = InstallTestSeam()
 
     /// The default of ``maxTotalBytes``: 64 GiB.
     public static let defaultMaxTotalBytes: UInt64 = 64 << 30

@@ -30,24 +30,22 @@ extension PackedBundleSource {
     func randomAccessBytes(of file: PackedBundleTree.File, for path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         switch file.location {
         case .plain(let stored):
-            guard let capable = base as? any RandomAccessAssetSource else { return nil }
             do {
-                return try capable.randomAccess(stored)
+                return try baseAccess.randomAccess(stored)
             } catch {
                 throw missingStorage(error, stored, for: path)
             }
         case .packed(let archive, let entry):
             guard let zip = try randomAccessArchive(archive, for: path) else { return nil }
-            return try storedRange(of: try requireEntry(entry, in: zip, archive: archive, for: path), in: zip)
+            return try zip.storedSlice(of: try requireEntry(entry, in: zip, archive: archive, for: path))
         }
     }
 
     /// The archive stored at `archive`, opened with random access; nil when `base` cannot give it that way.
     private func randomAccessArchive(_ archive: AssetPath, for path: AssetPath) throws(AssetPackError) -> ZipArchive? {
-        guard let capable = base as? any RandomAccessAssetSource else { return nil }
         let bytes: (any RandomAccessSource)?
         do {
-            bytes = try capable.randomAccess(archive)
+            bytes = try baseAccess.randomAccess(archive)
         } catch {
             throw missingStorage(error, archive, for: path)
         }
@@ -76,17 +74,6 @@ extension PackedBundleSource {
                               for path: AssetPath) throws(AssetPackError) -> ZipEntry {
         guard let entry = zip.entry(named: name) else { throw missingEntry(name, archive: archive, for: path) }
         return entry
-    }
-
-    private func storedRange(of entry: ZipEntry, in zip: ZipArchive) throws(AssetPackError) -> (any RandomAccessSource)? {
-        guard entry.kind == .file, entry.method == .stored, !entry.isEncrypted else { return nil }
-        do {
-            let range = try zip.dataRange(of: entry)
-            return SliceSource(zip.source, offset: range.lowerBound, length: range.upperBound - range.lowerBound,
-                               name: "\(zip.name): \(entry.name)")
-        } catch {
-            throw AssetPackError(error)
-        }
     }
 
     /// "Not found" from `base` for a file the manifest lists means the bundle is incomplete, not that the

@@ -38,7 +38,7 @@ public enum AssetSources {
     /// `source` itself when it holds no bundle manifest, else the ``PackedBundleSource`` view over it.
     /// - Throws: `.manifest` when the manifest is present but malformed; read errors.
     public static func view(of source: any AssetSource) throws(AssetPackError) -> any AssetSource {
-        guard let manifest = try PackedBundleSource.readManifest(from: source) else { return source }
-        return try PackedBundleSource(base: source, manifest: manifest)
+        guard let manifest = try BundleManifest.read(from: source) else { return source }
+        return try PackedBundleSource(base: source, checked: manifest)
     }
 }

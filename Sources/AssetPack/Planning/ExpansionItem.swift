@@ -28,17 +28,21 @@ public struct ExpansionItem: Sendable {
     /// Where the bytes come from.
     let origin: Origin
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
-    /// entry is then inflated on several threads (``BlockParallelExtraction``). Nil otherwise.
+    /// entry is then inflated on several threads by the installer. Nil otherwise.
     let blocks: BlockLayout?
 
-    /// Where an item's bytes come from.
+    /// Where an item's bytes come from, resolved once while planning (``ResolvedSource``) into what the
+    /// installer reads without asking the source again.
     enum Origin: Sendable {
         /// Nothing to read: a directory or a symlink.
         case none
-        /// A file of the source, copied byte for byte.
-        case sourceFile(AssetPath)
-        /// An entry of an archive in the source.
-        case archiveEntry(ArchiveHandle, entryName: String)
+        /// The file at this path of the plan's source (``ExpansionPlan/source``), read with its `open`.
+        case stream(AssetPath)
+        /// The regular file at this path below the plan's folder on disk (``ExpansionPlan/folder``).
+        case localFile(AssetPath)
+        /// Entry `entryName` of a zip archive: the source itself, an archive inside it, or a bundle's
+        /// packing archive.
+        case zipEntry(ArchiveHandle, entryName: String)
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
@@ -57,4 +61,12 @@ public struct ExpansionItem: Sendable {
     static func directory(_ path: AssetPath, permissions: UInt32 = PermissionPolicy.defaultDirectory) -> ExpansionItem {
         ExpansionItem(path: path, kind: .directory, permissions: permissions)
     }
+}
+
+/// The block index of a packed entry (``BundleManifest/Storage/blocks``) and how many threads inflate it.
+struct BlockLayout: Sendable {
+    /// `[uncompressed offset, compressed offset]` where each block starts, as the manifest says.
+    let pairs: [[UInt64]]
+    /// Threads inflating blocks at once.
+    let jobs: Int
 }

@@ -160,11 +160,14 @@ struct PlanBuilder {
         return path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
     }
 
-    /// Names beginning with `.assetpack` at the top are assetpack's record; `.assetpack-tmp` anywhere is a
-    /// temporary name the expander uses.
+    /// The prefix of the temporary names the installer writes under (reserved anywhere in a plan).
+    static let temporaryPrefix = ".assetpack-tmp-"
+
+    /// Names beginning with `.assetpack` at the top are assetpack's record; ``temporaryPrefix`` anywhere is
+    /// a temporary name the expander uses.
     static func checkReserved(_ path: AssetPath, origin: String) throws(AssetPackError) {
         let reservedTop = path.components.first?.hasPrefix(BundleManifest.reservedDirectory) == true
-        let reservedAnywhere = path.components.contains { $0.hasPrefix(StagingNames.temporaryPrefix) }
+        let reservedAnywhere = path.components.contains { $0.hasPrefix(temporaryPrefix) }
         if reservedTop || reservedAnywhere {
             throw AssetPackError(.conflict, "the name is reserved for assetpack's own files (from \(origin))", path: path.string)
         }

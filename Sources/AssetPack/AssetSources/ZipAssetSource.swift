@@ -42,7 +42,7 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
 
     /// The names directly inside the folder at `path`; `[]` for a file or a missing path.
     public func list(_ path: AssetPath) throws(AssetPackError) -> [String] {
-        archive.contentsOfDirectory(entryName(path)) ?? []
+        archive.contentsOfDirectory(ZipArchive.entryName(path, root: root)) ?? []
     }
 
     /// Opens the file entry at `path`; the stream verifies size and CRC-32 before it reports the end.
@@ -67,29 +67,20 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     /// - Throws: as ``open(_:)``.
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let entry = try fileEntry(path)
-        guard entry.method == .stored, !entry.isEncrypted, entry.compressedSize == entry.uncompressedSize else { return nil }
-        do {
-            let range = try archive.dataRange(of: entry)
-            return SliceSource(archive.source, offset: range.lowerBound, length: range.upperBound - range.lowerBound,
-                               name: "\(archive.name): \(entry.name)")
-        } catch {
-            throw AssetPackError(error)
-        }
+        guard entry.compressedSize == entry.uncompressedSize else { return nil }
+        return try archive.storedSlice(of: entry)
     }
 
-    /// The entry name `path` maps to ("" for the root itself).
-    func entryName(_ path: AssetPath) -> String {
-        if root.isEmpty { return path.string }
-        return path.isRoot ? root : root + "/" + path.string
-    }
+    /// The archive's entries below ``root``: ``AssetStorage/archive(_:root:)``.
+    public var storage: AssetStorage { .archive(archive, root: root) }
 
     private func entry(_ path: AssetPath) -> ZipEntry? {
-        path.isRoot ? nil : archive.entry(named: entryName(path))
+        path.isRoot ? nil : archive.entry(named: ZipArchive.entryName(path, root: root))
     }
 
     /// The entry at `path` when it is a file; otherwise the error `open` reports.
     private func fileEntry(_ path: AssetPath) throws(AssetPackError) -> ZipEntry {
-        var shown: String { "\(archive.name): \(entryName(path))" }  // for messages only
+        var shown: String { "\(archive.name): \(ZipArchive.entryName(path, root: root))" }  // for messages only
         guard let entry = entry(path) else { throw AssetPackError(.notFound, "no such file", path: shown) }
         switch entry.kind {
         case .file: return entry

@@ -13,13 +13,22 @@ public struct ExpansionPlan: Sendable {
     public let usesManifest: Bool
     /// What the installer records: the identity plus the options that change the result.
     let stamp: String
+    /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from: the source planned, or the
+    /// bundle itself under a packed-bundle view.
+    let source: any AssetSource
+    /// The folder on disk ``ExpansionItem/Origin/localFile(_:)`` origins are below, when the source is one.
+    let folder: String?
 
-    init(sourceName: String, items: [ExpansionItem], identity: String, usesManifest: Bool, stamp: String) {
+    /// A plan of `items`, whose origins were named by `reading`.
+    init(sourceName: String, items: [ExpansionItem], identity: String, usesManifest: Bool, stamp: String,
+         reading: ResolvedSource) {
         self.sourceName = sourceName
         self.items = items
         self.identity = identity
         self.usesManifest = usesManifest
         self.stamp = stamp
+        self.source = reading.source
+        self.folder = reading.folder
     }
 
     /// Files and symlinks to create.

@@ -1,14 +1,16 @@
 /// Plans a packed bundle from its manifest: every logical directory and file, each file read either
-/// from a plain file of the bundle or from its entry in the archive the manifest names. No walk.
+/// from a plain file of the bundle or from its entry in the archive the manifest names (as
+/// ``BundleManifest/Entry/location(origin:)`` reads the manifest). No walk.
 struct ManifestPlanner {
-    let source: any AssetSource
+    /// The bundle as stored.
+    let source: ResolvedSource
     let manifest: BundleManifest
     let options: ExpansionOptions
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
         builder.reserve(manifest.entries.count)
-        var archives: [String: ArchiveHandle] = [:]
+        var archives: [AssetPath: ArchiveHandle] = [:]
         for entry in manifest.entries {
             let path = try AssetPath(entry.path)
             let origin = "\(BundleManifest.path) entry \"\(entry.path)\""
@@ -23,30 +25,18 @@ struct ManifestPlanner {
             }
         }
         return ExpansionPlan(sourceName: source.name, items: builder.takeSortedItems(), identity: manifest.identity,
-                             usesManifest: true, stamp: ExpansionPlan.manifestStamp(manifest.identity))
+                             usesManifest: true, stamp: ExpansionPlan.manifestStamp(manifest.identity), reading: source)
     }
 
     private func origin(of entry: BundleManifest.Entry,
-                        archives: inout [String: ArchiveHandle]) throws(AssetPackError) -> ExpansionItem.Origin {
-        guard let storage = entry.storage else {
-            throw AssetPackError(.manifest, "entry \"\(entry.path)\" has no storage", path: BundleManifest.path)
-        }
-        let file: AssetPath
-        do {
-            file = try AssetPath(storage.file)
-        } catch {
-            throw AssetPackError(.manifest, "entry \"\(entry.path)\" is stored at an \(error.message)", path: BundleManifest.path)
-        }
-        switch storage.form {
-        case .plain:
-            return .sourceFile(file)
-        case .packed:
-            guard let name = storage.entry else {
-                throw AssetPackError(.manifest, "packed entry \"\(entry.path)\" names no archive entry", path: BundleManifest.path)
-            }
-            let handle = archives[storage.file] ?? ArchiveHandle(source: source, path: file, limits: options.limits)
-            archives[storage.file] = handle
-            return .archiveEntry(handle, entryName: name)
+                        archives: inout [AssetPath: ArchiveHandle]) throws(AssetPackError) -> ExpansionItem.Origin {
+        switch try entry.location(origin: BundleManifest.path) {
+        case .plain(let file):
+            return source.origin(of: file)
+        case .packed(let archive, let name):
+            let handle = archives[archive] ?? ArchiveHandle(in: source.access, at: archive, limits: options.limits)
+            archives[archive] = handle
+            return .zipEntry(handle, entryName: name)
         }
     }
 }

@@ -12,53 +12,46 @@ import AssetPackZip
 /// - A file the manifest lists but the bundle lacks is a `.manifest` error, never "not found" (which the
 ///   walker would take for an empty folder).
 ///
-/// The view is deliberately not a ``FileBackedAssetSource``: handing out a path would bypass verification.
-/// Use ``AssetSources/view(of:)`` to get this view only when a manifest is present.
+/// The view is deliberately not an ``AssetStorage/folder(root:)``: reading its files from disk would
+/// bypass verification. Its ``storage`` names the bundle and the manifest instead, so the expander plans
+/// from the manifest and verifies against it. Use ``AssetSources/view(of:)`` to get this view only when a
+/// manifest is present.
 public struct PackedBundleSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The bundle as stored (a folder, an archive, an APK's `assets`).
     public let base: any AssetSource
     /// The bundle's manifest.
     public let manifest: BundleManifest
     let tree: PackedBundleTree
+    /// `base`, resolved once.
+    let baseAccess: SourceAccess
 
-    /// The largest manifest read, in bytes.
-    public static let maxManifestBytes = 64 << 20
-
-    /// The view of `base`, reading its manifest.
+    /// The view of `base`, reading its manifest with ``BundleManifest/read(from:)``.
     /// - Throws: `.notFound` when `base` has no manifest; `.manifest` when it is malformed.
     public init(base: any AssetSource) throws(AssetPackError) {
-        guard let manifest = try Self.readManifest(from: base) else {
+        guard let manifest = try BundleManifest.read(from: base) else {
             throw AssetPackError(.notFound, "no bundle manifest at \(BundleManifest.path)", path: base.name)
         }
-        try self.init(base: base, manifest: manifest)
+        try self.init(base: base, checked: manifest)
     }
 
     /// The view of `base` described by `manifest` (already read).
-    /// - Throws: `.manifest` when the manifest cannot describe a tree.
+    /// - Throws: `.manifest` when the manifest's identity does not match its entries, or it cannot
+    ///   describe a tree.
     public init(base: any AssetSource, manifest: BundleManifest) throws(AssetPackError) {
-        self.base = base
-        self.manifest = manifest
-        self.tree = try PackedBundleTree(manifest, origin: "\(base.name): \(BundleManifest.path)")
+        try manifest.checkIdentity(origin: BundleManifest.origin(in: base))
+        try self.init(base: base, checked: manifest)
     }
 
-    /// Reads and checks the manifest of `base`, or returns nil when `base` has none.
-    /// - Throws: `.manifest` when it is malformed or larger than ``maxManifestBytes``; read errors.
-    public static func readManifest(from base: any AssetSource) throws(AssetPackError) -> BundleManifest? {
-        let origin = "\(base.name): \(BundleManifest.path)"
-        let stream: any ByteStream
-        do {
-            stream = try base.open(try AssetPath(BundleManifest.path))
-        } catch where error.code == .notFound {
-            return nil
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = try stream.readAll(limit: maxManifestBytes)
-        } catch {
-            throw AssetPackError(error, path: origin)
-        }
-        return try BundleManifest.decode(bytes, origin: origin)
+    /// The view of `base` described by `manifest`, read and checked with ``BundleManifest/read(from:)``.
+    init(base: any AssetSource, checked manifest: BundleManifest) throws(AssetPackError) {
+        self.base = base
+        self.manifest = manifest
+        self.baseAccess = SourceAccess(base)
+        self.tree = try PackedBundleTree(manifest, origin: BundleManifest.origin(in: base))
     }
+
+    /// The bundle and its manifest: ``AssetStorage/packedBundle(base:manifest:)``.
+    public var storage: AssetStorage { .packedBundle(base: base, manifest: manifest) }
 
     /// The bundle's name.
     public var name: String { base.name }

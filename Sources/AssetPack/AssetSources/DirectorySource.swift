@@ -20,7 +20,7 @@ import Darwin
 /// packer and expander never see a link as a file. Only the root itself is resolved normally.
 ///
 /// FIFOs, sockets and devices are refused with `.unsupported` (opening one never blocks).
-public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetSource, FileBackedAssetSource {
+public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The folder the tree starts at.
     public var root: String { files.root }
     private let files: RootedFileSystem
@@ -81,4 +81,7 @@ public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetS
         guard let info = try? files.linkStatus(path), info.st_mode & S_IFMT == S_IFREG else { return nil }
         return files.diskPath(path)
     }
+
+    /// The regular files below ``root``: ``AssetStorage/folder(root:)``.
+    public var storage: AssetStorage { .folder(root: root) }
 }

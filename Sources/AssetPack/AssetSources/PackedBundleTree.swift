@@ -10,15 +10,7 @@ struct PackedBundleTree: Sendable {
     struct File: Sendable {
         var size: UInt64
         var crc32: UInt32
-        var location: Location
-    }
-
-    /// Where a logical file's bytes are in the bundle.
-    enum Location: Sendable {
-        /// Byte for byte at this bundle path.
-        case plain(AssetPath)
-        /// Entry `entry` of the zip at bundle path `archive`.
-        case packed(archive: AssetPath, entry: String)
+        var location: BundleManifest.Location
     }
 
     private typealias Key = [UInt8]
@@ -65,20 +57,10 @@ struct PackedBundleTree: Sendable {
     }
 
     private static func file(_ entry: BundleManifest.Entry, origin: String) throws(AssetPackError) -> File {
-        guard let size = entry.size, let crc32 = entry.crc32, let storage = entry.storage else {
+        guard let size = entry.size, let crc32 = entry.crc32 else {
             throw refuse("entry \"\(entry.path)\" lacks size, CRC-32 or storage", origin)
         }
-        let stored = try path(storage.file, origin: origin)
-        if stored.isRoot { throw refuse("entry \"\(entry.path)\" has an empty storage path", origin) }
-        switch storage.form {
-        case .plain:
-            return File(size: size, crc32: crc32, location: .plain(stored))
-        case .packed:
-            guard let inner = storage.entry, !inner.isEmpty else {
-                throw refuse("packed entry \"\(entry.path)\" does not name its archive entry", origin)
-            }
-            return File(size: size, crc32: crc32, location: .packed(archive: stored, entry: inner))
-        }
+        return File(size: size, crc32: crc32, location: try entry.location(origin: origin))
     }
 
     private static func path(_ text: String, origin: String) throws(AssetPackError) -> AssetPath {

@@ -3,44 +3,43 @@ import AssetPackZip
 /// Plans a source without a manifest by walking it with ``AssetWalker`` (Android's `list`/`open` rule: a
 /// path is a directory when `list` returns children, or when it returns none and `open` fails as
 /// not-found). Sizes come from ``SizedAssetSource`` when offered, CRC-32s from the central directory of a
-/// ``ZipAssetSource``; otherwise the file is read once to measure both.
+/// source that is an archive (``AssetStorage/archive(_:root:)``); otherwise the file is read once to
+/// measure both. Each file's origin is named as the source was resolved (``ResolvedSource``).
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
 /// ``ExpansionOptions/keepZips`` is set. The `.assetpack` folder at the top is skipped. An archive given as
-/// the source is planned from its central directory instead (``ZipSourcePlanner``): the same tree, checked
-/// entry by entry, without a `list` and an `open` per file.
+/// the source is planned from its central directory instead (``ArchiveEntryPlanner``): the same tree,
+/// checked entry by entry, without a `list` and an `open` per file.
 struct TreePlanner {
-    let source: any AssetSource
+    let source: ResolvedSource
     let options: ExpansionOptions
-    /// Walk an archive given as the source too, instead of reading its central directory (tests compare
-    /// the two plans).
-    var walksArchives = false
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
-        if let zip = source as? ZipAssetSource, !walksArchives {
-            try ZipSourcePlanner.collect(zip, options: options, into: &builder)
+        if let zip = source.archive, !options.testSeam.walksArchives {
+            try ArchiveEntryPlanner(source: source.access, options: options)
+                .plan(zip.handle, rules: .source(root: zip.root, options: options), builder: &builder)
         } else {
             try walk(into: &builder)
         }
         let items = builder.takeSortedItems()
         let identity = TreeIdentity.of(items)
         return ExpansionPlan(sourceName: source.name, items: items, identity: identity, usesManifest: false,
-                             stamp: ExpansionPlan.treeStamp(identity, options: options))
+                             stamp: ExpansionPlan.treeStamp(identity, options: options), reading: source)
     }
 
     private func walk(into builder: inout PlanBuilder) throws(AssetPackError) {
-        try AssetWalker(source).walk { (walked) throws(AssetPackError) in
+        try AssetWalker(source.source).walk { (walked) throws(AssetPackError) in
             let path = walked.path
             guard walked.kind == .file, let file = try fileFacts(path) else {
                 try builder.add(.directory(path), from: source.name)
                 return
             }
-            if !options.keepZips && Self.isZip(path.name) {
-                try ArchivePlanner(source: source, options: options).unpack(path, into: path.parent, builder: &builder)
+            if !options.keepZips && path.isZipArchiveName {
+                try ArchiveEntryPlanner(source: source.access, options: options).unpack(path, into: path.parent, builder: &builder)
             } else {
                 try builder.add(ExpansionItem(path: path, kind: .file, size: file.size, crc32: file.crc32,
-                                              permissions: PermissionPolicy.defaultFile, origin: .sourceFile(path)),
+                                              permissions: PermissionPolicy.defaultFile, origin: source.origin(of: path)),
                                 from: source.name)
             }
         }
@@ -48,25 +47,21 @@ struct TreePlanner {
 
     /// Size (and CRC-32 when it had to be read) of a file, or nil for an empty directory.
     private func fileFacts(_ path: AssetPath) throws(AssetPackError) -> (size: UInt64, crc32: UInt32?)? {
-        if let zip = source as? ZipAssetSource, let entry = zip.archive.entry(named: zip.entryName(path)), entry.kind == .file {
+        if case .archive(let archive, let root) = source.access.storage,
+           let entry = archive.entry(named: ZipArchive.entryName(path, root: root)), entry.kind == .file {
             return (entry.uncompressedSize, entry.crc32)  // the archive's central directory states the CRC
         }
-        if let sized = source as? any SizedAssetSource {
+        if let sized = source.access.sized {
             return try sized.size(of: path).map { ($0, nil) }
         }
         let stream: any ByteStream
         do {
-            stream = try source.open(path)
+            stream = try source.source.open(path)
         } catch where error.code == .notFound {
             return nil
         }
         let measured = try StreamMeasure.measure(stream, name: source.name + "/" + path.string)
         return (measured.size, measured.crc32)
-    }
-
-    /// True for a name ending in `.zip` (any case) with something before it.
-    static func isZip(_ name: String) -> Bool {
-        name.utf8.count > 4 && name.lowercased().hasSuffix(".zip")
     }
 }
 
