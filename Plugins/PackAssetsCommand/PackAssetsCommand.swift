@@ -116,7 +116,7 @@ struct PackAssetsCommand: CommandPlugin {
           --output PATH   Where to write the bundle (one --target or --input only); relative to the package.
           --archive       Write one zip (NAME.zip) instead of a bundle folder.
           Anything else is passed to assetpack build: --exclude GLOB, --no-default-excludes, --threshold SIZE,
-          --level N, --print-android-settings, --quiet (see: swift run assetpack build --help).
+          --level N, --print-android-settings, --quiet (see assetpack build --help).
         """
 }
 

@@ -4,7 +4,7 @@ import AssetPackPacker
 /// that put the bundle just built into an APK as it is.
 ///
 /// Two settings matter. `noCompress` keeps the packed zips (or the one archive) stored in the APK, so the
-/// app reads them in place instead of through a second layer of deflate (and Android before 2.3 refused
+/// app reads them in place instead of through a second layer of deflate (and old Android refused
 /// compressed assets over 1 MiB). And aapt's default ignore list, `!.svn:!.git:!.ds_store:!*.scc:.*:<dir>_*:
 /// !CVS:!thumbs.db:!picasa.ini:!*~`, leaves out every name starting with `.` (the bundle's `.assetpack`
 /// folder, which holds its manifest) and every folder starting with `_`; ``ignorePattern`` is that list
