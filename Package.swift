@@ -9,6 +9,11 @@ let package = Package(
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetPackPacker", targets: ["AssetPackPacker"]),
         .executable(name: "assetpack", targets: ["AssetPackCLI"]),
+        // The same executable under its target's name, for the plugins below: SwiftPM 6.3 looks a plugin's
+        // tool up as a product named after the target (swiftlang/swift-package-manager#8831).
+        .executable(name: "AssetPackCLI", targets: ["AssetPackCLI"]),
+        .plugin(name: "AssetPackBuildPlugin", targets: ["AssetPackBuildPlugin"]),
+        .plugin(name: "PackAssetsCommand", targets: ["PackAssetsCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +38,17 @@ let package = Package(
                 "AssetPack", "AssetPackPacker", "AssetPackZip",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `swift build`: packs a target's Assets folder into its resource Assets.zip (README: SwiftPM plugin).
+        .plugin(name: "AssetPackBuildPlugin", capability: .buildTool(), dependencies: ["AssetPackCLI"]),
+        // `swift package pack-assets`: a one-off `assetpack build` into the package folder.
+        .plugin(
+            name: "PackAssetsCommand",
+            capability: .command(
+                intent: .custom(verb: "pack-assets", description: "Pack asset folders into bundles with assetpack build"),
+                permissions: [.writeToPackageDirectory(reason: "writes the packed bundle (NAME.bundle or NAME.zip) into the package folder")]
+            ),
+            dependencies: ["AssetPackCLI"]
         ),
         .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),

@@ -41,11 +41,16 @@ struct BuildCommand: ParsableCommand {
     @Flag(help: "Follow symbolic links (anywhere they point) instead of refusing them.")
     var followSymlinks = false
 
+    @OptionGroup(title: "Leaving files out") var exclude: ExcludeOptions
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
+
+    @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
+    var printAndroidSettings = false
 
     func validate() throws {
         guard ByteSize.parse(threshold) != nil else {
@@ -54,12 +59,14 @@ struct BuildCommand: ParsableCommand {
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
+        guard !(json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
     }
 
     func run() throws {
         let options = BuildOptions(rules: PackingRules(threshold: ByteSize.parse(threshold) ?? PackingRules.defaultThreshold,
                                                        level: level),
-                                   followSymlinks: followSymlinks, jobs: jobs ?? BuildOptions.defaultJobs)
+                                   followSymlinks: followSymlinks, jobs: jobs ?? BuildOptions.defaultJobs,
+                                   exclusions: try exclude.exclusions())
         let bar = quiet || !Reporting.stderrIsTerminal ? nil : ProgressBar()
         try Reporting.run {
             defer { bar?.clear() }
@@ -74,6 +81,7 @@ struct BuildCommand: ParsableCommand {
             } else if !quiet {
                 print(summary.text)
             }
+            if printAndroidSettings { print(AndroidSettings.text(for: summary)) }
         }
     }
 }

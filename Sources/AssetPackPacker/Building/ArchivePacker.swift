@@ -38,7 +38,7 @@ public struct ArchivePacker: Sendable {
         try options.rules.validate()
         try SourceScanner.checkRoot(source)
         let location = try OutputLocation(output, form: .archive, source: source)
-        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved]).scan(source)
+        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved], exclusions: options.exclusions).scan(source)
         let staged = try location.stageArchive()
         var summary = BuildSummary(source: source, output: output, form: "archive")
         do throws(AssetPackError) {

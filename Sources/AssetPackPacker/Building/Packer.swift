@@ -43,7 +43,7 @@ public struct Packer: Sendable {
         try options.rules.validate()
         try SourceScanner.checkRoot(source)
         let location = try OutputLocation(output, form: .folder, source: source)
-        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved]).scan(source)
+        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved], exclusions: options.exclusions).scan(source)
         let plan = try BundlePlan.make(items, rules: options.rules)
         let cache = location.exists
             ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks) : nil

@@ -27,6 +27,8 @@ public struct SourceItem: Sendable, Hashable {
 /// or device, a name that is not valid UTF-8 or not a safe ``AssetPath`` component, a folder it cannot
 /// read, and a top-level `.assetpack` (the reserved manifest folder of bundles).
 ///
+/// What ``exclusions`` match is left out before any of those checks (an excluded folder is not entered).
+///
 /// With ``followSymlinks`` a link is followed wherever it points, inside the source folder or not: the
 /// developer asked for it, and sharing assets between apps through links is the usual reason.
 public struct SourceScanner: Sendable {
@@ -34,11 +36,14 @@ public struct SourceScanner: Sendable {
     public var followSymlinks: Bool
     /// Absolute, resolved paths that a followed link must not lead into (the output being written).
     public var excluded: [String]
+    /// The files and folders to leave out (`--exclude`).
+    public var exclusions: ExcludePatterns
 
     /// A scanner; links are refused unless `followSymlinks`.
-    public init(followSymlinks: Bool = false, excluded: [String] = []) {
+    public init(followSymlinks: Bool = false, excluded: [String] = [], exclusions: ExcludePatterns = .none) {
         self.followSymlinks = followSymlinks
         self.excluded = excluded
+        self.exclusions = exclusions
     }
 
     /// Every file and folder below `root` (not `root` itself), in walking order.
@@ -98,9 +103,11 @@ public struct SourceScanner: Sendable {
             guard var info = try FileSystem.info(sourcePath) else {
                 throw AssetPackError(.notFound, "disappeared while scanning", path: sourcePath)
             }
+            if scanner.exclusions.excludes(path, isDirectory: info.kind == .directory) { return }
             var resolved = sourcePath
             if info.kind == .symlink {
                 (info, resolved) = try scanner.follow(sourcePath)
+                if info.kind == .directory && scanner.exclusions.excludes(path, isDirectory: true) { return }
             }
             switch info.kind {
             case .file:
