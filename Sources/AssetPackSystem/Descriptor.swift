@@ -136,7 +136,7 @@ package final class Descriptor: @unchecked Sendable {
         let swapped = systemCall("renameat2", child(second)) {
             renameat2(fd.rawValue, first, fd.rawValue, second, _RENAME_EXCHANGE)
         }
-        return try swapped.value(orNilFor: .noFunction, .invalidArgument) != nil
+        return try swapped.value(orNilFor: .noFunction, .invalidArgument, .notSupported) != nil
         #elseif canImport(Darwin)
         let swapped = systemCall("renameatx_np", child(second)) {
             system_renameatx_np(fd.rawValue, first, fd.rawValue, second, _RENAME_SWAP)

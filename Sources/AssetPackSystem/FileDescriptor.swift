@@ -7,9 +7,6 @@ package struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// The descriptor that stands for the current directory in `…at` calls (`AT_FDCWD`).
-    package static var currentWorkingDirectory: FileDescriptor { FileDescriptor(rawValue: _AT_FDCWD) }
-
     /// How to open a file; no flags is read-only. `O_CLOEXEC` is always added.
     package struct OpenFlags: OptionSet, Sendable {
         package let rawValue: Int32

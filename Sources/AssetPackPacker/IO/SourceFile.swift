@@ -31,7 +31,7 @@ final class SourceFile: ByteStream {
     /// The error to report when writing this file's bytes failed with `error`: a file that changed size
     /// while it was read (which the zip writer notices first) is named as such; other failures pass through.
     func explain(_ error: ZipError) -> AssetPackError {
-        guard error.code != .io, bytesRead != expectedSize else { return AssetPackError(error) }
+        guard error.code != .io, error.code != .zlib, bytesRead != expectedSize else { return AssetPackError(error) }
         return changedError
     }
 

@@ -58,7 +58,6 @@ internal var _EOPNOTSUPP: Int32 { EOPNOTSUPP }
 
 // MARK: - Flags
 
-internal var _O_RDONLY: Int32 { O_RDONLY }
 internal var _O_WRONLY: Int32 { O_WRONLY }
 internal var _O_RDWR: Int32 { O_RDWR }
 internal var _O_CREAT: Int32 { O_CREAT }
@@ -68,7 +67,6 @@ internal var _O_NOFOLLOW: Int32 { O_NOFOLLOW }
 internal var _O_DIRECTORY: Int32 { O_DIRECTORY }
 internal var _O_NONBLOCK: Int32 { O_NONBLOCK }
 internal var _O_CLOEXEC: Int32 { O_CLOEXEC }
-internal var _AT_FDCWD: Int32 { AT_FDCWD }
 internal var _AT_SYMLINK_NOFOLLOW: Int32 { AT_SYMLINK_NOFOLLOW }
 internal var _AT_REMOVEDIR: Int32 { AT_REMOVEDIR }
 internal var _LOCK_EX: Int32 { LOCK_EX }

@@ -38,11 +38,11 @@ internal func systemCall<T>(_ name: StaticString, _ path: @autoclosure () -> Str
 }
 
 extension Result where Failure == SystemError {
-    /// The value; nil when the call failed with `expected` or `alsoExpected` (e.g. `ENOENT` for "not there").
-    func value(orNilFor expected: Errno, _ alsoExpected: Errno? = nil) throws(SystemError) -> Success? {
+    /// The value; nil when the call failed with one of the errnos given (e.g. `ENOENT` for "not there").
+    func value(orNilFor expected: Errno, _ second: Errno? = nil, _ third: Errno? = nil) throws(SystemError) -> Success? {
         switch self {
         case .success(let value): return value
-        case .failure(let error) where error.errno == expected || error.errno == alsoExpected: return nil
+        case .failure(let error) where error.errno == expected || error.errno == second || error.errno == third: return nil
         case .failure(let error): throw error
         }
     }
