@@ -104,14 +104,9 @@ package final class Descriptor: @unchecked Sendable {
             .value(orNilFor: .fileExists) != nil
     }
 
-    /// `fchmodat(2)` of `name` with `AT_SYMLINK_NOFOLLOW` (which fails on a link instead of following it).
-    package func setPermissions(of name: String, _ mode: UInt32) throws(SystemError) {
-        try setPermissions(of: name, mode, shown: child(name)).get()
-    }
-
-    /// `unlinkat(2)` of the file (or, `isDirectory`, the empty folder) `name`; a missing name is not an error.
-    package func remove(_ name: String, isDirectory: Bool = false) throws(SystemError) {
-        try remove(name, isDirectory: isDirectory, shown: child(name)).get()
+    /// `unlinkat(2)` of the file (or link) `name`; a missing name is not an error.
+    package func remove(_ name: String) throws(SystemError) {
+        try remove(name, isDirectory: false, shown: child(name)).get()
     }
 
     /// `symlinkat(2)`: a new link `name` to `target`.
@@ -167,6 +162,7 @@ package final class Descriptor: @unchecked Sendable {
         }.map { Descriptor($0, path: path) }
     }
 
+    /// `fstatat(2)` of `name` with `AT_SYMLINK_NOFOLLOW`; nil when nothing is there.
     func status(_ name: UnsafePointer<CChar>, shown: @autoclosure () -> String) -> Result<FileStatus?, SystemError> {
         var info = CInterop.Status()
         return Result { () throws(SystemError) in
@@ -175,11 +171,13 @@ package final class Descriptor: @unchecked Sendable {
         }
     }
 
+    /// `fchmodat(2)` of `name` with `AT_SYMLINK_NOFOLLOW` (which fails on a link instead of following it).
     func setPermissions(of name: UnsafePointer<CChar>, _ mode: UInt32, shown: @autoclosure () -> String) -> Result<Void, SystemError> {
         systemCall("fchmodat", shown()) { system_fchmodat(fd.rawValue, name, CInterop.Mode(mode), _AT_SYMLINK_NOFOLLOW) }
             .map { _ in () }
     }
 
+    /// `unlinkat(2)` of `name`, with `AT_REMOVEDIR` for an (empty) folder; a missing name is not an error.
     func remove(_ name: UnsafePointer<CChar>, isDirectory: Bool, shown: @autoclosure () -> String) -> Result<Void, SystemError> {
         Result { () throws(SystemError) in
             _ = try systemCall("unlinkat", shown()) { system_unlinkat(fd.rawValue, name, isDirectory ? _AT_REMOVEDIR : 0) }

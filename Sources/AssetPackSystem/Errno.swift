@@ -23,36 +23,26 @@ package struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringC
     package static var ioError: Errno { Errno(rawValue: _EIO) }
     /// `EBADF`: not an open descriptor (or not open the right way).
     package static var badFileDescriptor: Errno { Errno(rawValue: _EBADF) }
-    /// `EACCES`: permission denied.
-    package static var permissionDenied: Errno { Errno(rawValue: _EACCES) }
     /// `EEXIST`: the name exists already.
     package static var fileExists: Errno { Errno(rawValue: _EEXIST) }
     /// `EXDEV`: the two names are on different file systems.
     package static var improperLink: Errno { Errno(rawValue: _EXDEV) }
     /// `ENOTDIR`: a component that should be a directory is not.
     package static var notDirectory: Errno { Errno(rawValue: _ENOTDIR) }
-    /// `EISDIR`: the name is a directory.
-    package static var isDirectory: Errno { Errno(rawValue: _EISDIR) }
     /// `EINVAL`: an argument the call (or the file system) does not accept.
     package static var invalidArgument: Errno { Errno(rawValue: _EINVAL) }
     /// `ENOTTY`: the `ioctl` does not apply to this descriptor.
     package static var inappropriateIOCTLForDevice: Errno { Errno(rawValue: _ENOTTY) }
     /// `ETXTBSY`: the file is being executed or swapped to.
     package static var textFileBusy: Errno { Errno(rawValue: _ETXTBSY) }
-    /// `EFBIG`: past the largest file size (or the process's `ulimit -f`).
-    package static var fileTooLarge: Errno { Errno(rawValue: _EFBIG) }
     /// `ENOSPC`: no space left on the device.
     package static var noSpace: Errno { Errno(rawValue: _ENOSPC) }
     /// `EROFS`: the file system is read-only.
     package static var readOnlyFileSystem: Errno { Errno(rawValue: _EROFS) }
     /// `EMLINK`: too many hard links to the file.
     package static var tooManyLinks: Errno { Errno(rawValue: _EMLINK) }
-    /// `ENAMETOOLONG`: a name or path is too long.
-    package static var fileNameTooLong: Errno { Errno(rawValue: _ENAMETOOLONG) }
     /// `ENOSYS`: the kernel does not have this call.
     package static var noFunction: Errno { Errno(rawValue: _ENOSYS) }
-    /// `ENOTEMPTY`: the directory is not empty.
-    package static var directoryNotEmpty: Errno { Errno(rawValue: _ENOTEMPTY) }
     /// `ELOOP`: a symbolic link where none is followed (`O_NOFOLLOW`), or too many links in a path.
     package static var tooManySymbolicLinkLevels: Errno { Errno(rawValue: _ELOOP) }
     /// `ENOTSUP`: not supported (by this file system).

@@ -10,16 +10,13 @@ package struct FileStatus: Hashable, Sendable {
     package var device: UInt64
     /// Its inode number on that device.
     package var inode: UInt64
-    /// The number of hard links to it.
-    package var links: UInt64
 
-    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64, links: UInt64) {
+    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64) {
         self.kind = kind
         self.size = size
         self.permissions = permissions
         self.device = device
         self.inode = inode
-        self.links = links
     }
 
     /// True when the owner may execute the file (the bit zip tools look at).

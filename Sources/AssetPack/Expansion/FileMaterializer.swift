@@ -266,7 +266,6 @@ final class SourceTree {
     /// The regular file at `path`, open for reading, and its size.
     /// - Throws: `.notFound` when it is missing, `.symlink` for a link, `.unsupported` for anything else.
     func open(_ path: AssetPath) throws(AssetPackError) -> (file: Descriptor, size: UInt64) {
-        let shown = root + "/" + path.string
         if cursor == nil { cursor = DirectoryCursor(root: try io(Descriptor.directory(root))) }
         let folder = try io(cursor!.directory(path.parent.components))
         let opened: Descriptor?
@@ -274,14 +273,14 @@ final class SourceTree {
             // O_NONBLOCK: opening a FIFO must not hang; it is refused just below. Regular files ignore it.
             opened = try folder.openExisting(path.name, .nonBlocking)
         } catch where error.errno == .tooManySymbolicLinkLevels {
-            throw AssetPackError(.symlink, "is a symbolic link; links are not followed", path: shown)
+            throw AssetPackError(.symlink, "is a symbolic link; links are not followed", path: folder.child(path.name))
         } catch {
             throw AssetPackError(error)
         }
-        guard let file = opened else { throw AssetPackError(.notFound, "no such file", path: shown) }
+        guard let file = opened else { throw AssetPackError(.notFound, "no such file", path: folder.child(path.name)) }
         let status = try io(file.status())
         guard status.kind == .file else {
-            throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: shown)
+            throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: file.path)
         }
         return (file, status.size)
     }

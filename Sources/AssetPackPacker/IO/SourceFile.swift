@@ -102,7 +102,8 @@ private func openSource(_ path: String, follow: Bool) throws(AssetPackError) -> 
     do throws(SystemError) {
         return try FileDescriptor.open(path, follow ? [] : .noFollow)
     } catch where error.errno == .tooManySymbolicLinkLevels && !follow {
-        throw AssetPackError(.symlink, "became a symbolic link while packing", path: path, errno: error.errno.rawValue)
+        throw AssetPackError(.symlink, "became a symbolic link while packing", path: path,
+                             cause: .system(call: error.call, errno: error.errno.rawValue))
     } catch {
         throw AssetPackError(error)
     }

@@ -37,21 +37,16 @@ internal var _ENOENT: Int32 { ENOENT }
 internal var _EINTR: Int32 { EINTR }
 internal var _EIO: Int32 { EIO }
 internal var _EBADF: Int32 { EBADF }
-internal var _EACCES: Int32 { EACCES }
 internal var _EEXIST: Int32 { EEXIST }
 internal var _EXDEV: Int32 { EXDEV }
 internal var _ENOTDIR: Int32 { ENOTDIR }
-internal var _EISDIR: Int32 { EISDIR }
 internal var _EINVAL: Int32 { EINVAL }
 internal var _ENOTTY: Int32 { ENOTTY }
 internal var _ETXTBSY: Int32 { ETXTBSY }
-internal var _EFBIG: Int32 { EFBIG }
 internal var _ENOSPC: Int32 { ENOSPC }
 internal var _EROFS: Int32 { EROFS }
 internal var _EMLINK: Int32 { EMLINK }
-internal var _ENAMETOOLONG: Int32 { ENAMETOOLONG }
 internal var _ENOSYS: Int32 { ENOSYS }
-internal var _ENOTEMPTY: Int32 { ENOTEMPTY }
 internal var _ELOOP: Int32 { ELOOP }
 internal var _ENOTSUP: Int32 { ENOTSUP }
 internal var _EOPNOTSUPP: Int32 { EOPNOTSUPP }
@@ -103,7 +98,7 @@ extension FileStatus {
         default: .other
         }
         self.init(kind: kind, size: UInt64(info.st_size), permissions: mode & 0o7777, device: UInt64(info.st_dev),
-                  inode: UInt64(info.st_ino), links: UInt64(info.st_nlink))
+                  inode: UInt64(info.st_ino))
     }
 }
 
