@@ -25,17 +25,19 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The platform layer: every system call of the package, as thin shims (not a product; `package` API).
+        .target(name: "AssetPackSystem"),
         // The zip format: records, reader, writer, compression. No policy.
-        .target(name: "AssetPackZip", dependencies: ["CZlib"]),
+        .target(name: "AssetPackZip", dependencies: ["CZlib", "AssetPackSystem"]),
         // Runtime: asset sources, walker, expander, first-launch install.
-        .target(name: "AssetPack", dependencies: ["AssetPackZip"]),
+        .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem"]),
         // Build time: packing rules, packer, manifest writer.
-        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip"]),
+        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem"]),
         // The `assetpack` command: a thin shell over the libraries.
         .executableTarget(
             name: "AssetPackCLI",
             dependencies: [
-                "AssetPack", "AssetPackPacker", "AssetPackZip",
+                "AssetPack", "AssetPackPacker", "AssetPackZip", "AssetPackSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,7 +54,7 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
-        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "TestSupport"]),
+        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
     ],

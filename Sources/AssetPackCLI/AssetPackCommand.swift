@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// `assetpack`: pack an app's asset tree into a bundle, and put a bundle on writable storage.
 @main
@@ -21,13 +17,8 @@ struct AssetPackCommand: ParsableCommand {
     /// glibc otherwise raises it after the first large block is freed, and the large arrays of a plan
     /// then stay in the heap after they are freed (a 50,000-file expansion peaked 5 MB higher).
     static func main() {
-        signal(SIGXFSZ, SIG_IGN)
-        #if canImport(Glibc)
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") {
-            _ = unsafeBitCast(symbol, to: Mallopt.self)(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
-        }
-        #endif
+        CurrentProcess.ignoreFileSizeLimitSignal()
+        CurrentProcess.setMallocMapThreshold(128 * 1024)
         main(nil)
     }
 }

@@ -1,12 +1,5 @@
+import AssetPackSystem
 import AssetPackZip
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Picks the right ``AssetSource`` for something on disk, as `assetpack expand BUNDLE --root PREFIX` does.
 public enum AssetSources {
@@ -26,10 +19,9 @@ public enum AssetSources {
     /// (starting at its subfolder `root`), a ``ZipAssetSource`` for any other file.
     /// - Throws: as ``open(path:root:)``, except for manifest errors.
     public static func container(path: String, root: String?) throws(AssetPackError) -> any AssetSource {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw AssetPackError.system("stat", path: path, errno: errno) }
+        let info = try io(FileSystem.existingStatus(path, followingLinks: true))
         let inner = try AssetPath(root ?? "")
-        if info.st_mode & S_IFMT == S_IFDIR {
+        if info.kind == .directory {
             return DirectorySource(root: inner.isRoot ? path : path + "/" + inner.string)
         }
         return try ZipAssetSource(path: path, root: inner.string)

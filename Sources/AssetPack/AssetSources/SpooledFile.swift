@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 import Foundation
 
@@ -10,11 +11,10 @@ final class SpooledFile: RandomAccessSource, @unchecked Sendable {
 
     /// Copies `stream` into a fresh unlinked file in the system's temporary folder.
     init(copying stream: any ByteStream, name: String) throws(AssetPackError) {
-        let folder = try Descriptor.directory(FileManager.default.temporaryDirectory.path)
-        let temporary = ".assetpack-spool-\(FileSystem.processID)-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = try FileSystem.createFile(temporary, in: folder.fd, readable: true, path: folder.path + "/" + temporary)
-        try FileSystem.remove(temporary, in: folder.fd, isDirectory: false, path: folder.path + "/" + temporary)
-        self.file = Descriptor(fd, path: name)
+        let folder = try io(Descriptor.directory(FileManager.default.temporaryDirectory.path))
+        let temporary = ".assetpack-spool-\(CurrentProcess.id)-\(UInt64.random(in: 0...UInt64.max))"
+        self.file = try io(folder.createFile(temporary, readable: true))
+        try io(folder.remove(temporary))
         self.name = name
         var total: UInt64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
@@ -23,7 +23,7 @@ final class SpooledFile: RandomAccessSource, @unchecked Sendable {
             let count: Int
             do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(name)) }
             if count == 0 { break }
-            try FileSystem.writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: name)
+            try io(file.fd.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: name))
             total += UInt64(count)
         }
         self.size = total
@@ -31,9 +31,9 @@ final class SpooledFile: RandomAccessSource, @unchecked Sendable {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
         do {
-            return try FileSystem.pread(file.fd, into: buffer, at: offset, path: name)
+            return try file.fd.read(at: offset, into: buffer, path: name)
         } catch {
-            throw ZipError(.io, error.message, archive: name, errno: error.errno)
+            throw ZipError(error)
         }
     }
 }

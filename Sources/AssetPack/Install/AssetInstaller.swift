@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// First-launch expansion: puts a bundle (or any asset source) on writable storage, once, safely.
 ///
 /// ```swift
@@ -43,7 +45,7 @@ public struct AssetInstaller: Sendable {
     /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (`/`, `.`, `..`).
     public init(source: any AssetSource, destination: String, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) {
         var path = destination
-        if !path.hasPrefix("/"), let current = FileSystem.currentDirectory() { path = current + "/" + path }
+        if !path.hasPrefix("/"), let current = try? FileSystem.currentDirectory() { path = current + "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let last = parts.last, last != ".", last != ".." else {
@@ -91,19 +93,19 @@ public struct AssetInstaller: Sendable {
     @discardableResult
     public func install(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                         cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> ExpansionResult {
-        let started = FileSystem.monotonicSeconds()
+        let started = SystemClock.monotonicSeconds()
         if let stamp = upToDateStamp() {
             return ExpansionResult(destination: destination, upToDate: true, identity: stamp,
-                                   seconds: FileSystem.monotonicSeconds() - started)
+                                   seconds: SystemClock.monotonicSeconds() - started)
         }
-        try FileSystem.makeDirectories(parentPath)
+        try io(FileSystem.makeDirectories(parentPath))
         try SourceOverlap.check(source, parent: parentPath, name: name, destination: destination)
-        let parent = try Descriptor.directory(parentPath)
+        let parent = try io(Descriptor.directory(parentPath))
         let lock = try InstallLock(parent)
         defer { lock.release() }
         let tracker = ProgressTracker(callback: options.testSeam.kills ? killing(progress) : progress, cancellation: cancellation)
         var result = try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
-        result.seconds = FileSystem.monotonicSeconds() - started
+        result.seconds = SystemClock.monotonicSeconds() - started
         return result
     }
 

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import Foundation
 
 /// What a complete destination holds, written into its `.assetpack/` folder just before the switch:
@@ -26,7 +27,7 @@ struct InstallRecord: Codable, Sendable {
     /// flushed on their own: the folder's flush usually carries them, and losing them costs only speed
     /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
-        let folder = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
+        let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false) { (write) throws(AssetPackError) in
             try writeJSON(write)
         }
@@ -34,7 +35,7 @@ struct InstallRecord: Codable, Sendable {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
         try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder, durable: durable)
-        if durable { try FileSystem.sync(folder.fd, path: folder.path) }
+        if durable { try io(folder.fd.sync(path: folder.path)) }
     }
 
     /// `installed.json`: what `JSONEncoder` with sorted keys and unescaped slashes makes of this record,
@@ -101,9 +102,7 @@ struct InstallRecord: Codable, Sendable {
     private static func recordFile(of tree: Descriptor) -> Descriptor? {
         guard let folder = try? tree.directory(StagingNames.recordDirectory),
               let status = try? folder.status(StagingNames.recordFile), status.kind == .file else { return nil }
-        let path = folder.path + "/" + StagingNames.recordFile
-        guard let fd = try? FileSystem.openFile(StagingNames.recordFile, in: folder.fd, path: path) else { return nil }
-        return Descriptor(fd, path: path)
+        return try? folder.openFile(StagingNames.recordFile)
     }
 
     /// The stamp of a tree, or nil.

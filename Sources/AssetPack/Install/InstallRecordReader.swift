@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Reads `installed.json` (``InstallRecord``) from its file 64 KiB at a time, for the upgrade path: a
 /// record of 50,000 files is about 10 MB of text, and reading it whole and decoding it with `JSONDecoder`
 /// would add tens of MiB to the peak memory of an upgrade. Only the record's own shape is accepted — an
@@ -282,7 +284,7 @@ private struct ChunkedInput {
         guard let file else { return }
         if buffer.count != 64 * 1024 { buffer = [UInt8](repeating: 0, count: 64 * 1024) }
         let count = try buffer.withMutableBytesThrowingAssetPackError { (raw) throws(AssetPackError) -> Int in
-            try FileSystem.read(file.fd, into: raw, path: file.path)
+            try io(file.fd.read(into: raw, path: file.path))
         }
         total += count
         guard total <= limit else {

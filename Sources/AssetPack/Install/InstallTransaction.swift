@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// One install under the lock: plan, prepare or resume staging, fill it, record it, switch it in, and
 /// remove the previous tree. Each step leaves the destination either as it was or complete.
 struct InstallTransaction {
@@ -40,12 +42,12 @@ struct InstallTransaction {
 
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
     private func currentTree() throws(AssetPackError) -> Descriptor? {
-        guard let status = try parent.status(installer.name) else { return nil }
+        guard let status = try io(parent.status(installer.name)) else { return nil }
         guard status.kind == .directory else {
             throw AssetPackError(.invalidArgument, "the destination exists and is not a folder", path: installer.destination)
         }
-        let tree = try parent.directory(installer.name)
-        if InstallRecord.stamp(of: tree) == nil, try !tree.names().isEmpty {
+        let tree = try io(parent.directory(installer.name))
+        if InstallRecord.stamp(of: tree) == nil, try !io(tree.names()).isEmpty {
             throw AssetPackError(.invalidArgument, "the destination is a folder that assetpack did not create and it is not empty; "
                                  + "refusing to replace it", path: installer.destination)
         }
@@ -103,7 +105,7 @@ struct InstallTransaction {
     /// marks the tree complete is written, so a power loss can never leave a record over unwritten data.
     private func flush(_ staging: Descriptor) throws(AssetPackError) {
         guard durable else { return }
-        try FileSystem.syncFileSystem(staging.fd, path: staging.path)
+        try io(staging.fd.syncFileSystem(path: staging.path))
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }
@@ -117,15 +119,15 @@ struct InstallTransaction {
     /// Switches the staging tree in and removes the previous one.
     private func switchIn() throws(AssetPackError) {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
-        if durable { try FileSystem.sync(parent.fd, path: parent.path) }
+        if durable { try io(parent.fd.sync(path: parent.path)) }
         progress.enter(.switched)
-        if let previous { try TreeRemoval.remove(previous, in: parent) }
+        if let previous { try io(TreeRemoval.remove(previous, in: parent)) }
         try removeLeftovers()
     }
 
     /// Removes a staging or previous tree left beside a complete destination by an interrupted call.
     private func removeLeftovers() throws(AssetPackError) {
-        try TreeRemoval.remove(stagingName, in: parent)
-        try TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent)
+        try io(TreeRemoval.remove(stagingName, in: parent))
+        try io(TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent))
     }
 }

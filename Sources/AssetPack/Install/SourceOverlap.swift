@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Refuses a destination that lies inside a folder source (the walk would find the tree being built),
 /// and a folder source that lies inside the destination (the switch would remove it).
 enum SourceOverlap {

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Fills a staging tree from a plan: folders first, then each file that is not already there (kept
 /// from an interrupted run) is hard-linked from the installed tree when unchanged, or written and
 /// verified; symlinks come last and are checked for containment once all exist.
@@ -30,12 +32,11 @@ final class StagingFill: @unchecked Sendable {
         let cursor = DirectoryCursor(root: staging)
         let mask = FileSystem.creationMask()
         for item in plan.items where item.kind == .directory {
-            let parent = try cursor.directory(item.path.parent)
-            let display = parent.path + "/" + item.path.name
-            let created = try FileSystem.makeDirectory(item.path.name, in: parent.fd, mode: item.permissions, path: display)
+            let parent = try io(cursor.directory(item.path.parent.components))
+            let created = try io(parent.makeDirectory(item.path.name, mode: item.permissions))
             if created, let mask, item.permissions & mask == 0 { continue }
-            let folder = try parent.directory(item.path.name)
-            try FileSystem.setPermissions(folder.fd, item.permissions, path: folder.path)
+            let folder = try io(parent.directory(item.path.name))
+            try io(folder.fd.setPermissions(item.permissions, path: folder.path))
         }
     }
 
@@ -46,9 +47,8 @@ final class StagingFill: @unchecked Sendable {
         for (position, crc) in candidates.sorted(by: { $0.key < $1.key }) {
             try progress.checkCancelled()
             let item = plan.items[position]
-            guard let folder = from.existingDirectory(item.path.parent),
-                  try FileSystem.link(item.path.name, in: folder.fd, to: item.path.name, in: try to.directory(item.path.parent).fd,
-                                      path: staging.path + "/" + item.path.string) else {
+            guard let folder = from.existingDirectory(item.path.parent.components),
+                  try io(folder.link(item.path.name, to: item.path.name, in: to.directory(item.path.parent.components))) else {
                 failed.append(position)
                 continue
             }
@@ -73,7 +73,7 @@ final class StagingFill: @unchecked Sendable {
             for position in batches[index] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
-                let folder = try cursors[worker].directory(item.path.parent)
+                let folder = try io(cursors[worker].directory(item.path.parent.components))
                 self.checksums[position] = try writer.write(item, into: folder, using: workers[worker],
                                                             keptBlocks: self.partial[position] ?? [])
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
@@ -89,10 +89,9 @@ final class StagingFill: @unchecked Sendable {
         guard !links.isEmpty else { return }
         let cursor = DirectoryCursor(root: staging)
         for item in links {
-            let folder = try cursor.directory(item.path.parent)
-            let display = staging.path + "/" + item.path.string
-            try FileSystem.remove(item.path.name, in: folder.fd, isDirectory: false, path: display)
-            try FileSystem.makeSymlink(item.path.name, in: folder.fd, target: item.symlinkTarget ?? "", path: display)
+            let folder = try io(cursor.directory(item.path.parent.components))
+            try io(folder.remove(item.path.name))
+            try io(folder.makeSymlink(item.path.name, target: item.symlinkTarget ?? ""))
         }
         let containment = SymlinkContainment(root: staging)
         for item in links {
@@ -109,9 +108,9 @@ final class StagingFill: @unchecked Sendable {
     private func removeSymlinks(_ links: [ExpansionItem]) {
         let cursor = DirectoryCursor(root: staging)
         for item in links {
-            guard let folder = cursor.existingDirectory(item.path.parent), (try? folder.status(item.path.name))??.kind == .symlink
+            guard let folder = cursor.existingDirectory(item.path.parent.components), (try? folder.status(item.path.name))??.kind == .symlink
             else { continue }
-            try? FileSystem.remove(item.path.name, in: folder.fd, isDirectory: false, path: folder.path + "/" + item.path.name)
+            try? folder.remove(item.path.name)
         }
     }
 

@@ -79,9 +79,3 @@ public final class VerifyingStream: ByteStream {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }
-
-extension ZipError.Code {
-    /// Data does not match the size or CRC-32 recorded outside the archive, e.g. in a bundle manifest
-    /// (thrown by ``VerifyingStream``). ``AssetPackError`` maps it to ``AssetPackError/Code/verification``.
-    public static let verification = ZipError.Code(rawValue: "verification")
-}

@@ -1,11 +1,7 @@
 import ArgumentParser
 import AssetPack
+import AssetPackSystem
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `assetpack expand [BUNDLE] --to DIR`: put a bundle, an asset folder or an archive on storage the way an
 /// app does at first launch — staged, verified, switched in atomically, resumable, and a no-op when the
@@ -164,7 +160,7 @@ struct TestKillHook: Sendable {
 
     static func fromEnvironment() -> TestKillHook? {
         // getenv, not ProcessInfo: this runs on every start, and the up-to-date path must stay short.
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        func variable(_ name: String) -> String? { CurrentProcess.environment(name) }
         let hook = TestKillHook(afterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
                                 afterBytes: variable("ASSETPACK_TEST_KILL_AFTER_BYTES").flatMap { UInt64($0) },
                                 atPhase: variable("ASSETPACK_TEST_KILL_AT").flatMap { ExpansionProgress.Phase(rawValue: $0) })
@@ -172,8 +168,8 @@ struct TestKillHook: Sendable {
     }
 
     func check(_ progress: ExpansionProgress) {
-        if let afterFiles, progress.filesWritten >= afterFiles { kill(getpid(), SIGKILL) }
-        if let afterBytes, progress.phase == .writing, progress.bytesDone >= afterBytes { kill(getpid(), SIGKILL) }
-        if let atPhase, progress.phase == atPhase { kill(getpid(), SIGKILL) }
+        if let afterFiles, progress.filesWritten >= afterFiles { CurrentProcess.killImmediately() }
+        if let afterBytes, progress.phase == .writing, progress.bytesDone >= afterBytes { CurrentProcess.killImmediately() }
+        if let atPhase, progress.phase == atPhase { CurrentProcess.killImmediately() }
     }
 }

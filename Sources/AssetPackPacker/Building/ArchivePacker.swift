@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// Packs a source folder into ONE zip (`assetpack build --archive OUT.zip`): every folder becomes a
@@ -57,7 +58,7 @@ public struct ArchivePacker: Sendable {
             try ManifestWriter.add(manifest, to: writer)
             do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
             summary.identity = manifest.identity
-            summary.bytesOut = try FileSystem.info(staged)?.size ?? 0
+            summary.bytesOut = try io(FileSystem.status(staged))?.size ?? 0
             try location.commit(staged)
         } catch {
             location.discard(staged)

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// What became of one file of a folder build.
@@ -61,7 +62,7 @@ struct FileWork: Sendable {
                       reused: Bool) throws(AssetPackError) -> FileOutcome {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
                                                     compressedSize: packed.compressedSize, blocks: packed.blocks)
-        let written = try FileSystem.info(root + "/" + archive.string)?.size ?? 0
+        let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
         return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage), written: written,
                      packed: packed, reused: reused)
     }

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// Packs a source folder into a bundle folder: the output mirrors the source, files larger than the
@@ -85,7 +86,7 @@ struct FolderBuild {
     /// ``BuildOptions/jobs`` threads, recording each in plan order.
     mutating func write(_ plan: [PlannedEntry], counter: inout ProgressCounter) throws(AssetPackError) {
         for planned in plan where planned.action == .directory {
-            try FileSystem.makeDirectory(root + "/" + planned.item.path.string)
+            try io(FileSystem.makeDirectory(root + "/" + planned.item.path.string))
             entries.append(.directory(planned.item.path.string))
             summary.directories += 1
         }

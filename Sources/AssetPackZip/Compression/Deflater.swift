@@ -40,7 +40,7 @@ final class Deflater {
         let status = assetpack_deflate_init_raw(stream, Int32(level), 8)
         guard status == Z_OK else {
             stream.deallocate()
-            throw ZipError(.io, "zlib deflateInit2 failed with status \(status)")
+            throw ZipError.zlib("deflateInit2", status: status)
         }
     }
 
@@ -68,24 +68,24 @@ final class Deflater {
         stream.pointee.next_in = nil
         stream.pointee.next_out = nil
         guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-            throw ZipError(.io, "zlib deflate failed with status \(status)")
+            throw ZipError.zlib("deflate", status: status)
         }
         return step
     }
 
     /// Switches to `level` 0–9 for the input that follows (zlib's `deflateParams`): what was compressed so
     /// far is ended as a block (`Z_BLOCK`) into `output` first. Returns the bytes produced there.
-    /// - Throws: ``ZipError/Code/io`` when `output` is too small for that block or zlib refuses.
+    /// - Throws: ``ZipError/Code/zlib`` when `output` is too small for that block or zlib refuses.
     func setLevel(_ level: Int, flushingInto output: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         let flushed = try deflate(UnsafeRawBufferPointer(start: nil, count: 0), into: output, flush: .block)
-        guard flushed.produced < output.count else { throw ZipError(.io, "no room to end a deflate block before a level change") }
+        guard flushed.produced < output.count else { throw ZipError(.zlib, "no room to end a deflate block before a level change") }
         stream.pointee.next_out = output.baseAddress.map { ($0 + flushed.produced).assumingMemoryBound(to: Bytef.self) }
         stream.pointee.avail_out = uInt(min(output.count - flushed.produced, Int(UInt32.max)))
         let before = Int(stream.pointee.avail_out)
         let status = deflateParams(stream, Int32(level), Z_DEFAULT_STRATEGY)
         let produced = flushed.produced + before - Int(stream.pointee.avail_out)
         stream.pointee.next_out = nil
-        guard status == Z_OK else { throw ZipError(.io, "zlib deflateParams failed with status \(status)") }
+        guard status == Z_OK else { throw ZipError.zlib("deflateParams", status: status) }
         return produced
     }
 

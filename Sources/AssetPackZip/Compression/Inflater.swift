@@ -20,7 +20,7 @@ final class Inflater {
         let status = assetpack_inflate_init_raw(stream)
         guard status == Z_OK else {
             stream.deallocate()
-            throw ZipError(.io, "zlib inflateInit2 failed with status \(status)")
+            throw ZipError.zlib("inflateInit2", status: status)
         }
     }
 
@@ -52,7 +52,7 @@ final class Inflater {
             return step
         default:
             let detail = stream.pointee.msg.map { String(cString: $0) } ?? "zlib status \(status)"
-            throw ZipError(.corruptData, "deflate data is damaged: \(detail)")
+            throw ZipError(.corruptData, "deflate data is damaged: \(detail)", cause: .zlib(call: "inflate", status: status))
         }
     }
 }

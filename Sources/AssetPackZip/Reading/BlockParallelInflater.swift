@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Inflates one block-deflated entry (written by ``ParallelDeflater``) on several threads: each block of
 /// the ``DeflateBlockIndex`` is inflated by a fresh inflater and written with `pwrite` at its offset in
 /// the output file, so one large file expands at the speed of several cores.
@@ -165,8 +167,8 @@ public struct BlockParallelInflater: Sendable {
         var offset = span.uncompressed.lowerBound
         while offset < span.uncompressed.upperBound {
             let wanted = Int(min(UInt64(kit.output.count), span.uncompressed.upperBound - offset))
-            let got = try Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: kit.output[0..<wanted]),
-                                        at: offset, path: path)
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: kit.output[0..<wanted])
+            let got = try io(FileDescriptor(rawValue: descriptor).read(at: offset, into: chunk, path: path))
             guard got > 0 else {
                 throw ZipError(.truncated, "block \(number), kept from an interrupted run, ends early in \(path)", offset: offset)
             }
@@ -260,7 +262,7 @@ private struct BlockOutput {
 
     mutating func write(_ bytes: UnsafeRawBufferPointer, progress: (UInt64) -> Bool) throws(ZipError) {
         crc.update(bytes)
-        try Syscall.pwriteAll(descriptor, bytes, at: start + written, path: path)
+        try io(FileDescriptor(rawValue: descriptor).writeAll(bytes, at: start + written, path: path))
         written += UInt64(bytes.count)
         guard progress(UInt64(bytes.count)) else { throw ZipError(.cancelled, "inflating was stopped") }
     }
@@ -298,9 +300,4 @@ private struct BlockInput {
         start = 0
         filled = got
     }
-}
-
-extension ZipError.Code {
-    /// The caller stopped the work (a progress callback returned false).
-    public static let cancelled = ZipError.Code(rawValue: "cancelled")
 }

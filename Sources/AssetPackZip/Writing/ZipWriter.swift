@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// Writes a zip archive front to back (APPNOTE 4.3.6): stored or deflated entries with CRC-32 and sizes in
 /// the local header (the header is patched once the data is written, so no data descriptor is ever used),
@@ -33,9 +29,9 @@ public final class ZipWriter {
 
     /// Writes to an open, seekable descriptor from its current end; the descriptor is not closed.
     public convenience init(descriptor: Int32, name: String, options: ZipWriterOptions = ZipWriterOptions()) throws(ZipError) {
-        let start = lseek(descriptor, 0, SEEK_CUR)
-        guard start >= 0 else { throw .system("lseek", path: name, errno: errno) }
-        try self.init(output: OutputFile(descriptor: descriptor, path: name, startOffset: UInt64(start), ownsDescriptor: false),
+        let file = FileDescriptor(rawValue: descriptor)
+        let start = try io(file.currentOffset(path: name))
+        try self.init(output: OutputFile(descriptor: file, path: name, startOffset: start, ownsDescriptor: false),
                       options: options)
     }
 
@@ -166,7 +162,7 @@ public final class ZipWriter {
         let layout = LocalHeaderLayout(sizeHint: sizeHint, method: spec.method,
                                        alignment: spec.method == .stored ? options.storedAlignment : 0,
                                        headerOffset: output.position, nameLength: nameBytes.count)
-        let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? Syscall.currentTime())
+        let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? SystemClock.unixTime())
         var header = LocalFileHeader(
             versionNeeded: layout.zip64 ? 45 : 20, flags: nameBytes.contains { $0 >= 0x80 } ? GeneralPurposeFlag.utf8 : 0,
             method: spec.method.rawValue, dosTime: time.time, dosDate: time.date, crc32: 0, compressedSize: 0,

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 import Foundation
 
@@ -43,7 +44,7 @@ enum BlockParallelExtraction {
         }
         let pacer = WritebackPacer(descriptor: startsWriteback ? file.fd : nil)
         let run = { (kept: Set<Int>) throws(ZipError) -> UInt32 in
-            try inflater.inflate(into: file.fd, path: file.path, jobs: layout.jobs, keeping: kept,
+            try inflater.inflate(into: file.fd.rawValue, path: file.path, jobs: layout.jobs, keeping: kept,
                                  blockWritten: { number in try? journal.record(number) },
                                  progress: { bytes in
                                      if reportsBytes { progress.advance(bytes: bytes) }
@@ -61,7 +62,7 @@ enum BlockParallelExtraction {
                 // The kept blocks are not what the entry holds (a crash of the machine can lose data that
                 // the journal says was written): start over.
                 try journal.clear()
-                try FileSystem.truncate(file.fd, to: 0, path: file.path)
+                try io(file.fd.truncate(to: 0, path: file.path))
             } catch {
                 throw try failure(error, origin: origin, progress: progress)
             }
@@ -100,11 +101,11 @@ enum BlockParallelExtraction {
 /// Starts write-back of a file every ``BlockParallelExtraction/writebackInterval`` bytes written to it,
 /// from whichever thread wrote them.
 private final class WritebackPacer: @unchecked Sendable {
-    private let descriptor: Int32?
+    private let descriptor: FileDescriptor?
     private let lock = NSLock()
     private var pending: UInt64 = 0
 
-    init(descriptor: Int32?) { self.descriptor = descriptor }
+    init(descriptor: FileDescriptor?) { self.descriptor = descriptor }
 
     func wrote(_ bytes: UInt64) {
         guard let descriptor else { return }
@@ -114,6 +115,6 @@ private final class WritebackPacer: @unchecked Sendable {
             pending = 0
             return true
         }
-        if due { FileSystem.startWriteback(descriptor) }
+        if due { descriptor.startWriteback() }
     }
 }

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 import Foundation
 
@@ -52,25 +53,24 @@ struct FileMaterializer: Sendable {
     func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker,
                keptBlocks: Set<Int> = []) throws(AssetPackError) -> UInt32 {
         let name = item.path.name
-        let display = directory.path + "/" + name
         let modeAtCreation = finalModeAtCreation(item)
         let file = keptBlocks.isEmpty
-            ? Descriptor(try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0, path: display), path: display)
-            : Descriptor(try FileSystem.openFileForUpdate(name, in: directory.fd, path: display), path: display)
+            ? try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0)
+            : try io(directory.openFile(name, .readWrite))
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
             let inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
                                                              reportsBytes: reportsBytes(of: item),
-                                                             startsWriteback: durability == .flushOnCommit && FileSystem.canSyncFileSystem)
+                                                             startsWriteback: durability == .flushOnCommit && FileDescriptor.canSyncFileSystem)
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
-            if !modeAtCreation { try FileSystem.setPermissions(file.fd, item.permissions, path: display) }
+            if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }
             return crc
         } catch {
             // A large file stopped on request keeps what it has: its journal lets the next call go on.
             if error.code == .cancelled && item.blocks != nil { throw error }
-            try? FileSystem.remove(name, in: directory.fd, isDirectory: false, path: display)
+            try? directory.remove(name)
             try? BlockJournal.remove(for: name, in: directory)
             throw error
         }
@@ -89,12 +89,14 @@ struct FileMaterializer: Sendable {
 
     /// Creates `name` with permission bits `mode`, readable too (a clone is read back); a name already
     /// there (a file a failed call could not remove) is replaced.
-    private func create(_ name: String, in directory: Descriptor, mode: UInt32, path: String) throws(AssetPackError) -> Int32 {
-        do {
-            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: mode, path: path)
-        } catch where error.errno == EEXIST {
-            try FileSystem.remove(name, in: directory.fd, isDirectory: false, path: path)
-            return try FileSystem.createFile(name, in: directory.fd, readable: true, mode: mode, path: path)
+    private func create(_ name: String, in directory: Descriptor, mode: UInt32) throws(AssetPackError) -> Descriptor {
+        do throws(SystemError) {
+            return try directory.createFile(name, readable: true, mode: mode)
+        } catch where error.errno == .fileExists {
+            try io(directory.remove(name))
+            return try io(directory.createFile(name, readable: true, mode: mode))
+        } catch {
+            throw AssetPackError(error)
         }
     }
 
@@ -135,7 +137,7 @@ struct FileMaterializer: Sendable {
         let origin = input.path
         guard size == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(size) bytes") }
         if size >= CloneSupport.minimumSize, cloning.isWorthTrying,
-           cloning.record(try FileSystem.cloneFile(from: input.fd, to: file.fd, path: file.path)) {
+           cloning.record(try io(file.fd.cloneContents(of: input.fd, path: file.path))) {
             progress.advance(bytes: reportsBytes(of: item) ? size : 0)
             return try check(try worker.checksum(of: file, size: size), item, origin: origin)
         }
@@ -143,11 +145,11 @@ struct FileMaterializer: Sendable {
         var done: UInt64 = 0
         while done < size {
             try progress.checkCancelled()
-            let count = try FileSystem.read(input.fd, into: worker.chunk(upTo: size - done), path: origin)
+            let count = try io(input.fd.read(into: worker.chunk(upTo: size - done), path: origin))
             guard count > 0 else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(done) bytes") }
             let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
             crc.update(chunk)
-            try FileSystem.writeAll(file.fd, chunk, path: file.path)
+            try io(file.fd.writeAll(chunk, path: file.path))
             done += UInt64(count)
             wrote(count, total: done, of: item, to: file)
         }
@@ -171,7 +173,7 @@ struct FileMaterializer: Sendable {
             }
             let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
             if computeCRC { crc.update(chunk) }
-            try FileSystem.writeAll(file.fd, chunk, path: file.path)
+            try io(file.fd.writeAll(chunk, path: file.path))
             written += UInt64(count)
             wrote(count, total: written, of: item, to: file)
         }
@@ -186,8 +188,8 @@ struct FileMaterializer: Sendable {
         guard reportsBytes(of: item) else { return }
         progress.advance(bytes: UInt64(count))
         let interval = BlockParallelExtraction.writebackInterval
-        if durability == .flushOnCommit, FileSystem.canSyncFileSystem, total / interval != (total - UInt64(count)) / interval {
-            FileSystem.startWriteback(file.fd)
+        if durability == .flushOnCommit, FileDescriptor.canSyncFileSystem, total / interval != (total - UInt64(count)) / interval {
+            file.fd.startWriteback()
         }
     }
 
@@ -203,10 +205,10 @@ struct FileMaterializer: Sendable {
     /// Starts write-back of a large file now (Linux), or flushes the file where the file system cannot be
     /// flushed as a whole at the end.
     private func flushSoon(_ file: Descriptor, size: UInt64) {
-        if !FileSystem.canSyncFileSystem {
-            try? FileSystem.sync(file.fd, path: file.path)
+        if !FileDescriptor.canSyncFileSystem {
+            try? file.fd.sync(path: file.path)
         } else if size >= Self.earlyWritebackSize {
-            FileSystem.startWriteback(file.fd)
+            file.fd.startWriteback()
         }
     }
 }
@@ -243,7 +245,7 @@ final class MaterializerWorker {
         var crc = CRC32()
         var done: UInt64 = 0
         while done < size {
-            let count = try FileSystem.pread(file.fd, into: chunk(upTo: size - done), at: done, path: file.path)
+            let count = try io(file.fd.read(at: done, into: chunk(upTo: size - done), path: file.path))
             guard count > 0 else { break }
             crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             done += UInt64(count)
@@ -264,16 +266,21 @@ final class SourceTree {
     /// The regular file at `path`, open for reading, and its size.
     /// - Throws: `.notFound` when it is missing, `.symlink` for a link, `.unsupported` for anything else.
     func open(_ path: AssetPath) throws(AssetPackError) -> (file: Descriptor, size: UInt64) {
-        let shown = root + "/" + path.string
-        if cursor == nil { cursor = DirectoryCursor(root: try Descriptor.directory(root)) }
-        let folder = try cursor!.directory(path.parent)
-        guard let fd = try FileSystem.openSourceFile(path.name, in: folder.fd, path: shown) else {
-            throw AssetPackError(.notFound, "no such file", path: shown)
+        if cursor == nil { cursor = DirectoryCursor(root: try io(Descriptor.directory(root))) }
+        let folder = try io(cursor!.directory(path.parent.components))
+        let opened: Descriptor?
+        do throws(SystemError) {
+            // O_NONBLOCK: opening a FIFO must not hang; it is refused just below. Regular files ignore it.
+            opened = try folder.openExisting(path.name, .nonBlocking)
+        } catch where error.errno == .tooManySymbolicLinkLevels {
+            throw AssetPackError(.symlink, "is a symbolic link; links are not followed", path: folder.child(path.name))
+        } catch {
+            throw AssetPackError(error)
         }
-        let file = Descriptor(fd, path: shown)
-        let status = try FileSystem.status(of: fd, path: shown)
+        guard let file = opened else { throw AssetPackError(.notFound, "no such file", path: folder.child(path.name)) }
+        let status = try io(file.status())
         guard status.kind == .file else {
-            throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: shown)
+            throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: file.path)
         }
         return (file, status.size)
     }

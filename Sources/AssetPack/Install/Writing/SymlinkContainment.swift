@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Checks that a symlink created in a tree resolves inside the tree, on the real file system: the target
 /// is followed one component at a time from the tree's root descriptor, links met on the way are read
 /// and followed the same way (at most 40 of them), and a `..` that would climb above the root is an
@@ -13,8 +15,8 @@ struct SymlinkContainment {
     /// Throws ``AssetPackError/Code/symlink`` when the link at `path` escapes the tree or loops; the
     /// message names the link and its target.
     func check(_ path: AssetPath) throws(AssetPackError) {
-        let parent = try DirectoryCursor(root: root).directory(path.parent)
-        let target = try FileSystem.readSymlink(path.name, in: parent.fd, path: root.path + "/" + path.string)
+        let parent = try io(DirectoryCursor(root: root).directory(path.parent.components))
+        let target = try io(parent.readSymlink(path.name))
         var location = path.parent.components
         var hops = 0
         do {
@@ -38,7 +40,7 @@ struct SymlinkContainment {
                 if location.isEmpty { throw escape(target) }
                 location.removeLast()
             default:
-                guard let folder = try? DirectoryCursor(root: root).directory(try AssetPath(location.joined(separator: "/"))),
+                guard let folder = try? DirectoryCursor(root: root).directory(try AssetPath(location.joined(separator: "/")).components),
                       let status = try? folder.status(component), status.kind == .symlink else {
                     location.append(component)  // a folder, a file, or missing: no link to follow here
                     continue
@@ -47,7 +49,7 @@ struct SymlinkContainment {
                 if hops > Self.maxHops {
                     throw AssetPackError(.symlink, "passes through too many symbolic links (a loop?)", path: root.path)
                 }
-                let next = try FileSystem.readSymlink(component, in: folder.fd, path: folder.path + "/" + component)
+                let next = try io(folder.readSymlink(component))
                 try follow(next, from: &location, hops: &hops)
             }
         }
