@@ -48,7 +48,7 @@ struct BuildCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard ByteSize.parse(threshold) != nil else {
+        guard ByteCount.parse(threshold) != nil else {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
@@ -57,7 +57,7 @@ struct BuildCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = BuildOptions(rules: PackingRules(threshold: ByteSize.parse(threshold) ?? PackingRules.defaultThreshold,
+        let options = BuildOptions(rules: PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold,
                                                        level: level),
                                    followSymlinks: followSymlinks, jobs: jobs ?? BuildOptions.defaultJobs)
         let bar = quiet || !Reporting.stderrIsTerminal ? nil : ProgressBar()
