@@ -42,7 +42,12 @@ enum Reporting {
 
     /// Writes a line to stderr.
     static func printError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
+        writeError(line + "\n")
+    }
+
+    /// Writes `text` to stderr as it is (a progress bar redraws its line with it).
+    static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { raw in _ = write(2, raw.baseAddress, raw.count) }
     }
 

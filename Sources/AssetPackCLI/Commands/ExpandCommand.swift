@@ -42,30 +42,24 @@ struct ExpandCommand: ParsableCommand {
     @Flag(help: "Create symbolic-link entries of archives (only links that stay inside DIR).")
     var allowSymlinks = false
 
-    @Option(help: "How many files to write at once (the default is the number of cores).")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Flag(name: .customLong("no-sync"),
           help: ArgumentHelp("Do not flush the tree to the disk before recording it complete: faster, still safe if the process is killed, not if the power fails.",
                              discussion: "By default the expanded tree is flushed (syncfs) before its record is written, as an app's first launch must do."))
     var noSync = false
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var report: ReportOptions
 
     @Flag(help: "Print a JSON summary: files, bytes, seconds, upToDate, destination.")
     var json = false
 
-    func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
-    }
-
     func run() throws {
-        let bar = quiet || json || !Reporting.stderrIsTerminal ? nil : ExpandProgressBar()
+        let bar = ProgressBar.onTerminal(unless: report.quiet || json)
         let hook = TestKillHook.fromEnvironment()
         try Reporting.run {
             let source = try AssetSources.container(path: bundle, root: root)
-            let options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs ?? ExpansionOptions.defaultJobs,
+            let options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
                                            durability: noSync ? .none : .flushOnCommit)
             let installer = try AssetInstaller(source: source, destination: destination, options: options)
             let result: ExpansionResult
@@ -86,7 +80,7 @@ struct ExpandCommand: ParsableCommand {
     private func report(_ result: ExpansionResult) {
         if json {
             print(ExpandSummary(result).json())
-        } else if quiet {
+        } else if report.quiet {
             return
         } else if result.upToDate {
             print("\(result.destination) is up to date")
@@ -129,27 +123,6 @@ struct ExpandSummary: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-}
-
-/// A one-line progress bar on stderr (only when stderr is a terminal).
-final class ExpandProgressBar: Sendable {
-    /// Redraws the bar.
-    func update(_ progress: ExpansionProgress) {
-        guard progress.phase == .writing else { return }
-        let fraction = progress.bytesTotal == 0 ? 1 : Double(progress.bytesDone) / Double(progress.bytesTotal)
-        let filled = max(0, min(30, Int(fraction * 30)))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-        let name = progress.path?.string ?? ""
-        let shown = name.count > 40 ? "…" + name.suffix(39) : Substring(name)
-        Self.write("\r[\(bar)] \(progress.filesDone)/\(progress.filesTotal) \(shown)\u{1B}[K")
-    }
-
-    /// Erases the bar.
-    func clear() { Self.write("\r\u{1B}[K") }
-
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }
 

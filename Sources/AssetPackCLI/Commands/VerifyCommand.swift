@@ -11,14 +11,13 @@ struct VerifyCommand: ParsableCommand {
     @Argument(help: "The zip archive to check.")
     var archive: String
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var report: ReportOptions
 
     func run() throws {
         try Reporting.run {
             let opened = try ZipArchive(path: archive)
             let bytes = try opened.verify()
-            if !quiet {
+            if !report.quiet {
                 print("\(archive): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
             }
         }
