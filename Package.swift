@@ -34,7 +34,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AssetPack", "AssetPackPacker", "AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),

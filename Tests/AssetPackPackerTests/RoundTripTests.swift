@@ -53,7 +53,7 @@ struct RoundTripTests {
         #expect(over.storage?.entry == "over-threshold.bin")
         #expect(FileManager.default.fileExists(atPath: dir.file("out/at-threshold.bin")))
         #expect(!FileManager.default.fileExists(atPath: dir.file("out/over-threshold.bin")))
-        #expect(try bytes(dir.file("out/at-threshold.bin")) == bytes(src + "/at-threshold.bin"))
+        #expect(try fileBytes(dir.file("out/at-threshold.bin")) == fileBytes(src + "/at-threshold.bin"))
     }
 
     @Test func manifestRecordsFoldersModesAndZeroByteFiles() throws {
