@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("--archive: the whole tree as one zip")
-struct ArchiveFormTests {
+/// --archive: the whole tree as one zip.
+@Suite struct ArchiveFormTests {
     func buildArchive(_ source: String, _ output: String, threshold: UInt64 = PackingRules.defaultThreshold) throws -> BuildSummary {
         try ArchivePacker(options: BuildOptions(rules: PackingRules(threshold: threshold))).build(source: source, output: output)
     }

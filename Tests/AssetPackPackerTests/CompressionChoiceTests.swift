@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Stored or deflated: incompressible files are stored inside their zip")
-struct CompressionChoiceTests {
+/// Stored or deflated: incompressible files are stored inside their zip.
+@Suite struct CompressionChoiceTests {
     @Test func randomIsStoredTextIsDeflated() throws {
         let dir = try TemporaryDirectory("method")
         var random = SeededRandom(seed: 11)

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Incremental rebuilds reuse unchanged archives")
-struct IncrementalTests {
+/// Incremental rebuilds reuse unchanged archives.
+@Suite struct IncrementalTests {
     static func tree(_ dir: TemporaryDirectory) throws {
         var random = SeededRandom(seed: 51)
         try dir.write("src/keep/big.txt", random.text(1_400_000))

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Archive names: collisions and real zip assets")
-struct NamingTests {
+/// Archive names: collisions and real zip assets.
+@Suite struct NamingTests {
     @Test func collisionPicksAnotherArchiveName() throws {
         let dir = try TemporaryDirectory("collide")
         var random = SeededRandom(seed: 31)

@@ -2,8 +2,8 @@ import AssetPack
 import Testing
 @testable import AssetPackPacker
 
-@Suite("Packing rules and sizes")
-struct PackingRulesTests {
+/// Packing rules: which files are packed, and how.
+@Suite struct PackingRulesTests {
     @Test func thresholdAndZipRule() throws {
         let rules = PackingRules()
         let path = try AssetPath("a/big.bin")

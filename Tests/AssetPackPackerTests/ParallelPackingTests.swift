@@ -27,8 +27,8 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
     return dir.file("src")
 }
 
-@Suite("Parallel packing and block indexes")
-struct ParallelPackingTests {
+/// Parallel packing and block indexes.
+@Suite struct ParallelPackingTests {
     func buildFolder(_ source: String, _ output: String, rules: PackingRules = smallBlockRules(), jobs: Int) throws -> BuildSummary {
         try Packer(options: BuildOptions(rules: rules, jobs: jobs)).build(source: source, output: output)
     }

@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Clear errors: symlinks, misplaced outputs, missing sources, reserved names")
-struct RefusalTests {
+/// Clear errors: symlinks, misplaced outputs, missing sources, reserved names.
+@Suite struct RefusalTests {
     @Test func symlinkIsRefusedNamingTheLink() throws {
         let dir = try TemporaryDirectory("symlink")
         try dir.write("src/real.txt", text: "real")

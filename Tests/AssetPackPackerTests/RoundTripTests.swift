@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Round trip: a bundle folder unpacks to exactly its source")
-struct RoundTripTests {
+/// Round trip: a bundle folder unpacks to exactly its source.
+@Suite struct RoundTripTests {
     /// A tree with the awkward cases: Unicode names, empty folders, 0-byte files, deep nesting,
     /// executables, and files exactly at and one byte over the 1 MiB threshold.
     static func awkwardTree(_ dir: TemporaryDirectory) throws -> String {

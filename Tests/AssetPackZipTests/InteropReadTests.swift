@@ -85,8 +85,8 @@ func rawExtraFields(of entry: ZipEntry, in bytes: [UInt8]) -> [[UInt8]] {
     return [header.extra, localExtra]
 }
 
-@Suite("Reading archives made by other tools")
-struct InteropReadTests {
+/// Reading archives made by other tools.
+@Suite struct InteropReadTests {
     @Test(arguments: ToolArchive.all)
     func readsToolArchive(_ tool: ToolArchive) throws {
         try requireTool(tool.tool, package: tool.package)
