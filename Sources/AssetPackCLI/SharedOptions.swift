@@ -1,5 +1,11 @@
 import ArgumentParser
 
+/// `ARCHIVE`, the zip archive that `list` and `verify` read.
+struct ArchiveArgument: ParsableArguments {
+    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk).", valueName: "archive"))
+    var path: String
+}
+
 /// `--jobs N`, shared by the commands that work on several threads.
 struct JobsOption: ParsableArguments {
     @Option(name: .customLong("jobs"), help: ArgumentHelp("Threads working at once (default: one per core).", valueName: "N"))

@@ -9,15 +9,14 @@ struct ListCommand: ParsableCommand {
         abstract: "List the entries of a zip archive: size, compressed size, method, CRC-32 and name."
     )
 
-    @Argument(help: "The zip archive (any zip, jar or apk).")
-    var archive: String
+    @OptionGroup var archive: ArchiveArgument
 
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
     func run() throws {
         try Reporting.run {
-            let opened = try ZipArchive(path: archive)
+            let opened = try ZipArchive(path: archive.path)
             if json {
                 print(try jsonListing(opened))
             } else {
