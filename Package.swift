@@ -52,7 +52,7 @@ let package = Package(
             ),
             dependencies: ["AssetPackCLI"]
         ),
-        .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AssetPack", "AssetPackPacker", "AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),

@@ -38,7 +38,12 @@ enum Reporting {
 
     /// Writes a line to stderr.
     static func printError(_ line: String) {
-        CurrentProcess.writeToStandardError(Array((line + "\n").utf8))
+        writeError(line + "\n")
+    }
+
+    /// Writes `text` to stderr as it is (a progress bar redraws its line with it).
+    static func writeError(_ text: String) {
+        CurrentProcess.writeToStandardError(Array(text.utf8))
     }
 
     /// True when stderr is a terminal (progress bars go there only then).

@@ -3,8 +3,7 @@ import Testing
 import TestSupport
 
 /// `assetpack build` end to end: the built binary, its exit status, what it prints, and the files it leaves.
-@Suite("assetpack build (CLI)")
-struct BuildCLITests {
+@Suite struct BuildCLITests {
     let tool = builtProduct("assetpack")
 
     func sourceTree(_ dir: TemporaryDirectory) throws -> String {

@@ -4,8 +4,8 @@ import TestSupport
 
 /// `assetpack build --exclude`, `--no-default-excludes` and `--print-android-settings` end to end: the
 /// built binary, what it prints (exactly), and the files it leaves.
-@Suite("assetpack build --exclude and --print-android-settings (CLI)")
-struct ExcludeAndroidCLITests {
+/// `assetpack build --exclude` and `--print-android-settings`, through the CLI.
+@Suite struct ExcludeAndroidCLITests {
     let tool = builtProduct("assetpack")
 
     /// A source with one file over the 1 MiB threshold, clutter the defaults leave out, and a Photoshop file.

@@ -6,8 +6,8 @@ import TestSupport
 
 /// `--exclude`: the wildcard of one name (``Glob``), how a pattern applies to a path (``ExcludePatterns``),
 /// and what the packer leaves out of a real tree.
-@Suite("Exclude patterns: globs, anchoring, defaults, packing")
-struct ExcludePatternsTests {
+/// Exclude patterns: globs, anchoring, defaults, packing.
+@Suite struct ExcludePatternsTests {
     /// Pattern, name, whether it matches.
     static let globTable: [(String, String, Bool)] = [
         ("*.swp", "notes.txt.swp", true), ("*.swp", "notes.swp.txt", false), ("*.swp", ".swp", true),

@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Other tools accept the bundle's archives")
-struct InteropTests {
+/// Other tools accept the bundle's archives.
+@Suite struct InteropTests {
     static func bundle(_ dir: TemporaryDirectory) throws -> [String] {
         var random = SeededRandom(seed: 61)
         try dir.write("src/日本語/big.txt", random.text(1_200_000))

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Round trip: a bundle folder unpacks to exactly its source")
-struct RoundTripTests {
+/// Round trip: a bundle folder unpacks to exactly its source.
+@Suite struct RoundTripTests {
     /// A tree with the awkward cases: Unicode names, empty folders, 0-byte files, deep nesting,
     /// executables, and files exactly at and one byte over the 1 MiB threshold.
     static func awkwardTree(_ dir: TemporaryDirectory) throws -> String {
@@ -53,7 +53,7 @@ struct RoundTripTests {
         #expect(over.storage?.entry == "over-threshold.bin")
         #expect(FileManager.default.fileExists(atPath: dir.file("out/at-threshold.bin")))
         #expect(!FileManager.default.fileExists(atPath: dir.file("out/over-threshold.bin")))
-        #expect(try bytes(dir.file("out/at-threshold.bin")) == bytes(src + "/at-threshold.bin"))
+        #expect(try fileBytes(dir.file("out/at-threshold.bin")) == fileBytes(src + "/at-threshold.bin"))
     }
 
     @Test func manifestRecordsFoldersModesAndZeroByteFiles() throws {

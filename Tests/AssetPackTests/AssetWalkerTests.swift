@@ -1,5 +1,6 @@
 import AssetPackZip
 import Testing
+import TestSupport
 @testable import AssetPack
 
 @Suite struct AssetWalkerTests {

@@ -1,11 +1,11 @@
-import Foundation
+import AssetPackZip
 
 /// Counts what is done, calls the progress callback (one call at a time, in order, from whichever worker
 /// finished something; byte reports inside a large file are throttled), and answers whether to stop.
 final class ProgressTracker: @unchecked Sendable {
     typealias Callback = @Sendable (ExpansionProgress) -> Void
 
-    private let lock = NSLock()
+    private let monitor = Monitor()
     private let callback: Callback?
     private let cancellation: ExpansionCancellation?
     private var state: ExpansionProgress
@@ -34,27 +34,23 @@ final class ProgressTracker: @unchecked Sendable {
 
     /// Adds bytes written inside a file; reports at most every 4 MiB.
     func advance(bytes: UInt64) {
-        lock.lock()
-        state.bytesDone += bytes
-        let report = state.bytesDone - lastByteReport >= 4 << 20
-        if report { lastByteReport = state.bytesDone }
-        if report { callback?(state) }
-        lock.unlock()
+        monitor.withLock {
+            state.bytesDone += bytes
+            let report = state.bytesDone - lastByteReport >= 4 << 20
+            if report { lastByteReport = state.bytesDone }
+            if report { callback?(state) }
+        }
     }
 
     /// Adds the bytes of blocks an interrupted run wrote, found complete and kept (see ``BlockJournal``).
     func resumed(bytes: UInt64) {
-        lock.lock()
-        resumedBlockBytes += bytes
-        lock.unlock()
+        monitor.withLock { resumedBlockBytes += bytes }
         advance(bytes: bytes)
     }
 
     /// Bytes reported with ``resumed(bytes:)`` so far.
     var bytesResumedInBlocks: UInt64 {
-        lock.lock()
-        defer { lock.unlock() }
-        return resumedBlockBytes
+        monitor.withLock { resumedBlockBytes }
     }
 
     /// A file is finished; `extraBytes` are its bytes not yet counted by ``advance(bytes:)``.
@@ -69,9 +65,7 @@ final class ProgressTracker: @unchecked Sendable {
 
     /// The current counts.
     var snapshot: ExpansionProgress {
-        lock.lock()
-        defer { lock.unlock() }
-        return state
+        monitor.withLock { state }
     }
 
     /// Throws ``AssetPackError/Code/cancelled`` when cancellation was asked for.
@@ -83,9 +77,9 @@ final class ProgressTracker: @unchecked Sendable {
 
     private func update(_ change: (inout ExpansionProgress) -> Void) {
         // The callback runs under the lock so reports from several workers arrive in order.
-        lock.lock()
-        change(&state)
-        callback?(state)
-        lock.unlock()
+        monitor.withLock {
+            change(&state)
+            callback?(state)
+        }
     }
 }

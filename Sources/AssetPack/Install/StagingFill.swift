@@ -1,4 +1,5 @@
 import AssetPackSystem
+import AssetPackZip
 
 /// Fills a staging tree from a plan: folders first, then each file that is not already there (kept
 /// from an interrupted run) is hard-linked from the installed tree when unchanged, or written and
@@ -69,7 +70,7 @@ final class StagingFill: @unchecked Sendable {
         let flusher = options.durability == .flushOnCommit
             ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
         defer { flusher?.stop() }
-        try WorkerPool.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
+        try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             for position in batches[index] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()

@@ -33,17 +33,12 @@ enum ArchiveEntryPolicy {
         }
     }
 
-    /// Refuses an entry whose data this package cannot read: encrypted, or compressed with a method other
-    /// than stored and deflate.
+    /// Refuses an entry whose data this package cannot read (``ZipEntry/checkReadable()``): encrypted,
+    /// patched, or compressed with a method other than stored and deflate.
     /// - Throws: ``AssetPackError/Code/unsupported`` naming the entry and the method or encryption.
     static func checkReadable(_ entry: ZipEntry, archive: String) throws(AssetPackError) {
-        var shown: String { AssetPath.quoted(entry.name) }
-        if entry.isEncrypted {
-            throw AssetPackError(.unsupported, "entry \(shown) is encrypted; encrypted entries are not supported", path: archive)
-        }
-        if !entry.method.isSupported {
-            throw AssetPackError(.unsupported, "entry \(shown) uses compression method \(entry.method), which is not supported "
-                                 + "(only stored and deflate)", path: archive)
+        do throws(ZipError) { try entry.checkReadable() } catch {
+            throw AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
         }
     }
 
@@ -51,12 +46,11 @@ enum ArchiveEntryPolicy {
     /// is read (the reader checks the real ratio again while inflating, since declared sizes can lie).
     /// - Throws: ``AssetPackError/Code/limitExceeded`` naming the entry and the limit.
     static func checkDeclaredRatio(_ entry: ZipEntry, limits: ZipLimits, archive: String) throws(AssetPackError) {
-        guard let ratio = limits.maxCompressionRatio, entry.uncompressedSize > limits.ratioGraceSize else { return }
-        let compressed = Double(max(entry.compressedSize, 1))
-        guard Double(entry.uncompressedSize) > ratio * compressed else { return }
-        throw AssetPackError(.limitExceeded, "entry \(AssetPath.quoted(entry.name)) declares \(entry.uncompressedSize) bytes from "
-                             + "\(entry.compressedSize) compressed, past the compression-ratio limit of \(Int(ratio)):1 "
-                             + "(ZipLimits.maxCompressionRatio)", path: archive)
+        do throws(ZipError) { try limits.checkRatio(output: entry.uncompressedSize, input: entry.compressedSize) } catch {
+            throw AssetPackError(.limitExceeded, "entry \(AssetPath.quoted(entry.name)) declares \(entry.uncompressedSize) bytes from "
+                                 + "\(entry.compressedSize) compressed, past the compression-ratio limit of "
+                                 + "\(Int(limits.maxCompressionRatio ?? 0)):1 (ZipLimits.maxCompressionRatio)", path: archive)
+        }
     }
 
     /// APPNOTE 4.4.4 bit 11: the name and comment are UTF-8.

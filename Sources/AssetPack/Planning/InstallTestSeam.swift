@@ -1,4 +1,4 @@
-import Foundation
+import AssetPackSystem
 
 /// The one way tests reach inside an expansion (``ExpansionOptions/testSeam``): what to assume instead of
 /// asking the system, which way to plan, and where to kill the process. Package-internal, so an app can
@@ -32,7 +32,7 @@ package struct InstallTestSeam: Sendable, Hashable {
     /// `ASSETPACK_TEST_KILL_AT=committed|switched` (any other step name works too).
     package static func fromEnvironment() -> InstallTestSeam {
         // getenv, not ProcessInfo: this runs on every start, and the up-to-date path must stay short.
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        func variable(_ name: String) -> String? { CurrentProcess.environment(name) }
         return InstallTestSeam(killAfterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
                                killAfterBytes: variable("ASSETPACK_TEST_KILL_AFTER_BYTES").flatMap { UInt64($0) },
                                killAtPhase: variable("ASSETPACK_TEST_KILL_AT").flatMap { ExpansionProgress.Phase(rawValue: $0) })
@@ -46,6 +46,6 @@ package struct InstallTestSeam: Sendable, Hashable {
         let reached = killAfterFiles.map { progress.filesWritten >= $0 } == true
             || killAfterBytes.map { progress.phase == .writing && progress.bytesDone >= $0 } == true
             || progress.phase == killAtPhase
-        if reached { kill(getpid(), SIGKILL) }
+        if reached { CurrentProcess.killImmediately() }
     }
 }

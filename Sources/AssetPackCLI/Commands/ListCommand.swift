@@ -9,15 +9,14 @@ struct ListCommand: ParsableCommand {
         abstract: "List the entries of a zip archive: size, compressed size, method, CRC-32 and name."
     )
 
-    @Argument(help: "The zip archive (any zip, jar or apk).")
-    var archive: String
+    @OptionGroup var archive: ArchiveArgument
 
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
     func run() throws {
         try Reporting.run {
-            let opened = try ZipArchive(path: archive)
+            let opened = try ZipArchive(path: archive.path)
             if json {
                 print(try jsonListing(opened))
             } else {
@@ -33,7 +32,7 @@ struct ListCommand: ParsableCommand {
             total += entry.uncompressedSize
             out += pad(entry.uncompressedSize, 10) + "  " + pad(entry.compressedSize, 11) + "  "
             out += entry.method.description.padding(toLength: 12, withPad: " ", startingAt: 0) + "  "
-            out += hex8(entry.crc32) + "  " + entry.name + "\n"
+            out += hex(entry.crc32) + "  " + entry.name + "\n"
         }
         out += pad(total, 10) + "  " + String(repeating: " ", count: 39) + "\(archive.entries.count) entries\n"
         return out
@@ -43,7 +42,7 @@ struct ListCommand: ParsableCommand {
         let rows = archive.entries.map {
             Row(name: $0.name, kind: $0.kind.rawValue, size: $0.uncompressedSize, compressedSize: $0.compressedSize,
                 method: $0.method.rawValue == 0 ? "stored" : ($0.method.rawValue == 8 ? "deflate" : $0.method.description),
-                crc32: hex8($0.crc32), mode: $0.unixMode.map { String($0 & 0o7777, radix: 8) }, encrypted: $0.isEncrypted)
+                crc32: hex($0.crc32), mode: $0.unixMode.map { String($0 & 0o7777, radix: 8) }, encrypted: $0.isEncrypted)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -65,9 +64,4 @@ struct ListCommand: ParsableCommand {
 func pad(_ value: UInt64, _ width: Int) -> String {
     let text = String(value)
     return String(repeating: " ", count: max(0, width - text.count)) + text
-}
-
-func hex8(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
 }

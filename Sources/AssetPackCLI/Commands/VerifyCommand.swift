@@ -8,18 +8,16 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Read every entry of a zip archive and check sizes and CRC-32; exit non-zero at the first bad entry."
     )
 
-    @Argument(help: "The zip archive to check.")
-    var archive: String
+    @OptionGroup var archive: ArchiveArgument
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var report: ReportOptions
 
     func run() throws {
         try Reporting.run {
-            let opened = try ZipArchive(path: archive)
+            let opened = try ZipArchive(path: archive.path)
             let bytes = try opened.verify()
-            if !quiet {
-                print("\(archive): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
+            if !report.quiet {
+                print("\(archive.path): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
             }
         }
     }

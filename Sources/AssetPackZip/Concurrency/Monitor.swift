@@ -6,13 +6,14 @@ import Musl
 import Darwin
 #endif
 
-/// A mutex with one condition variable (pthreads), the only lock of the zip library's parallel parts.
-/// Every field a monitor guards is read and written only inside ``withLock(_:)``.
-final class Monitor: @unchecked Sendable {
+/// A mutex with one condition variable (pthreads): the one lock type of the package's parallel parts (the
+/// object pool, the worker runners, progress counting). Every field a monitor guards is read and written
+/// only inside ``withLock(_:)``.
+package final class Monitor: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         condition = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -27,7 +28,7 @@ final class Monitor: @unchecked Sendable {
     }
 
     /// Runs `body` holding the lock.
-    func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -35,12 +36,12 @@ final class Monitor: @unchecked Sendable {
 
     /// Releases the lock until another thread calls ``broadcast()``, then takes it again. Only inside
     /// ``withLock(_:)``; wake-ups may be spurious, so callers wait in a loop over their condition.
-    func wait() {
+    package func wait() {
         pthread_cond_wait(condition, mutex)
     }
 
     /// Wakes every thread in ``wait()``.
-    func broadcast() {
+    package func broadcast() {
         pthread_cond_broadcast(condition)
     }
 }

@@ -8,14 +8,58 @@ import Darwin
 
 /// Runs code on several threads at once: the calling thread does its part, and helpers get threads of
 /// their own (pthreads, not a shared pool, so a helper may block on a lock without starving other work),
-/// all joined before the call returns.
+/// all joined before the call returns. The one thread model of the package: ``OrderedPipeline`` (results
+/// in order) and ``run(count:jobs:_:)`` (results in any order) are built on it, with ``Monitor`` as the lock.
 ///
 /// Helpers are expected to pull their work from a shared queue: when the system refuses a thread, that
 /// helper simply does not run, and the others (the calling thread among them) do its share.
-enum WorkerThreads {
+package enum WorkerThreads {
+    /// Runs `body(index, worker)` for every index of `0..<count` on up to `jobs` threads, the calling thread
+    /// (worker 0) included; `worker` (below `jobs`) tells which thread runs it, for per-thread tools. Each
+    /// worker takes the next index until none is left or one has failed; the first error is rethrown once
+    /// every worker has stopped.
+    package static func run<Failure: Error>(count: Int, jobs: Int,
+                                            _ body: @Sendable (_ index: Int, _ worker: Int) throws(Failure) -> Void) throws(Failure) {
+        guard count > 0 else { return }
+        let queue = SharedQueue<Failure>(count: count)
+        @Sendable func work(_ worker: Int) {
+            while let index = queue.next() {
+                do throws(Failure) { try body(index, worker) } catch { queue.fail(error) }
+            }
+        }
+        withHelpers(max(1, min(jobs, count)) - 1, helper: { number in work(number + 1) }) { work(0) }
+        if let failure = queue.failure { throw failure }
+    }
+
+    /// The next index to run and the first failure, shared by the workers of one ``run(count:jobs:_:)``.
+    private final class SharedQueue<Failure: Error>: @unchecked Sendable {
+        private let monitor = Monitor()
+        private let count: Int
+        // Guarded by `monitor`:
+        private var position = 0
+        private var firstFailure: Failure?
+
+        init(count: Int) { self.count = count }
+
+        /// The next index, or nil when none is left or a worker failed.
+        func next() -> Int? {
+            monitor.withLock {
+                guard firstFailure == nil, position < count else { return nil }
+                position += 1
+                return position - 1
+            }
+        }
+
+        func fail(_ failure: Failure) {
+            monitor.withLock { if firstFailure == nil { firstFailure = failure } }
+        }
+
+        var failure: Failure? { monitor.withLock { firstFailure } }
+    }
+
     /// Starts `count` helper threads running `helper(number)`, runs `main` on this thread, waits for the
     /// helpers, and returns what `main` returned (or rethrows what it threw, after the helpers ended).
-    static func withHelpers<Result, Failure: Error>(_ count: Int, helper: @Sendable (Int) -> Void,
+    package static func withHelpers<Result, Failure: Error>(_ count: Int, helper: @Sendable (Int) -> Void,
                                                     _ main: () throws(Failure) -> Result) throws(Failure) -> Result {
         let outcome: Swift.Result<Result, Failure> = withoutActuallyEscaping(helper) { escaping in
             var threads: [Thread] = []

@@ -36,14 +36,11 @@ public struct BlockParallelInflater: Sendable {
     ///   archive's ratio limit, and what reading the local header throws.
     public init(archive: ZipArchive, entry: ZipEntry, index: DeflateBlockIndex) throws(ZipError) {
         do throws(ZipError) {
-            if entry.isEncrypted { throw ZipError(.encrypted, "entry is encrypted; encrypted entries are not supported") }
+            try entry.checkReadable()
             guard entry.method == .deflate else {
                 throw ZipError(.unsupportedMethod, "a block index needs a deflated entry, not \(entry.method)")
             }
-            if let ratio = archive.limits.maxCompressionRatio, entry.uncompressedSize > archive.limits.ratioGraceSize,
-               Double(entry.uncompressedSize) > ratio * Double(max(entry.compressedSize, 1)) {
-                throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
-            }
+            try archive.limits.checkRatio(output: entry.uncompressedSize, input: entry.compressedSize)
             try self.init(source: archive.source, dataRange: try archive.dataRange(of: entry),
                           uncompressedSize: entry.uncompressedSize, crc32: entry.crc32, index: index, entryName: entry.name)
         } catch {

@@ -2,7 +2,7 @@ import AssetPackSystem
 
 /// A buffered, append-only file that can patch bytes it wrote earlier (a local header whose sizes are known
 /// only after the data): patches land in the buffer when the bytes are still there, else with `pwrite`.
-final class OutputFile {
+final class OutputFile: ZipOutput {
     let descriptor: FileDescriptor
     let path: String
     private let ownsDescriptor: Bool
@@ -44,10 +44,6 @@ final class OutputFile {
         }
         (buffer.baseAddress! + buffered).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         buffered += bytes.count
-    }
-
-    func write(_ bytes: [UInt8]) throws(ZipError) {
-        try bytes.withRawBytes { (raw) throws(ZipError) in try write(raw) }
     }
 
     /// Overwrites bytes at `offset`, which must be before ``position``.

@@ -14,7 +14,7 @@ public final class ZipWriter {
     /// The options given at creation.
     public let options: ZipWriterOptions
     /// Internal for the entry kinds added in extensions (`ZipWriter+Precompressed.swift`).
-    let output: OutputFile
+    let output: any ZipOutput
     private var central: [CentralDirectoryHeader] = []
     private var names: Set<String> = []
     private var finished = false
@@ -35,7 +35,8 @@ public final class ZipWriter {
                       options: options)
     }
 
-    private init(output: OutputFile, options: ZipWriterOptions) throws(ZipError) {
+    /// Writes to `output` from its current position (a file, or bytes kept in memory by a test).
+    package init(output: any ZipOutput, options: ZipWriterOptions = ZipWriterOptions()) throws(ZipError) {
         guard (0...9).contains(options.level) else {
             throw ZipError(.invalidArgument, "deflate level \(options.level) is not 0–9", archive: output.path)
         }

@@ -73,7 +73,7 @@ enum BlockParallelExtraction {
         guard let crc else { return nil }
         // The inflater checked the entry's CRC-32, which matches the plan's; checked again where it is used.
         if let expected = item.crc32, expected != crc {
-            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hexCRC(crc)), expected \(hexCRC(expected))", path: origin)
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))", path: origin)
         }
         return crc
     }
@@ -91,8 +91,8 @@ enum BlockParallelExtraction {
             throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
         }
         guard entry.uncompressedSize == item.size, item.crc32.map({ $0 == entry.crc32 }) ?? true else {
-            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
-                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", path: origin)
         }
         return entry
     }

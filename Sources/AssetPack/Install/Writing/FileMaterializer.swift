@@ -196,7 +196,7 @@ struct FileMaterializer: Sendable {
     /// `crc` when the plan expects it (or expects none).
     private func check(_ crc: UInt32, _ item: ExpansionItem, origin: String) throws(AssetPackError) -> UInt32 {
         if let expected = item.crc32, expected != crc {
-            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hexCRC(crc)), expected \(hexCRC(expected))",
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))",
                                  path: origin)
         }
         return crc
@@ -336,8 +336,8 @@ enum ItemSource {
             throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
         }
         if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {
-            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hexCRC(entry.crc32)), "
-                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hexCRC) ?? "-")", path: origin)
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", path: origin)
         }
         return entry
     }
@@ -345,10 +345,4 @@ enum ItemSource {
     static func sizeMismatch(_ item: ExpansionItem, origin: String, found: String) -> AssetPackError {
         AssetPackError(.verification, "\"\(item.path)\" has \(found), expected \(item.size) bytes", path: origin)
     }
-}
-
-/// Eight hex digits.
-func hexCRC(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
 }

@@ -1,17 +1,16 @@
 import AssetPack
 import AssetPackZip
 import Foundation
-import TestSupport
 
 /// An expected asset tree: files with contents and directories (empty ones included). Writes itself as a
 /// folder or a zip archive, and says what every source over it must answer.
-struct AssetTree: Sendable {
+package struct AssetTree: Sendable {
     /// Path → contents.
-    var files: [String: [UInt8]]
+    package var files: [String: [UInt8]]
     /// Every directory path, implied parents included.
-    var directories: Set<String>
+    package var directories: Set<String>
 
-    init(files: [String: [UInt8]], emptyDirectories: [String] = []) {
+    package init(files: [String: [UInt8]], emptyDirectories: [String] = []) {
         self.files = files
         var directories: Set<String> = []
         for path in Array(files.keys) + emptyDirectories {
@@ -24,7 +23,7 @@ struct AssetTree: Sendable {
 
     /// Files, nested and empty directories, a directory named like a file, a file without extension,
     /// an empty file, Unicode names and one large file.
-    static let standard: AssetTree = {
+    package static let standard: AssetTree = {
         var random = SeededRandom(seed: 42)
         return AssetTree(files: [
             "a.txt": Array("hello, assets\n".utf8),
@@ -40,14 +39,14 @@ struct AssetTree: Sendable {
     }()
 
     /// The items a walk must find, sorted.
-    var items: [WalkedItem] {
+    package var items: [WalkedItem] {
         let all = files.keys.map { (try! AssetPath($0), WalkedItem.Kind.file) }
             + directories.map { (try! AssetPath($0), WalkedItem.Kind.directory) }
         return all.map { WalkedItem(path: $0.0, kind: $0.1) }.sorted()
     }
 
     /// The names directly inside `directory` ("" for the root).
-    func children(of directory: String) -> Set<String> {
+    package func children(of directory: String) -> Set<String> {
         let prefix = directory.isEmpty ? "" : directory + "/"
         let paths = Array(files.keys) + Array(directories)
         return Set(paths.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
@@ -55,7 +54,7 @@ struct AssetTree: Sendable {
     }
 
     /// Writes the tree under the folder `root`.
-    func write(to root: String) throws {
+    package func write(to root: String) throws {
         for directory in directories {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
@@ -66,7 +65,7 @@ struct AssetTree: Sendable {
 
     /// Writes the tree as a zip archive at `path`, under `prefix` (e.g. "assets/"), with or without
     /// directory entries (APKs have none), choosing each file's method with `method`.
-    func writeZip(to path: String, prefix: String = "", directoryEntries: Bool = true, extra: [String: [UInt8]] = [:],
+    package func writeZip(to path: String, prefix: String = "", directoryEntries: Bool = true, extra: [String: [UInt8]] = [:],
                   method: (String) -> CompressionMethod = { _ in .deflate }) throws {
         let writer = try ZipWriter(path: path, options: .deterministic())
         if directoryEntries {
@@ -82,7 +81,7 @@ struct AssetTree: Sendable {
     }
 
     /// The tree without its empty directories (what an archive without directory entries can hold).
-    var withoutEmptyDirectories: AssetTree {
+    package var withoutEmptyDirectories: AssetTree {
         AssetTree(files: files)
     }
 }

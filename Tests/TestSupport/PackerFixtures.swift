@@ -1,15 +1,14 @@
 import AssetPack
 import AssetPackZip
 import Foundation
-import TestSupport
 @testable import AssetPackPacker
 
 /// What a tree holds at one path: a folder, or a file's bytes and executable bit.
-enum Node: Equatable, CustomStringConvertible {
+package enum Node: Equatable, CustomStringConvertible {
     case directory
     case file([UInt8], executable: Bool)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .directory: "directory"
         case .file(let bytes, let executable): "file(\(bytes.count) bytes, crc \(CRC32.checksum(bytes))\(executable ? ", executable" : ""))"
@@ -19,7 +18,7 @@ enum Node: Equatable, CustomStringConvertible {
 
 /// Every path below `root` (relative, `/`-separated) and what is there. `.assetpack` at the top is left
 /// out when `skippingReserved`.
-func snapshot(_ root: String, skippingReserved: Bool = true) throws -> [String: Node] {
+package func snapshot(_ root: String, skippingReserved: Bool = true) throws -> [String: Node] {
     var result: [String: Node] = [:]
     func walk(_ relative: String) throws {
         let full = relative.isEmpty ? root : root + "/" + relative
@@ -32,7 +31,7 @@ func snapshot(_ root: String, skippingReserved: Bool = true) throws -> [String: 
                 try walk(path)
             } else {
                 let permissions = (attributes[.posixPermissions] as? Int) ?? 0
-                result[path] = .file(try bytes(root + "/" + path), executable: permissions & 0o100 != 0)
+                result[path] = .file(try fileBytes(root + "/" + path), executable: permissions & 0o100 != 0)
             }
         }
     }
@@ -40,28 +39,25 @@ func snapshot(_ root: String, skippingReserved: Bool = true) throws -> [String: 
     return result
 }
 
-/// The bytes of a file.
-func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
-
 /// Every file below `root` (the reserved folder included) with its bytes: what "byte-identical bundles" compares.
-func bundleBytes(_ root: String) throws -> [String: Node] { try snapshot(root, skippingReserved: false) }
+package func bundleBytes(_ root: String) throws -> [String: Node] { try snapshot(root, skippingReserved: false) }
 
 /// Reads a bundle's manifest.
-func readManifest(_ bundle: String) throws -> BundleManifest {
-    try BundleManifest.decode(bytes(bundle + "/" + BundleManifest.path), origin: bundle)
+package func readManifest(_ bundle: String) throws -> BundleManifest {
+    try BundleManifest.decode(fileBytes(bundle + "/" + BundleManifest.path), origin: bundle)
 }
 
 /// A test-only, manifest-driven unpacker (the real expander lives in AssetPack and is written separately):
 /// it creates every folder, copies plain files, inflates packed entries with ``ZipArchive``, and checks
 /// each file's size and CRC-32 against the manifest.
-enum TestUnpacker {
-    struct Mismatch: Error, CustomStringConvertible {
-        var description: String
+package enum TestUnpacker {
+    package struct Mismatch: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Unpacks the bundle folder `bundle` into the new folder `destination`; returns the manifest.
     @discardableResult
-    static func unpack(bundle: String, to destination: String) throws -> BundleManifest {
+    package static func unpack(bundle: String, to destination: String) throws -> BundleManifest {
         let manifest = try readManifest(bundle)
         guard try identityFileMatches(bundle, manifest) else { throw Mismatch(description: "identity file differs") }
         for entry in manifest.entries {
@@ -73,7 +69,7 @@ enum TestUnpacker {
             let contents: [UInt8]
             switch storage.form {
             case .plain:
-                contents = try bytes(bundle + "/" + storage.file)
+                contents = try fileBytes(bundle + "/" + storage.file)
             case .packed:
                 let archive = try ZipArchive(path: bundle + "/" + storage.file)
                 let zipEntry = try archive.requireEntry(named: storage.entry ?? "")
@@ -90,7 +86,7 @@ enum TestUnpacker {
 
     /// Unpacks a one-zip bundle (`--archive`) into `destination`; returns the manifest.
     @discardableResult
-    static func unpack(archive path: String, to destination: String) throws -> BundleManifest {
+    package static func unpack(archive path: String, to destination: String) throws -> BundleManifest {
         let archive = try ZipArchive(path: path)
         let manifest = try BundleManifest.decode(archive.contents(of: archive.requireEntry(named: BundleManifest.path)), origin: path)
         let identity = try archive.contents(of: archive.requireEntry(named: BundleManifest.identityPath))
@@ -119,36 +115,20 @@ enum TestUnpacker {
 }
 
 /// Checks `.assetpack/identity` holds exactly the manifest's identity, no newline.
-func identityFileMatches(_ bundle: String, _ manifest: BundleManifest) throws -> Bool {
-    try bytes(bundle + "/" + BundleManifest.identityPath) == Array(manifest.identity.utf8)
+package func identityFileMatches(_ bundle: String, _ manifest: BundleManifest) throws -> Bool {
+    try fileBytes(bundle + "/" + BundleManifest.identityPath) == Array(manifest.identity.utf8)
 }
 
 /// Builds `source` into `output` with the folder packer.
 @discardableResult
-func build(_ source: String, _ output: String, threshold: UInt64 = PackingRules.defaultThreshold, level: Int = 6,
+package func build(_ source: String, _ output: String, threshold: UInt64 = PackingRules.defaultThreshold, level: Int = 6,
            followSymlinks: Bool = false, jobs: Int = BuildOptions.defaultJobs, progress: ProgressHandler? = nil) throws -> BuildSummary {
     let options = BuildOptions(rules: PackingRules(threshold: threshold, level: level), followSymlinks: followSymlinks, jobs: jobs)
     return try Packer(options: options).build(source: source, output: output, progress: progress)
 }
 
-/// Sets a file's permission bits.
-func chmod(_ path: String, _ mode: Int) throws {
-    try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
-}
-
-/// Creates an (empty) folder and its parents.
-func mkdir(_ path: String) throws {
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-}
-
-/// The inode of a file.
-func inode(_ path: String) throws -> UInt64 {
-    let number = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]
-    return (number as? UInt64) ?? UInt64((number as? Int) ?? -1)
-}
-
 /// Runs `body`, expecting an ``AssetPackError``; returns it.
-func expectError(_ body: () throws -> Void) -> AssetPackError? {
+package func expectError(_ body: () throws -> Void) -> AssetPackError? {
     do {
         try body()
         return nil

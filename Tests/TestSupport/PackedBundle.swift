@@ -1,19 +1,18 @@
 import AssetPack
 import AssetPackZip
 import Foundation
-import TestSupport
 
 /// A small packed bundle built by hand (no packer): the tree's files stored plain at their own paths,
 /// except the `packed` ones, each stored as the single entry `NAME` of the archive `PATH.zip`, plus the
 /// manifest at `.assetpack/manifest.json`.
-struct PackedBundle {
+package struct PackedBundle {
     /// Bundle path → bytes: plain files, packing archives and the manifest.
-    var files: [String: [UInt8]]
+    package var files: [String: [UInt8]]
     /// The manifest written into ``files``.
-    var manifest: BundleManifest
+    package var manifest: BundleManifest
 
     /// Packs `tree`; `packed` says which files go into archives and with which method.
-    init(_ tree: AssetTree, packed: [String: CompressionMethod], scratch: TemporaryDirectory) throws {
+    package init(_ tree: AssetTree, packed: [String: CompressionMethod], scratch: TemporaryDirectory) throws {
         var files: [String: [UInt8]] = [:]
         var entries = tree.directories.map { BundleManifest.Entry.directory($0) }
         for (path, bytes) in tree.files {
@@ -36,7 +35,7 @@ struct PackedBundle {
     }
 
     /// The bundle's files as a tree (for writing it as a folder or an archive).
-    var stored: AssetTree { AssetTree(files: files) }
+    package var stored: AssetTree { AssetTree(files: files) }
 
     private static func pack(_ path: String, _ bytes: [UInt8], method: CompressionMethod,
                              scratch: TemporaryDirectory) throws -> ([UInt8], WrittenEntry) {

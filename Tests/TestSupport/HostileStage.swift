@@ -2,16 +2,15 @@
 import AssetPackZip
 import Foundation
 import Testing
-import TestSupport
 
 /// Where a hostile archive sits when it is expanded.
-enum Placement: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum Placement: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `tree/pack.zip` in a folder source: unzipped by the planner into `tree/`.
     case inTree = "inside a tree"
     /// The archive is the source (`assetpack expand hostile.zip`).
     case asSource = "as the source"
 
-    var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 }
 
 /// A scratch folder with a destination that already holds a complete previous version, and the checks
@@ -20,16 +19,16 @@ enum Placement: String, CaseIterable, Sendable, CustomTestStringConvertible {
 ///
 /// Layout: `previous/` (the source of the previous version), `tree/` or `hostile.zip` (the hostile input),
 /// `out/assets` (the destination), `outside/` (an empty folder that links and names try to reach).
-final class HostileStage: @unchecked Sendable {
-    let scratch: TemporaryDirectory
-    let destination: String
-    let outside: String
+package final class HostileStage: @unchecked Sendable {
+    package let scratch: TemporaryDirectory
+    package let destination: String
+    package let outside: String
 
     /// The previous version every refused expansion must leave as it was.
-    static let previous = AssetTree(files: ["keep.txt": Array("the previous version\n".utf8),
+    package static let previous = AssetTree(files: ["keep.txt": Array("the previous version\n".utf8),
                                             "d/old.bin": Array(repeating: 7, count: 3_000)])
 
-    init(_ label: String) throws {
+    package init(_ label: String) throws {
         scratch = try TemporaryDirectory(label)
         destination = scratch.file("out/assets")
         outside = scratch.file("outside")
@@ -39,7 +38,7 @@ final class HostileStage: @unchecked Sendable {
     }
 
     /// The path an archive gets for `placement`, and the name errors must use for it.
-    func archivePath(_ placement: Placement) -> (path: String, shown: String) {
+    package func archivePath(_ placement: Placement) -> (path: String, shown: String) {
         switch placement {
         case .inTree: (scratch.file("tree/pack.zip"), "pack.zip")
         case .asSource: (scratch.file("hostile.zip"), scratch.file("hostile.zip"))
@@ -47,7 +46,7 @@ final class HostileStage: @unchecked Sendable {
     }
 
     /// The source that expands the archive at ``archivePath(_:)``.
-    func source(_ placement: Placement, limits: ZipLimits = .default) throws -> any AssetSource {
+    package func source(_ placement: Placement, limits: ZipLimits = .default) throws -> any AssetSource {
         switch placement {
         case .inTree: DirectorySource(root: scratch.file("tree"))
         case .asSource: try ZipAssetSource(path: archivePath(placement).path, limits: limits)
@@ -55,7 +54,7 @@ final class HostileStage: @unchecked Sendable {
     }
 
     /// Writes `bytes` as the archive for `placement` and expands it; returns the error it must throw.
-    func refuse(_ bytes: [UInt8], _ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1),
+    package func refuse(_ bytes: [UInt8], _ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1),
                 sourceLocation: SourceLocation = #_sourceLocation) throws -> AssetPackError? {
         let path = archivePath(placement).path
         try makeParent(path)
@@ -64,7 +63,7 @@ final class HostileStage: @unchecked Sendable {
     }
 
     /// Expands what is already at ``archivePath(_:)``; returns the error it must throw.
-    func refuse(_ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1),
+    package func refuse(_ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1),
                 sourceLocation: SourceLocation = #_sourceLocation) -> AssetPackError? {
         do {
             let source = try self.source(placement, limits: options.limits)
@@ -80,7 +79,7 @@ final class HostileStage: @unchecked Sendable {
     }
 
     /// Expands what is at ``archivePath(_:)``, which must succeed; returns what landed on disk.
-    func accept(_ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1)) throws -> DiskTree? {
+    package func accept(_ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1)) throws -> DiskTree? {
         let source = try self.source(placement, limits: options.limits)
         try AssetInstaller(source: source, destination: destination, options: options).install()
         return DiskTree.read(destination)
@@ -89,7 +88,7 @@ final class HostileStage: @unchecked Sendable {
     /// The rule for every refusal: the destination still holds the previous version exactly; beside it
     /// there is at most the staging tree (kept for a resume), holding no temporary and no file listed in
     /// `absent`; the outside folder is empty; the scratch folder holds nothing new.
-    func expectIntact(absent: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) {
+    package func expectIntact(absent: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(DiskTree.read(destination) == DiskTree(Self.previous), "the previous tree changed", sourceLocation: sourceLocation)
         let beside = folderNames(scratch.file("out"))
         #expect(beside == ["assets"] || beside == [".assets.assetpack-staging", "assets"], "\(beside)",
@@ -109,7 +108,7 @@ final class HostileStage: @unchecked Sendable {
     }
 
     /// Every path below `root` (files, folders, links), relative, without following links.
-    static func allNames(_ root: String) -> Set<String> {
+    package static func allNames(_ root: String) -> Set<String> {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var names: Set<String> = []
         while let path = enumerator.nextObject() as? String { names.insert(path) }
@@ -118,7 +117,7 @@ final class HostileStage: @unchecked Sendable {
 }
 
 /// Checks that `error` has `code` and that its one-line description names every string in `mentions`.
-func expectError(_ error: AssetPackError?, _ code: AssetPackError.Code, mentions: [String],
+package func expectError(_ error: AssetPackError?, _ code: AssetPackError.Code, mentions: [String],
                  sourceLocation: SourceLocation = #_sourceLocation) {
     guard let error else { return }
     #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
@@ -129,12 +128,12 @@ func expectError(_ error: AssetPackError?, _ code: AssetPackError.Code, mentions
 }
 
 /// A zip archive of one stored entry per (name, bytes), as raw bytes.
-func rawZip(_ entries: [RawZip.Entry], comment: [UInt8] = []) -> [UInt8] {
+package func rawZip(_ entries: [RawZip.Entry], comment: [UInt8] = []) -> [UInt8] {
     RawZip(entries, comment: comment).bytes
 }
 
 /// True when this process may mount file systems (root, and `mount -t tmpfs` works here).
-let canMount: Bool = {
+package let canMount: Bool = {
     guard getuid() == 0, let folder = try? TemporaryDirectory("mount-probe") else { return false }
     let mounted = (try? run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", folder.path]))?.status == 0
     if mounted { _ = try? run("/bin/umount", [folder.path]) }
@@ -142,23 +141,23 @@ let canMount: Bool = {
 }()
 
 /// A small tmpfs mounted on a fresh folder, unmounted when released.
-final class SmallFileSystem: @unchecked Sendable {
-    let folder: TemporaryDirectory
-    var path: String { folder.path }
+package final class SmallFileSystem: @unchecked Sendable {
+    package let folder: TemporaryDirectory
+    package var path: String { folder.path }
 
-    init(_ label: String, size: String) throws {
+    package init(_ label: String, size: String) throws {
         folder = try TemporaryDirectory(label)
         let result = try run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", folder.path])
         guard result.status == 0 else { throw MountError.failed(result.stderr) }
     }
 
     /// Remounts with other options (`ro`, `rw`, `size=…`).
-    func remount(_ options: String) throws {
+    package func remount(_ options: String) throws {
         let result = try run("/bin/mount", ["-o", "remount,\(options)", folder.path])
         guard result.status == 0 else { throw MountError.failed(result.stderr) }
     }
 
     deinit { _ = try? run("/bin/umount", ["-l", folder.path]) }
 
-    enum MountError: Error { case failed(String) }
+    package enum MountError: Error { case failed(String) }
 }

@@ -6,16 +6,16 @@ import Foundation
 /// an in-memory tree. `list` of a file or of a missing path returns `[]`, `open` of a directory or of a
 /// missing path fails as not-found (`FileNotFoundException`). Names are listed in reverse byte order, so
 /// tests prove that callers sort. ``tally`` counts opens and bytes read.
-struct AndroidLikeSource: AssetSource {
-    let name: String
+package struct AndroidLikeSource: AssetSource {
+    package let name: String
     private let listings: [String: [String]]
     private let files: [String: [UInt8]]
     private let failures: [String: AssetPackError]
     /// What callers did with the files.
-    let tally = Tally()
+    package let tally = Tally()
 
     /// The tree holding `files` (path → contents) and the extra, possibly empty, `directories`.
-    init(files: [String: [UInt8]], directories: [String] = [], name: String = "android-like") {
+    package init(files: [String: [UInt8]], directories: [String] = [], name: String = "android-like") {
         var listings: [String: Set<String>] = [:]
         for path in Array(files.keys) + directories {
             var parent = ""
@@ -30,7 +30,7 @@ struct AndroidLikeSource: AssetSource {
 
     /// A tree given as raw listings (directory path → names, listed as given, hostile ones included),
     /// `files`, and `failures`: errors that `open` of those paths throws.
-    init(listings: [String: [String]], files: [String: [UInt8]], failures: [String: AssetPackError] = [:],
+    package init(listings: [String: [String]], files: [String: [UInt8]], failures: [String: AssetPackError] = [:],
          name: String = "android-like") {
         self.listings = listings
         self.files = files
@@ -38,11 +38,11 @@ struct AndroidLikeSource: AssetSource {
         self.name = name
     }
 
-    func list(_ path: AssetPath) throws(AssetPackError) -> [String] {
+    package func list(_ path: AssetPath) throws(AssetPackError) -> [String] {
         listings[path.string] ?? []
     }
 
-    func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
+    package func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
         if let failure = failures[path.string] { throw failure }
         guard let bytes = files[path.string] else {
             throw AssetPackError(.notFound, "FileNotFoundException", path: path.string)
@@ -53,17 +53,17 @@ struct AndroidLikeSource: AssetSource {
 }
 
 /// Counts shared between a source and its streams.
-final class Tally: @unchecked Sendable {
+package final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private var openCount = 0
     private var byteCount = 0
 
     /// Successful opens so far.
-    var opens: Int { lock.withLock { openCount } }
+    package var opens: Int { lock.withLock { openCount } }
     /// Bytes read from opened streams so far.
-    var bytesRead: Int { lock.withLock { byteCount } }
+    package var bytesRead: Int { lock.withLock { byteCount } }
 
-    func add(opens: Int = 0, bytes: Int = 0) {
+    package func add(opens: Int = 0, bytes: Int = 0) {
         lock.withLock {
             openCount += opens
             byteCount += bytes
@@ -72,16 +72,16 @@ final class Tally: @unchecked Sendable {
 }
 
 /// A stream that reports the bytes read through it to a ``Tally``.
-final class CountingStream: ByteStream {
+package final class CountingStream: ByteStream {
     private let base: any ByteStream
     private let tally: Tally
 
-    init(_ base: any ByteStream, tally: Tally) {
+    package init(_ base: any ByteStream, tally: Tally) {
         self.base = base
         self.tally = tally
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         let count = try base.read(into: buffer)
         tally.add(bytes: count)
         return count

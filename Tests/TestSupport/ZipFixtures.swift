@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import TestSupport
 @testable import AssetPackZip
 
 // Helpers shared by the zip tests: the deterministic source tree every interop archive is made from,
@@ -8,8 +7,8 @@ import TestSupport
 
 /// The files every interop test archives: text that compresses, incompressible bytes, an empty file,
 /// nesting, and a file larger than one read buffer. Same bytes on every run (seeded).
-enum SourceTree {
-    static let files: [String: [UInt8]] = {
+package enum SourceTree {
+    package static let files: [String: [UInt8]] = {
         var random = SeededRandom(seed: 0x5eed_2024)
         return [
             "text.txt": random.text(20_000),
@@ -22,11 +21,11 @@ enum SourceTree {
     }()
 
     /// The directories the tree implies.
-    static let directories = ["big", "dir", "dir/sub"]
+    package static let directories = ["big", "dir", "dir/sub"]
 
     /// Writes the tree under `directory/name` and returns that folder's path.
     @discardableResult
-    static func write(in directory: TemporaryDirectory, name: String = "src") throws -> String {
+    package static func write(in directory: TemporaryDirectory, name: String = "src") throws -> String {
         for (path, bytes) in files { try directory.write("\(name)/\(path)", bytes) }
         return directory.file(name)
     }
@@ -34,7 +33,7 @@ enum SourceTree {
 
 /// Runs `script` with `/bin/sh -c` in `cwd`; fails the test (with the tool's stderr) when it exits non-zero.
 @discardableResult
-func shell(_ script: String, in cwd: String, environment: [String: String]? = nil,
+package func shell(_ script: String, in cwd: String, environment: [String: String]? = nil,
            sourceLocation: SourceLocation = #_sourceLocation) throws -> CommandResult {
     let result = try run("/bin/sh", ["-c", script], cwd: cwd, environment: environment)
     #expect(result.status == 0, "`\(script)` failed: \(result.stderr)\(result.stdout)", sourceLocation: sourceLocation)
@@ -43,7 +42,7 @@ func shell(_ script: String, in cwd: String, environment: [String: String]? = ni
 
 /// Reads one entry to the end in `chunk`-sized reads. Never trusts the reader: fails if it yields more than
 /// the entry declares or needs absurdly many calls (a hang guard).
-func readEntry(_ archive: ZipArchive, _ entry: ZipEntry, chunk: Int = 64 * 1024,
+package func readEntry(_ archive: ZipArchive, _ entry: ZipEntry, chunk: Int = 64 * 1024,
                bufferSize: Int = 256 * 1024) throws(ZipError) -> [UInt8] {
     let reader = try archive.open(entry, bufferSize: bufferSize)
     var result: [UInt8] = []
@@ -62,14 +61,14 @@ func readEntry(_ archive: ZipArchive, _ entry: ZipEntry, chunk: Int = 64 * 1024,
 }
 
 /// Every entry's bytes by name (directories included, as empty data).
-func readAllEntries(_ archive: ZipArchive, chunk: Int = 64 * 1024) throws(ZipError) -> [String: [UInt8]] {
+package func readAllEntries(_ archive: ZipArchive, chunk: Int = 64 * 1024) throws(ZipError) -> [String: [UInt8]] {
     var result: [String: [UInt8]] = [:]
     for entry in archive.entries { result[entry.name] = try readEntry(archive, entry, chunk: chunk) }
     return result
 }
 
 /// Expects every file of ``SourceTree`` in `archive` with exactly its bytes (names prefixed with `prefix`).
-func expectSourceTree(in archive: ZipArchive, prefix: String = "",
+package func expectSourceTree(in archive: ZipArchive, prefix: String = "",
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
     for (path, expected) in SourceTree.files.sorted(by: { $0.key < $1.key }) {
         let entry = try #require(archive.entry(named: prefix + path), "missing \(prefix + path)",
@@ -83,14 +82,8 @@ func expectSourceTree(in archive: ZipArchive, prefix: String = "",
             sourceLocation: sourceLocation)
 }
 
-/// The bytes of a file.
-func fileBytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
-
-/// Writes bytes to a file.
-func writeBytes(_ bytes: [UInt8], to path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
-
 /// Runs `body` and returns the ``ZipError`` it throws, or records an issue when it succeeds.
-func zipError<T>(_ body: () throws(ZipError) -> T, sourceLocation: SourceLocation = #_sourceLocation) -> ZipError? {
+package func zipError<T>(_ body: () throws(ZipError) -> T, sourceLocation: SourceLocation = #_sourceLocation) -> ZipError? {
     do {
         _ = try body()
         Issue.record("expected a ZipError, but the call succeeded", sourceLocation: sourceLocation)
@@ -101,17 +94,17 @@ func zipError<T>(_ body: () throws(ZipError) -> T, sourceLocation: SourceLocatio
 }
 
 /// Opens `bytes` as an archive and reads every entry: the whole read path in one call.
-func openAndReadAll(_ bytes: [UInt8], name: String = "<memory>", limits: ZipLimits = .default) throws(ZipError) -> [String: [UInt8]] {
+package func openAndReadAll(_ bytes: [UInt8], name: String = "<memory>", limits: ZipLimits = .default) throws(ZipError) -> [String: [UInt8]] {
     try readAllEntries(ZipArchive(source: MemorySource(bytes, name: name), limits: limits))
 }
 
 /// Little-endian patches of archive bytes, for building damaged archives from good ones.
 extension Array where Element == UInt8 {
-    mutating func patch<T: FixedWidthInteger & UnsignedInteger>(_ value: T, at offset: Int) {
+    package mutating func patch<T: FixedWidthInteger & UnsignedInteger>(_ value: T, at offset: Int) {
         for index in 0..<MemoryLayout<T>.size { self[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
 
-    func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at offset: Int) -> T {
+    package func readLE<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, at offset: Int) -> T {
         var value: T = 0
         for index in 0..<MemoryLayout<T>.size { value |= T(self[offset + index]) << (8 * index) }
         return value
@@ -119,31 +112,31 @@ extension Array where Element == UInt8 {
 }
 
 /// Field offsets inside the records (APPNOTE 4.3.7, 4.3.12, 4.3.16), relative to the record's signature.
-enum FieldOffset {
-    enum Local {
-        static let flags = 6, method = 8, time = 10, crc = 14, compressed = 18, uncompressed = 22
+package enum FieldOffset {
+    package enum Local {
+        package static let flags = 6, method = 8, time = 10, crc = 14, compressed = 18, uncompressed = 22
     }
-    enum Central {
-        static let flags = 8, method = 10, time = 12, crc = 16, compressed = 20, uncompressed = 24
-        static let disk = 34, external = 38, localOffset = 42
+    package enum Central {
+        package static let flags = 8, method = 10, time = 12, crc = 16, compressed = 20, uncompressed = 24
+        package static let disk = 34, external = 38, localOffset = 42
     }
-    enum End {
-        static let disk = 4, directoryDisk = 6, entriesOnDisk = 8, totalEntries = 10, size = 12, offset = 16
+    package enum End {
+        package static let disk = 4, directoryDisk = 6, entriesOnDisk = 8, totalEntries = 10, size = 12, offset = 16
     }
 }
 
 /// A small archive made by ``ZipWriter`` with a deflated text file, a stored random file and a deflated
 /// random file, plus where its records are.
-struct SampleArchive {
-    var bytes: [UInt8]
-    let contents: [String: [UInt8]]
-    let names: [String]
-    let localOffsets: [Int]
-    let centralOffsets: [Int]
-    let directoryOffset: Int
-    var endOffset: Int { bytes.count - FormatLimit.endRecordSize }
+package struct SampleArchive {
+    package var bytes: [UInt8]
+    package let contents: [String: [UInt8]]
+    package let names: [String]
+    package let localOffsets: [Int]
+    package let centralOffsets: [Int]
+    package let directoryOffset: Int
+    package var endOffset: Int { bytes.count - FormatLimit.endRecordSize }
 
-    static func make(seed: UInt64 = 7) throws -> SampleArchive {
+    package static func make(seed: UInt64 = 7) throws -> SampleArchive {
         var random = SeededRandom(seed: seed)
         let contents: [(String, [UInt8], CompressionMethod)] = [
             ("a/text.txt", random.text(4_000), .deflate),
@@ -165,28 +158,42 @@ struct SampleArchive {
     }
 
     /// Patches a field in both the local and the central header of entry `index`.
-    mutating func patchBoth<T: FixedWidthInteger & UnsignedInteger>(_ value: T, local: Int, central: Int, entry index: Int) {
+    package mutating func patchBoth<T: FixedWidthInteger & UnsignedInteger>(_ value: T, local: Int, central: Int, entry index: Int) {
         bytes.patch(value, at: localOffsets[index] + local)
         bytes.patch(value, at: centralOffsets[index] + central)
     }
 }
 
 /// One stored entry of an archive built record by record, for names and fields no tool writes on demand.
-struct HandmadeEntry {
-    var name: [UInt8]
-    var flags: UInt16 = 0
-    var data: [UInt8] = []
-    var localExtra: [UInt8] = []
-    var centralExtra: [UInt8] = []
+package struct HandmadeEntry {
+    package var name: [UInt8]
+    package var flags: UInt16 = 0
+    package var data: [UInt8] = []
+    package var localExtra: [UInt8] = []
+    package var centralExtra: [UInt8] = []
     /// Overrides for the central header's 32-bit sizes (e.g. 0xFFFFFFFF with a Zip64 field).
-    var centralUncompressed: UInt32? = nil
-    var centralCompressed: UInt32? = nil
-    var versionMadeBy: UInt16 = 3 << 8 | 30
-    var externalAttributes: UInt32 = 0o100644 << 16
+    package var centralUncompressed: UInt32? = nil
+    package var centralCompressed: UInt32? = nil
+    package var versionMadeBy: UInt16 = 3 << 8 | 30
+    package var externalAttributes: UInt32 = 0o100644 << 16
+
+    package init(name: [UInt8], flags: UInt16 = 0, data: [UInt8] = [], localExtra: [UInt8] = [], centralExtra: [UInt8] = [],
+                 centralUncompressed: UInt32? = nil, centralCompressed: UInt32? = nil,
+                 versionMadeBy: UInt16 = 3 << 8 | 30, externalAttributes: UInt32 = 0o100644 << 16) {
+        self.name = name
+        self.flags = flags
+        self.data = data
+        self.localExtra = localExtra
+        self.centralExtra = centralExtra
+        self.centralUncompressed = centralUncompressed
+        self.centralCompressed = centralCompressed
+        self.versionMadeBy = versionMadeBy
+        self.externalAttributes = externalAttributes
+    }
 }
 
 /// An archive of stored entries built from records: local headers and data, central directory, end record.
-func handmadeArchive(_ entries: [HandmadeEntry], comment: [UInt8] = []) -> [UInt8] {
+package func handmadeArchive(_ entries: [HandmadeEntry], comment: [UInt8] = []) -> [UInt8] {
     var writer = ByteWriter()
     var central: [CentralDirectoryHeader] = []
     for entry in entries {
@@ -215,5 +222,5 @@ extension Trait where Self == TimeLimitTrait {
     /// Fails a test that hangs. Generous: tests run in parallel on two cores and the clock also runs while a
     /// test waits for a thread, so this catches a reader stuck in a loop, not a slow machine; loops over
     /// many inputs also time each input (see `expectExactOrError`).
-    static var hangGuard: Self { .timeLimit(.minutes(5)) }
+    package static var hangGuard: Self { .timeLimit(.minutes(5)) }
 }

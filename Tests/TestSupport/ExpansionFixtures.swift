@@ -1,17 +1,16 @@
 import AssetPack
 import AssetPackZip
 import Foundation
-import TestSupport
 
 /// What a folder on disk holds, the `.assetpack` record at its top left out: files with contents,
 /// folders, and symlinks with their targets.
-struct DiskTree: Equatable, CustomStringConvertible {
-    var files: [String: [UInt8]] = [:]
-    var directories: Set<String> = []
-    var symlinks: [String: String] = [:]
+package struct DiskTree: Equatable, CustomStringConvertible {
+    package var files: [String: [UInt8]] = [:]
+    package var directories: Set<String> = []
+    package var symlinks: [String: String] = [:]
 
     /// Reads the folder at `root` (nil when it does not exist).
-    static func read(_ root: String) -> DiskTree? {
+    package static func read(_ root: String) -> DiskTree? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
         var tree = DiskTree()
@@ -37,65 +36,45 @@ struct DiskTree: Equatable, CustomStringConvertible {
     }
 
     /// The expected disk tree of an asset tree.
-    init(_ tree: AssetTree) {
+    package init(_ tree: AssetTree) {
         files = tree.files
         directories = tree.directories
     }
 
-    init() {}
+    package init() {}
 
-    var description: String {
+    package var description: String {
         "files: \(files.keys.sorted()), directories: \(directories.sorted()), symlinks: \(symlinks)"
     }
 }
 
-/// The inode number of `path` (not following a symlink).
-func inodeNumber(_ path: String) -> UInt64? {
-    (try? FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value
-}
-
-/// Hidden names (assetpack's staging and previous trees would be) in the folder `path`, sorted.
-func hiddenNames(_ path: String) -> [String] {
-    folderNames(path).filter { $0.hasPrefix(".") }
-}
-
-/// Creates the folder holding `path` (ZipWriter does not).
-func makeParent(_ path: String) throws {
-    try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-}
-
-/// Names in the folder `path`, sorted.
-func folderNames(_ path: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-}
-
 /// A source that counts the calls made to it, to prove an up-to-date check does no walk.
-final class CallCountingSource: AssetSource, @unchecked Sendable {
-    let base: any AssetSource
+package final class CallCountingSource: AssetSource, @unchecked Sendable {
+    package let base: any AssetSource
     private let lock = NSLock()
-    private(set) var lists = 0
-    private(set) var opens: [String] = []
+    package private(set) var lists = 0
+    package private(set) var opens: [String] = []
 
-    init(_ base: any AssetSource) { self.base = base }
+    package init(_ base: any AssetSource) { self.base = base }
 
-    var name: String { base.name }
+    package var name: String { base.name }
 
-    func list(_ path: AssetPath) throws(AssetPackError) -> [String] {
+    package func list(_ path: AssetPath) throws(AssetPackError) -> [String] {
         lock.lock(); lists += 1; lock.unlock()
         return try base.list(path)
     }
 
-    func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
+    package func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
         lock.lock(); opens.append(path.string); lock.unlock()
         return try base.open(path)
     }
 }
 
 /// Builds test inputs: packed bundles (via ``PackedBundle``), folders, and archives with chosen entries.
-enum ExpansionFixtures {
+package enum ExpansionFixtures {
     /// A packed bundle folder for `tree` under `folder`; `packed` files go into `NAME.zip` archives.
     @discardableResult
-    static func bundle(_ tree: AssetTree, packed: [String: CompressionMethod], at folder: String,
+    package static func bundle(_ tree: AssetTree, packed: [String: CompressionMethod], at folder: String,
                        scratch: TemporaryDirectory) throws -> PackedBundle {
         let bundle = try PackedBundle(tree, packed: packed, scratch: scratch)
         try? FileManager.default.removeItem(atPath: folder)
@@ -105,7 +84,7 @@ enum ExpansionFixtures {
     }
 
     /// A zip archive at `path` whose entries are written in order: (name, contents, method).
-    static func zip(at path: String, _ entries: [(String, [UInt8], CompressionMethod)], permissions: UInt32 = 0o644) throws {
+    package static func zip(at path: String, _ entries: [(String, [UInt8], CompressionMethod)], permissions: UInt32 = 0o644) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let writer = try ZipWriter(path: path)
         for (name, bytes, method) in entries {
@@ -115,7 +94,7 @@ enum ExpansionFixtures {
     }
 
     /// The bytes of a zip archive with `entries`.
-    static func zipBytes(_ entries: [(String, [UInt8], CompressionMethod)], scratch: TemporaryDirectory) throws -> [UInt8] {
+    package static func zipBytes(_ entries: [(String, [UInt8], CompressionMethod)], scratch: TemporaryDirectory) throws -> [UInt8] {
         let path = scratch.file("zip-\(UUID().uuidString).zip")
         try zip(at: path, entries)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -9,7 +9,7 @@ import Testing
 /// `size(of:)`, `randomAccess` and the files of its `storage` folder (`filePath`) — a walk must find
 /// exactly the tree's items, and files read from several threads at once must all read back intact.
 /// - Parameter randomAccessFiles: when given, exactly these files must offer random access.
-func checkConformance(of source: any AssetSource, to tree: AssetTree, randomAccessFiles: Set<String>? = nil,
+package func checkConformance(of source: any AssetSource, to tree: AssetTree, randomAccessFiles: Set<String>? = nil,
                       sourceLocation: SourceLocation = #_sourceLocation) throws {
     try checkListing(source, tree, sourceLocation)
     try checkOpening(source, tree, sourceLocation)
@@ -103,7 +103,7 @@ private func checkConcurrentReads(_ source: any AssetSource, _ tree: AssetTree, 
 }
 
 /// Every byte of `source`, read with positioned reads in odd-sized chunks.
-func readAll(_ source: any RandomAccessSource) throws -> [UInt8] {
+package func readAll(_ source: any RandomAccessSource) throws -> [UInt8] {
     var result: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 7_001)
     while true {
