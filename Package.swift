@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetPackZip", targets: ["AssetPackZip"]),
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetPackPacker", targets: ["AssetPackPacker"]),
+        .library(name: "AssetPackAndroid", targets: ["AssetPackAndroid"]),
         .executable(name: "assetpack", targets: ["AssetPackCLI"]),
     ],
     dependencies: [
@@ -34,11 +35,26 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The NDK's asset API: libandroid on Android; on Linux a table filled at run time from the host shim
+        // (Tools/AndroidHostShim), so nothing here needs the Android packages to build.
+        .target(
+            name: "CAndroidAssets",
+            linkerSettings: [
+                .linkedLibrary("android", .when(platforms: [.android])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+        // An AssetSource over Android's AAssetManager: one Swift source for Android and for the host build.
+        .target(name: "AssetPackAndroid", dependencies: ["AssetPack", "AssetPackZip", "CAndroidAssets"]),
         .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "AssetPackAndroidTests",
+            dependencies: ["AssetPackAndroid", "CAndroidAssets", "AssetPack", "AssetPackPacker", "AssetPackZip", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
