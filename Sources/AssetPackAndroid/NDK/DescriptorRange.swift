@@ -38,9 +38,13 @@ public final class DescriptorRange: RandomAccessSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer, at position: UInt64) throws(ZipError) -> Int {
         guard position < size, let base = buffer.baseAddress else { return 0 }
         let wanted = Int(min(UInt64(buffer.count), size - position))
+        guard let start = off_t(exactly: offset + position), start <= off_t.max - off_t(wanted) else {
+            // 32-bit Android: off_t is 32 bits there.
+            throw ZipError(.io, "offset \(offset + position) is beyond this platform's file offsets", archive: name)
+        }
         var done = 0
         while done < wanted {
-            let count = pread(descriptor, base + done, wanted - done, off_t(offset + position) + off_t(done))
+            let count = pread(descriptor, base + done, wanted - done, start + off_t(done))
             if count > 0 {
                 done += count
             } else if count == 0 {
