@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetPackZip", targets: ["AssetPackZip"]),
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetPackPacker", targets: ["AssetPackPacker"]),
+        .library(name: "AssetPackAndroid", targets: ["AssetPackAndroid"]),
         .executable(name: "assetpack", targets: ["AssetPackCLI"]),
         // The same executable under its target's name, for the plugins below: SwiftPM 6.3 looks a plugin's
         // tool up as a product named after the target (swiftlang/swift-package-manager#8831).
@@ -52,11 +53,26 @@ let package = Package(
             ),
             dependencies: ["AssetPackCLI"]
         ),
+        // The NDK's asset API: libandroid on Android; on Linux a table filled at run time from the host shim
+        // (Tools/AndroidHostShim), so nothing here needs the Android packages to build.
+        .target(
+            name: "CAndroidAssets",
+            linkerSettings: [
+                .linkedLibrary("android", .when(platforms: [.android])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+        // An AssetSource over Android's AAssetManager: one Swift source for Android and for the host build.
+        .target(name: "AssetPackAndroid", dependencies: ["AssetPack", "AssetPackZip", "CAndroidAssets"]),
         .target(name: "TestSupport", dependencies: ["AssetPack", "AssetPackPacker", "AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
+        .testTarget(
+            name: "AssetPackAndroidTests",
+            dependencies: ["AssetPackAndroid", "CAndroidAssets", "AssetPack", "AssetPackPacker", "AssetPackZip", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,11 +14,30 @@ extension BundleManifest {
     public static func read(from source: any AssetSource) throws(AssetPackError) -> BundleManifest? {
         let origin = origin(in: source)
         guard let bytes = try readFile(manifestPath, of: source, limit: maxEncodedSize, origin: origin) else { return nil }
-        let manifest = try decode(bytes, origin: origin)
-        try manifest.checkIdentity(origin: origin)
+        let manifest = try read(bytes: bytes, origin: origin)
         if let identity = try readIdentity(from: source), identity != manifest.identity {
             throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
         }
+        return manifest
+    }
+
+    /// Reads the manifest from `stream` (a source that cannot be opened as an ``AssetSource`` yet, such as
+    /// Android's asset manager): at most ``maxEncodedSize`` bytes, decoded and checked as ``read(from:)``
+    /// does, without the identity-file check. `origin` names it in messages.
+    public static func read(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> BundleManifest {
+        let bytes: [UInt8]
+        do {
+            bytes = try stream.readAll(limit: maxEncodedSize)
+        } catch {
+            throw AssetPackError(error, path: origin)
+        }
+        return try read(bytes: bytes, origin: origin)
+    }
+
+    /// Decodes `bytes` and checks the identity against the entries.
+    private static func read(bytes: [UInt8], origin: String) throws(AssetPackError) -> BundleManifest {
+        let manifest = try decode(bytes, origin: origin)
+        try manifest.checkIdentity(origin: origin)
         return manifest
     }
 

@@ -48,6 +48,21 @@ public final class FileSource: RandomAccessSource {
         name = path
     }
 
+    /// Takes ownership of the open `descriptor` (closed when this object goes away) and reads the file it
+    /// refers to, whose size is asked once; `name` is shown in messages.
+    /// - Throws: ``ZipError`` with code `.io` when the size cannot be read (the descriptor is then closed).
+    public init(descriptor: Int32, name: String) throws(ZipError) {
+        let file = FileDescriptor(rawValue: descriptor)
+        do {
+            size = try io(file.status(path: name)).size
+        } catch {
+            file.close()
+            throw error
+        }
+        self.descriptor = descriptor
+        self.name = name
+    }
+
     deinit { FileDescriptor(rawValue: descriptor).close() }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {

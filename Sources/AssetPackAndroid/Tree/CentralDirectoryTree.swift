@@ -1,0 +1,36 @@
+import AssetPack
+import AssetPackZip
+
+/// The asset tree as the APK's own central directory states it, read with ``ZipArchive`` from the APK
+/// file (`ApplicationInfo.sourceDir`): folders stated by directory entries or implied by longer names
+/// (aapt writes no directory entries, so an empty folder survives only in a zip that has one).
+struct CentralDirectoryTree: StoredTree {
+    /// The APK.
+    let archive: ZipArchive
+    /// The folder of the APK the tree starts at: `assets`, or `assets/ROOT`.
+    let prefix: String
+
+    var origin: String { "the central directory of \(archive.name)" }
+
+    func node(_ path: AssetPath) -> StoredNode? {
+        let name = entryName(path)
+        guard !path.isRoot, let entry = archive.entry(named: name) else {
+            return archive.isDirectory(name) ? .directory : nil
+        }
+        switch entry.kind {
+        case .file: return .file(size: entry.uncompressedSize, crc32: entry.crc32)
+        case .directory: return .directory
+        case .symlink: return .refused(.symlink, "is a symbolic link; links are not followed")
+        case .special: return .refused(.unsupported, "is not a regular file (a FIFO, socket or device)")
+        }
+    }
+
+    func names(in path: AssetPath) -> [String] {
+        (archive.contentsOfDirectory(entryName(path)) ?? []).filter { !$0.isEmpty }
+    }
+
+    /// The APK entry name of `path`.
+    func entryName(_ path: AssetPath) -> String {
+        path.isRoot ? prefix : prefix + "/" + path.string
+    }
+}
