@@ -1,5 +1,5 @@
+import AssetPackSystem
 import AssetPackZip
-import Foundation
 
 /// An archive the expander reads entries from, shared by every item that reads from it: the source
 /// itself (``init(opened:)``), or an archive stored in a source, opened on first use. A stored archive is
@@ -9,7 +9,7 @@ final class ArchiveHandle: @unchecked Sendable {
     /// The archive's name in messages: its path in the source, or the archive's own name.
     let displayName: String
     private let location: Location
-    private let lock = NSLock()
+    private let monitor = Monitor()
     private var opened: ZipArchive?
 
     /// Where the archive is.
@@ -41,8 +41,11 @@ final class ArchiveHandle: @unchecked Sendable {
     }
 
     private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
-        lock.lock()
-        defer { lock.unlock() }
+        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in try openOnce(path, of: access, limits: limits) }
+    }
+
+    /// ``open(_:of:limits:)`` inside the lock.
+    private func openOnce(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
         if let opened { return opened }
         let bytes: any RandomAccessSource
         if let direct = try access.randomAccess(path) {

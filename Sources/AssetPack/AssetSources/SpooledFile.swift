@@ -17,14 +17,10 @@ final class SpooledFile: RandomAccessSource, @unchecked Sendable {
         try io(folder.remove(temporary))
         self.name = name
         var total: UInt64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count: Int
-            do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(name)) }
-            if count == 0 { break }
-            try io(file.fd.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: name))
-            total += UInt64(count)
+        let spool = file
+        try stream.forEachPiece(name: name) { (piece) throws(AssetPackError) in
+            try io(spool.fd.writeAll(piece, path: name))
+            total += UInt64(piece.count)
         }
         self.size = total
     }

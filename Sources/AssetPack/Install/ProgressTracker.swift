@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 
 /// Counts what is done, calls the progress callback (one call at a time, in order, from whichever worker

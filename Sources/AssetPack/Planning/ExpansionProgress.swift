@@ -1,4 +1,4 @@
-import Foundation
+import AssetPackSystem
 
 /// Where an expansion stands, reported through the progress callback. Totals are known from the start
 /// (they come from the plan); files kept from an interrupted run or hard-linked from the previous
@@ -49,7 +49,7 @@ public struct ExpansionProgress: Sendable, Equatable {
 /// A flag that stops an expansion at the next file or buffer: the call then throws
 /// ``AssetPackError/Code/cancelled``. What was verified so far is kept for the next call to resume.
 public final class ExpansionCancellation: @unchecked Sendable {
-    private let lock = NSLock()
+    private let monitor = Monitor()
     private var cancelled = false
 
     /// A flag that is not set.
@@ -57,15 +57,11 @@ public final class ExpansionCancellation: @unchecked Sendable {
 
     /// Asks the expansion to stop.
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
+        monitor.withLock { cancelled = true }
     }
 
     /// True once ``cancel()`` was called.
     public var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
+        monitor.withLock { cancelled }
     }
 }

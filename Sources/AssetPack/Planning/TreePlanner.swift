@@ -70,15 +70,11 @@ enum StreamMeasure {
     static func measure(_ stream: any ByteStream, name: String) throws(AssetPackError) -> (size: UInt64, crc32: UInt32) {
         var crc = CRC32()
         var size: UInt64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count: Int
-            do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(name)) }
-            if count == 0 { return (size, crc.value) }
-            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            size += UInt64(count)
+        try stream.forEachPiece(name: name) { piece in
+            crc.update(piece)
+            size += UInt64(piece.count)
         }
+        return (size, crc.value)
     }
 }
 

@@ -36,10 +36,7 @@ public struct ArchivePacker: Sendable {
     /// - Throws: ``AssetPackError`` as ``Packer/build(source:output:progress:)`` does.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
-        try options.rules.validate()
-        try SourceScanner.checkRoot(source)
-        let location = try OutputLocation(output, form: .archive, source: source)
-        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved], exclusions: options.exclusions).scan(source)
+        let (location, items) = try options.scan(source, into: output, form: .archive)
         let staged = try location.stageArchive()
         var summary = BuildSummary(source: source, output: output, form: "archive")
         do throws(AssetPackError) {

@@ -53,3 +53,16 @@ struct ProgressCounter {
                                totalBytes: totalBytes, path: item.path.string))
     }
 }
+
+extension BuildOptions {
+    /// The first steps of every build: checks the rules and the source folder, works out where the output
+    /// goes (never inside the source), and lists the source tree in walking order, output left out.
+    func scan(_ source: String, into output: String,
+              form: OutputLocation.Form) throws(AssetPackError) -> (location: OutputLocation, items: [SourceItem]) {
+        try rules.validate()
+        try SourceScanner.checkRoot(source)
+        let location = try OutputLocation(output, form: form, source: source)
+        let scanner = SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions)
+        return (location, try scanner.scan(source))
+    }
+}

@@ -41,10 +41,7 @@ public struct Packer: Sendable {
     ///   file, a reserved `.assetpack` at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
-        try options.rules.validate()
-        try SourceScanner.checkRoot(source)
-        let location = try OutputLocation(output, form: .folder, source: source)
-        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved], exclusions: options.exclusions).scan(source)
+        let (location, items) = try options.scan(source, into: output, form: .folder)
         let plan = try BundlePlan.make(items, rules: options.rules)
         let cache = location.exists
             ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks) : nil

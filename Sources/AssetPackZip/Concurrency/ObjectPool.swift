@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Reusable per-thread tools (a compressor and its buffers, a copy buffer) handed to whichever thread needs
 /// one next: at most as many are made as threads use them at once, and they are freed with the pool.
 /// The one object pool of the package: the zip layer's parallel parts and the packer use it.

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Produces results for the items `0..<count` on several threads and consumes them in item order on the
 /// calling thread: how independent pieces (deflate blocks, files of one archive) are compressed in
 /// parallel and still written into one file in a fixed order, so the file is the same whatever the

@@ -1,6 +1,5 @@
 import AssetPackSystem
 import AssetPackZip
-import Foundation
 
 /// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
 /// inflates the blocks at once and writes each at its offset in the file. It checks the index against the
@@ -102,14 +101,14 @@ enum BlockParallelExtraction {
 /// from whichever thread wrote them.
 private final class WritebackPacer: @unchecked Sendable {
     private let descriptor: FileDescriptor?
-    private let lock = NSLock()
+    private let monitor = Monitor()
     private var pending: UInt64 = 0
 
     init(descriptor: FileDescriptor?) { self.descriptor = descriptor }
 
     func wrote(_ bytes: UInt64) {
         guard let descriptor else { return }
-        let due: Bool = lock.withLock {
+        let due: Bool = monitor.withLock {
             pending += bytes
             guard pending >= BlockParallelExtraction.writebackInterval else { return false }
             pending = 0

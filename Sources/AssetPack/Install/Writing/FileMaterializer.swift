@@ -1,6 +1,5 @@
 import AssetPackSystem
 import AssetPackZip
-import Foundation
 
 /// Writes one file item into a staging tree, verified, with as few system calls and copies as the data
 /// allows. The file is created under its final name (`O_EXCL`, never through a symlink); the bytes are
@@ -291,22 +290,18 @@ final class SourceTree {
 final class CloneSupport: @unchecked Sendable {
     /// Files smaller than this are copied (a clone saves little and costs a call).
     static let minimumSize: UInt64 = 64 * 1024
-    private let lock = NSLock()
+    private let monitor = Monitor()
     private var failed = false
 
     /// False once a clone failed.
     var isWorthTrying: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !failed
+        monitor.withLock { !failed }
     }
 
     /// Notes the outcome of a clone; returns it.
     func record(_ worked: Bool) -> Bool {
         if !worked {
-            lock.lock()
-            failed = true
-            lock.unlock()
+            monitor.withLock { failed = true }
         }
         return worked
     }
