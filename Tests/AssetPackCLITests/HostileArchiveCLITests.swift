@@ -116,7 +116,7 @@ import TestSupport
         try ExpandCLITests.write(next, to: scratch.file("next"))
         let limited = try run("/bin/sh", ["-c", "ulimit -f 64; exec \"$0\" \"$@\"", tool, "expand", scratch.file("next"),
                                            "--to", destination, "--jobs", "1"])
-        expectOneLineFailure(limited, mentions: ["large.bin", "File too large"], destination: destination)
+        expectOneLineFailure(limited, mentions: ["large.bin", "file too large"], destination: destination)
         let staging = scratch.file("out/.assets.assetpack-staging")
         let staged = (FileManager.default.enumerator(atPath: staging)?.allObjects as? [String]) ?? []
         #expect(!staged.contains { $0.contains(".assetpack-tmp-") }, "\(staged)")
@@ -136,12 +136,14 @@ import TestSupport
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         }
         let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", tool, "expand", scratch.file("src")]
+        // Both name the folder that refused the write, in plain words.
+        let refused = "assetpack: error: \(scratch.file("locked")): permission denied: cannot write here\n"
         let parent = try run("setpriv", nobody + ["--to", scratch.file("locked/assets")])
-        expectOneLineFailure(parent, mentions: [scratch.file("locked"), "Permission denied"], destination: scratch.file("locked/assets"),
-                             holding: nil)
+        expectOneLineFailure(parent, mentions: [], destination: scratch.file("locked/assets"), holding: nil)
+        #expect(parent.stderr == refused)
         let deeper = try run("setpriv", nobody + ["--to", scratch.file("locked/sub/assets")])
-        expectOneLineFailure(deeper, mentions: [scratch.file("locked/sub"), "Permission denied"],
-                             destination: scratch.file("locked/sub/assets"), holding: nil)
+        expectOneLineFailure(deeper, mentions: [], destination: scratch.file("locked/sub/assets"), holding: nil)
+        #expect(deeper.stderr == refused)
         #expect(sortedNames(scratch.file("locked")) == [])
     }
 
@@ -175,7 +177,8 @@ import TestSupport
         #expect(try run("/bin/mount", ["-o", "remount,bind,ro", scratch.file("out")]).status == 0)
         try ExpandCLITests.write(["keep.txt": Array("next\n".utf8)], to: scratch.file("next"))
         let result = try run(tool, ["expand", scratch.file("next"), "--to", destination])
-        expectOneLineFailure(result, mentions: [scratch.file("out"), "Read-only file system"], destination: destination)
+        expectOneLineFailure(result, mentions: [], destination: destination)
+        #expect(result.stderr == "assetpack: error: \(scratch.file("out")): read-only file system: cannot write here\n")
     }
 
     @Test func aDestinationThatIsAFileIsAClearError() throws {

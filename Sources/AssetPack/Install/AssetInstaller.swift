@@ -42,8 +42,13 @@ public struct AssetInstaller: Sendable {
     let name: String
 
     /// An installer of `source` into the folder `destination` (created with its parents when missing).
-    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (`/`, `.`, `..`).
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (empty,
+    ///   `/`, `.`, `..`).
     public init(source: any AssetSource, destination: String, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) {
+        guard !destination.isEmpty else {
+            // Not the current folder: an empty path is a mistake (an unset variable), never a choice.
+            throw AssetPackError(.invalidArgument, "the destination is an empty path; name a folder to create or replace")
+        }
         var path = destination
         if !path.hasPrefix("/"), let current = try? FileSystem.currentDirectory() { path = current + "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
