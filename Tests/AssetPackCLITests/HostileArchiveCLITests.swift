@@ -77,6 +77,24 @@ import TestSupport
             entry.localCRC32 = 0x1234_5678
             return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
         }, mentions: ["\"bad.bin\"", "CRC-32 mismatch"]),
+        // Found only while writing, after the staging tree was made: it must go again.
+        Hostile(label: "damaged deflate data", bytes: {
+            var random = SeededRandom(seed: 9)
+            var entry = try RawZip.deflated("data.bin", random.text(60_000))
+            for offset in stride(from: 40, to: 400, by: 7) { entry.data[offset] ^= 0xA5 }
+            return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
+        }, mentions: ["\"data.bin\""]),
+        Hostile(label: "a size that lies", bytes: {
+            var entry = RawZip.file("short.bin", Array(repeating: 3, count: 5_000))
+            entry.uncompressedSize = 4_000
+            entry.compressedSize = 4_000
+            return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
+        }, mentions: ["\"short.bin\""]),
+        Hostile(label: "local header disagrees", bytes: {
+            var entry = RawZip.file("named.bin", Array(repeating: 4, count: 5_000))
+            entry.localName = Array("other.bin".utf8)
+            return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
+        }, mentions: ["\"named.bin\""]),
         Hostile(label: "ratio bomb", bytes: { RawZip([try RawZip.deflated("zeros.bin", [UInt8](repeating: 0, count: 8 << 20))]).bytes },
                 mentions: ["\"zeros.bin\"", "compression-ratio limit of 1000:1"]),
         Hostile(label: "random bytes", bytes: { var random = SeededRandom(seed: 1); return random.bytes(50_000) },
@@ -91,6 +109,7 @@ import TestSupport
         let result = try run(tool, ["expand", scratch.file("hostile.zip"), "--to", destination])
         expectOneLineFailure(result, mentions: [scratch.file("hostile.zip")] + hostile.mentions, destination: destination)
         #expect(sortedNames(scratch.path) == ["hostile.zip", "out", "previous"])
+        #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/assetpack-cli-evil.txt"))
     }
 
@@ -103,7 +122,7 @@ import TestSupport
         let mentions = hostile.mentions.map { $0.hasPrefix("\"") && $0 != "\"\"" ? String($0.dropFirst()) : $0 }
         expectOneLineFailure(result, mentions: ["data/pack.zip"] + mentions, destination: destination)
         #expect(sortedNames(scratch.path) == ["out", "previous", "tree"])
-        #expect(sortedNames(scratch.file("out")).allSatisfy { $0 == "assets" || $0 == ".assets.assetpack-staging" })
+        #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
     }
 
     // MARK: - Faults of the machine

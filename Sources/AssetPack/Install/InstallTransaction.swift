@@ -20,13 +20,18 @@ struct InstallTransaction {
         }
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp)
         var counts = Counts()
-        if state != .complete {
-            counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
-        } else {
-            try flush(staging)  // completed by an earlier call, which may not have flushed it
+        do {
+            if state != .complete {
+                counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
+            } else {
+                try flush(staging)  // completed by an earlier call, which may not have flushed it
+            }
+            try commit(staging, plan: plan)
+            try switchIn()
+        } catch {
+            FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: state == .fresh)
+            throw error
         }
-        try commit(staging, plan: plan)
-        try switchIn()
         progress.enter(.done)
         let done = progress.snapshot
         return ExpansionResult(destination: installer.destination, upToDate: false, identity: plan.stamp,
