@@ -12,6 +12,7 @@ struct InstallTransaction {
     func run() throws(AssetPackError) -> ExpansionResult {
         progress.enter(.planning)
         let plan = try ExpansionPlanner.plan(installer.source, options: installer.options)
+        try SourceCheck.notEmpty(plan, options: installer.options)
         let current = try currentTree()
         if let current, InstallRecord.stamp(of: current) == plan.stamp {
             try removeLeftovers()

@@ -15,6 +15,7 @@ struct TreePlanner {
     let options: ExpansionOptions
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
+        try SourceCheck.root(of: source.access.storage)
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
         if let zip = source.archive, !options.testSeam.walksArchives {
             try ArchiveEntryPlanner(source: source.access, options: options)
