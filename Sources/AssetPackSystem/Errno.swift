@@ -49,4 +49,18 @@ package struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringC
     package static var notSupported: Errno { Errno(rawValue: _ENOTSUP) }
     /// `EOPNOTSUPP`: the operation is not supported (the same value as ``notSupported`` on Linux).
     package static var notSupportedOnSocket: Errno { Errno(rawValue: _EOPNOTSUPP) }
+    /// `EACCES`: the permission bits (or a security policy) refuse the access.
+    package static var permissionDenied: Errno { Errno(rawValue: _EACCES) }
+    /// `EISDIR`: a file was expected, the name is a directory.
+    package static var isDirectory: Errno { Errno(rawValue: _EISDIR) }
+    /// `EFBIG`: the file would grow past the file-size limit (`ulimit -f`) or the file system's maximum.
+    package static var fileTooLarge: Errno { Errno(rawValue: _EFBIG) }
+    /// `EMFILE`: the process has too many open descriptors.
+    package static var tooManyOpenFiles: Errno { Errno(rawValue: _EMFILE) }
+    /// `ENFILE`: the system has too many open files.
+    package static var tooManyOpenFilesInSystem: Errno { Errno(rawValue: _ENFILE) }
+    /// `ENAMETOOLONG`: a name or the whole path is too long.
+    package static var nameTooLong: Errno { Errno(rawValue: _ENAMETOOLONG) }
+    /// `ENOTEMPTY`: the directory is not empty.
+    package static var directoryNotEmpty: Errno { Errno(rawValue: _ENOTEMPTY) }
 }

@@ -78,12 +78,32 @@ package enum FileSystem {
     }
 
     /// Creates `path` and any missing folder above it (`mkdir -p`, mode 0755 before the umask); folders that
-    /// exist are fine. A failure names the folder that could not be made.
-    package static func makeDirectories(_ path: String) throws(SystemError) {
-        if (try? status(path, followingLinks: true))??.kind == .directory { return }
+    /// exist are fine. A failure names the folder that could not be made — or, when writing is refused
+    /// (permission denied, read-only file system), the folder that refused it — and removes again the
+    /// folders this call made before it.
+    /// - Returns: the folders this call made, outermost first (for ``removeEmptyDirectories(_:)``).
+    @discardableResult
+    package static func makeDirectories(_ path: String) throws(SystemError) -> [String] {
+        if (try? status(path, followingLinks: true))??.kind == .directory { return [] }
         let parent = parentPath(path)
-        if parent != path && parent != "." { try makeDirectories(parent) }
-        _ = try systemCall("mkdir", path) { system_mkdir(path, 0o755) }.value(orNilFor: .fileExists)
+        let made = parent != path && parent != "." ? try makeDirectories(parent) : []
+        switch systemCall("mkdir", path, { system_mkdir(path, 0o755) }) {
+        case .success: return made + [path]
+        case .failure(let error) where error.errno == .fileExists: return made
+        case .failure(var error):
+            removeEmptyDirectories(made)
+            if [.permissionDenied, .notPermitted, .readOnlyFileSystem].contains(error.errno) { error.path = parent }
+            throw error
+        }
+    }
+
+    /// Removes the folders `paths` (as ``makeDirectories(_:)`` returns them), innermost first, each only
+    /// while it is empty (`rmdir(2)`): a folder something else was put in since stays, and so do the
+    /// folders above it. Best effort: nothing is reported.
+    package static func removeEmptyDirectories(_ paths: [String]) {
+        for path in paths.reversed() {
+            guard (try? systemCall("rmdir", path, { system_rmdir(path) }).get()) != nil else { return }
+        }
     }
 
     /// Creates the new file `path` (`O_EXCL`: never replacing one) for writing, with `permissions` exactly

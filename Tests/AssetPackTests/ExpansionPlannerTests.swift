@@ -120,7 +120,7 @@ import TestSupport
     }
 
     @Test(arguments: [0o010644, 0o020644, 0o060644, 0o140644])  // FIFO, character and block device, socket
-    func specialEntriesAreNeverCreated(mode: Int) throws {
+    func specialEntriesArePlannedAsRegularFiles(mode: Int) throws {
         try ExternalTool.python3.require()
         let scratch = try TemporaryDirectory("plan-special")
         try FileManager.default.createDirectory(atPath: scratch.file("tree"), withIntermediateDirectories: true)
@@ -133,8 +133,11 @@ import TestSupport
                 z.writestr(info, b"")
             """
         #expect(try run("python3", ["-c", script, scratch.file("tree/x.zip"), String(mode)]).status == 0)
-        let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree"))) }
-        #expect(error?.code == .unsupported)
+        // As unzip and Python extract it: a regular file of its data, with the default mode (ArchiveEntryPolicy).
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")))
+        #expect(plan.items.map(\.path.string) == ["node"])
+        #expect(plan.items.first?.kind == .file)
+        #expect(plan.items.first?.permissions == 0o644)
     }
 
     @Test func symlinkEntriesAreRefusedUnlessAllowed() throws {

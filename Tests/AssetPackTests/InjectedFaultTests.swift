@@ -47,7 +47,7 @@ import TestSupport
         let (error, work) = try Self.upgrade(failing: ["write", "pwrite"], with: .noSpace, endingWith: ".bin") {
             $0.file(".assets.assetpack-staging")
         }
-        expectError(error, .noSpace, mentions: [work.file(".assets.assetpack-staging/"), "write failed: No space left on device"])
+        expectError(error, .noSpace, mentions: [work.file(".assets.assetpack-staging/"), "no space left on the device"])
         #expect(error?.errno == ENOSPC)
         #expect(error?.cause == .system(call: "write", errno: ENOSPC))
         try Self.expectRecovery(work)
@@ -57,14 +57,14 @@ import TestSupport
         let (error, work) = try Self.upgrade(failing: ["write", "pwrite"], with: .ioError, endingWith: ".bin") {
             $0.file(".assets.assetpack-staging")
         }
-        expectError(error, .io, mentions: [work.file(".assets.assetpack-staging/"), "write failed: Input/output error"])
+        expectError(error, .io, mentions: [work.file(".assets.assetpack-staging/"), "input/output error"])
         #expect(error?.errno == EIO)
         try Self.expectRecovery(work)
     }
 
     @Test func aFailingDeviceWhileReadingTheSourceIsAnIOError() throws {
         let (error, work) = try Self.upgrade(failing: ["read", "pread"], with: .ioError) { $0.file("v2/keep.txt") }
-        expectError(error, .io, mentions: [work.file("v2/keep.txt"), "read failed: Input/output error"])
+        expectError(error, .io, mentions: [work.file("v2/keep.txt"), "input/output error"])
         #expect(error?.errno == EIO)
         try Self.expectRecovery(work)
     }
@@ -73,7 +73,8 @@ import TestSupport
         let changes = ["mkdirat", "mkdir", "unlinkat", "renameat", "renameat2", "linkat", "symlinkat", "fchmod", "fchmodat",
                        "write", "pwrite", "ftruncate"]
         let (error, work) = try Self.upgrade(failing: changes, with: .readOnlyFileSystem) { $0.file(".assets") }
-        expectError(error, .io, mentions: [work.file(".assets.assetpack-staging"), "Read-only file system"])
+        // The staging tree is the first thing written: the error names the folder the caller chose.
+        #expect(error?.description == "\(work.path): read-only file system: cannot write here")
         #expect(error?.errno == EROFS)
         #expect(!FileManager.default.fileExists(atPath: work.file(".assets.assetpack-staging")))
         try Self.expectRecovery(work)

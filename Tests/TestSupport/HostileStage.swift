@@ -14,8 +14,8 @@ package enum Placement: String, CaseIterable, Sendable, CustomTestStringConverti
 }
 
 /// A scratch folder with a destination that already holds a complete previous version, and the checks
-/// every refused input must pass: the error, the previous tree intact, no stray files beside it, and
-/// nothing outside the scratch folder.
+/// every refused input must pass: the error, the previous tree intact, the destination's parent folder
+/// listing exactly as before (no staging tree, no temporary), and nothing outside the scratch folder.
 ///
 /// Layout: `previous/` (the source of the previous version), `tree/` or `hostile.zip` (the hostile input),
 /// `out/assets` (the destination), `outside/` (an empty folder that links and names try to reach).
@@ -23,6 +23,8 @@ package final class HostileStage: @unchecked Sendable {
     package let scratch: TemporaryDirectory
     package let destination: String
     package let outside: String
+    /// Everything below the destination's parent folder once the previous version is in place.
+    package let parentListing: Set<String>
 
     /// The previous version every refused expansion must leave as it was.
     package static let previous = AssetTree(files: ["keep.txt": Array("the previous version\n".utf8),
@@ -35,6 +37,7 @@ package final class HostileStage: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Self.previous.write(to: scratch.file("previous"))
         try AssetInstaller(source: DirectorySource(root: scratch.file("previous")), destination: destination).install()
+        parentListing = Self.allNames(scratch.file("out"))
     }
 
     /// The path an archive gets for `placement`, and the name errors must use for it.
@@ -85,26 +88,27 @@ package final class HostileStage: @unchecked Sendable {
         return DiskTree.read(destination)
     }
 
-    /// The rule for every refusal: the destination still holds the previous version exactly; beside it
-    /// there is at most the staging tree (kept for a resume), holding no temporary and no file listed in
-    /// `absent`; the outside folder is empty; the scratch folder holds nothing new.
+    /// The rule for every refusal: the destination still holds the previous version exactly, and no file
+    /// listed in `absent`; the destination's parent folder lists exactly as before (a refused input leaves
+    /// no staging tree, no temporary, nothing: see `FailureCleanup`); the outside folder is empty; the
+    /// scratch folder holds nothing new.
     package func expectIntact(absent: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(DiskTree.read(destination) == DiskTree(Self.previous), "the previous tree changed", sourceLocation: sourceLocation)
-        let beside = folderNames(scratch.file("out"))
-        #expect(beside == ["assets"] || beside == [".assets.assetpack-staging", "assets"], "\(beside)",
-                sourceLocation: sourceLocation)
-        let staging = scratch.file("out/.assets.assetpack-staging")
-        let staged = Self.allNames(staging)
-        #expect(!staged.contains { $0.split(separator: "/").last?.hasPrefix(".assetpack-tmp-") == true },
-                "a temporary was left: \(staged)", sourceLocation: sourceLocation)
+        expectParentUnchanged(sourceLocation: sourceLocation)
         for path in absent {
-            #expect(!staged.contains(path), "\"\(path)\" was left in staging", sourceLocation: sourceLocation)
             #expect(!FileManager.default.fileExists(atPath: destination + "/" + path), sourceLocation: sourceLocation)
         }
         #expect(folderNames(outside) == [], "something was written outside", sourceLocation: sourceLocation)
         let top = Set(folderNames(scratch.path))
         #expect(top.isSubset(of: ["previous", "out", "outside", "tree", "hostile.zip"]), "\(top.sorted())",
                 sourceLocation: sourceLocation)
+    }
+
+    /// Checks that everything below the destination's parent folder is listed exactly as after ``init(_:)``.
+    package func expectParentUnchanged(sourceLocation: SourceLocation = #_sourceLocation) {
+        let now = Self.allNames(scratch.file("out"))
+        let added = now.subtracting(parentListing).sorted(), removed = parentListing.subtracting(now).sorted()
+        #expect(now == parentListing, "beside the destination: added \(added), removed \(removed)", sourceLocation: sourceLocation)
     }
 
     /// Every path below `root` (files, folders, links), relative, without following links.

@@ -19,7 +19,9 @@ public enum AssetSources {
     /// (starting at its subfolder `root`), a ``ZipAssetSource`` for any other file.
     /// - Throws: as ``open(path:root:)``, except for manifest errors.
     public static func container(path: String, root: String?) throws(AssetPackError) -> any AssetSource {
-        let info = try io(FileSystem.existingStatus(path, followingLinks: true))
+        guard let info = try io(FileSystem.status(path, followingLinks: true)) else {
+            throw AssetPackError(.notFound, "no such file or folder", path: path)
+        }
         let inner = try AssetPath(root ?? "")
         if info.kind == .directory {
             return DirectorySource(root: inner.isRoot ? path : path + "/" + inner.string)

@@ -50,7 +50,7 @@ extension ZipArchive {
     /// A stored, unencrypted file entry's data as a byte range of the archive; nil for any other entry.
     /// The range is not verified.
     func storedSlice(of entry: ZipEntry) throws(AssetPackError) -> (any RandomAccessSource)? {
-        guard entry.kind == .file, entry.method == .stored, !entry.isEncrypted else { return nil }
+        guard ArchiveEntryPolicy.isFile(entry), entry.method == .stored, !entry.isEncrypted else { return nil }
         do {
             let range = try dataRange(of: entry)
             return SliceSource(source, offset: range.lowerBound, length: range.upperBound - range.lowerBound,

@@ -9,7 +9,8 @@ import AssetPackZip
 ///
 /// Random access: a stored entry is a byte range of the archive (a ``SliceSource``), so a stored zip
 /// inside it can be opened with ``ZipArchive`` in place; a deflated entry gives nil and must be read
-/// forward-only. Symbolic-link entries are refused with `.symlink`, special entries with `.unsupported`.
+/// forward-only. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
+/// the regular file of its data (``ArchiveEntryPolicy``).
 public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The archive read.
     public let archive: ZipArchive
@@ -46,7 +47,7 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     }
 
     /// Opens the file entry at `path`; the stream verifies size and CRC-32 before it reports the end.
-    /// - Throws: `.notFound` for a folder or a missing path, `.symlink`, `.unsupported`, `.archive`.
+    /// - Throws: `.notFound` for a folder or a missing path, `.symlink`, `.unsupported` (encryption, method), `.archive`.
     public func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
         let entry = try fileEntry(path)
         do {
@@ -58,7 +59,7 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
 
     /// The uncompressed size of the file entry at `path`; nil for a folder, a link or a missing path.
     public func size(of path: AssetPath) throws(AssetPackError) -> UInt64? {
-        guard let entry = entry(path), entry.kind == .file else { return nil }
+        guard let entry = entry(path), ArchiveEntryPolicy.isFile(entry) else { return nil }
         return entry.uncompressedSize
     }
 
@@ -83,10 +84,9 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
         var shown: String { "\(archive.name): \(ZipArchive.entryName(path, root: root))" }  // for messages only
         guard let entry = entry(path) else { throw AssetPackError(.notFound, "no such file", path: shown) }
         switch entry.kind {
-        case .file: return entry
+        case .file, .special: return entry  // a FIFO, socket or device entry reads as a file (ArchiveEntryPolicy)
         case .directory: throw AssetPackError(.notFound, "is a directory, not a file", path: shown)
         case .symlink: throw AssetPackError(.symlink, "is a symbolic link; links are not followed", path: shown)
-        case .special: throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: shown)
         }
     }
 }

@@ -72,7 +72,8 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         self.zipError = zipError
     }
 
-    /// Wraps a zip-layer error; codes that have a runtime equivalent keep their meaning.
+    /// Wraps a zip-layer error; codes that have a runtime equivalent keep their meaning. A failed system call
+    /// reads in plain words, as the initializer from a `SystemError` words it (the zip error keeps its own text).
     public init(_ error: ZipError, path: String? = nil) {
         let code: Code = switch error.code {
         case .notFound: .notFound
@@ -82,12 +83,24 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         case .io, .zlib: .io
         default: .archive
         }
-        self.init(code, error.description, path: path ?? error.archive, cause: error.cause, zipError: error)
+        let shown = Self.plainSystemFailure(error).description
+        self.init(code, shown, path: path ?? error.archive, cause: error.cause, zipError: error)
         if error.archive != nil, path == nil || path == error.archive {
             // The zip error's description already starts with the archive path.
             self.path = nil
-            self.message = error.description
+            self.message = shown
         }
+    }
+
+    /// `error` with the message the zip layer made of a failed system call (`CALL failed: REASON`) in plain
+    /// words (``SystemError/reason``); any other error as it is.
+    private static func plainSystemFailure(_ error: ZipError) -> ZipError {
+        guard error.code == .io, case .system(let call?, let errno)? = error.cause else { return error }
+        let failure = SystemError(call, Errno(rawValue: errno), path: nil)
+        guard error.message == failure.message else { return error }
+        var plain = error
+        plain.message = failure.reason
+        return plain
     }
 
     /// One line: `PATH: MESSAGE`.
@@ -96,20 +109,23 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         return "\(path): \(message)"
     }
 
-    /// An I/O error for a failed system call: `PATH: CALL failed: REASON`, code ``Code/noSpace`` for
-    /// `ENOSPC`, ``Code/notFound`` for `ENOENT`, else ``Code/io``.
+    /// An I/O error for a failed system call: `PATH: REASON` in plain words (``SystemError/reason``), code
+    /// ``Code/noSpace`` for `ENOSPC`, ``Code/notFound`` for `ENOENT`, else ``Code/io``; the call and its errno
+    /// are the ``cause``.
     public static func system(_ call: String, path: String, errno code: Int32) -> AssetPackError {
         AssetPackError(SystemError(call, Errno(rawValue: code), path: path))
     }
 
-    /// The error for a failed system call of the platform layer, with the call and errno as its ``cause``.
+    /// The error for a failed system call of the platform layer: the reason in plain words, never the call's
+    /// name (``SystemError/reason``: `no such file or folder`, `permission denied: cannot write here`), with
+    /// the call and errno as its ``cause``.
     package init(_ error: SystemError) {
         let code: Code = switch error.errno {
         case .noSpace: .noSpace
         case .noSuchFileOrDirectory: .notFound
         default: .io
         }
-        self.init(code, error.message, path: error.path, cause: .system(call: error.call, errno: error.errno.rawValue))
+        self.init(code, error.reason, path: error.path, cause: .system(call: error.call, errno: error.errno.rawValue))
     }
 }
 

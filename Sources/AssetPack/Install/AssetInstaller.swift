@@ -18,8 +18,12 @@ import AssetPackSystem
 ///   destination is left once the call returns.
 /// - **Crash-safe and resumable:** every file is checked (size and CRC-32) as it is written, a file that
 ///   fails is deleted, and the record is written only once every file is in place; after a crash (or an
-///   error, or cancellation) the next call keeps the files in staging that check out once more and
-///   writes only the rest.
+///   error of the machine, or cancellation) the next call keeps the files in staging that check out once
+///   more and writes only the rest.
+/// - **Nothing left by a failure that cannot be resumed:** when the input is at fault (a damaged or
+///   hostile archive, a refused name, a limit) or a check made before writing refuses (free space), the
+///   staging tree and the parent folders the call created are removed again (``FailureCleanup`` holds the
+///   rule); ``discardPartialInstall()`` removes a partial install on request.
 /// - **Power-loss safe by default:** the staging tree is flushed (`syncfs`) before the record that marks
 ///   it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
@@ -42,8 +46,13 @@ public struct AssetInstaller: Sendable {
     let name: String
 
     /// An installer of `source` into the folder `destination` (created with its parents when missing).
-    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (`/`, `.`, `..`).
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (empty,
+    ///   `/`, `.`, `..`).
     public init(source: any AssetSource, destination: String, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) {
+        guard !destination.isEmpty else {
+            // Not the current folder: an empty path is a mistake (an unset variable), never a choice.
+            throw AssetPackError(.invalidArgument, "the destination is an empty path; name a folder to create or replace")
+        }
         var path = destination
         if !path.hasPrefix("/"), let current = try? FileSystem.currentDirectory() { path = current + "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
@@ -98,15 +107,26 @@ public struct AssetInstaller: Sendable {
             return ExpansionResult(destination: destination, upToDate: true, identity: stamp,
                                    seconds: SystemClock.monotonicSeconds() - started)
         }
-        try io(FileSystem.makeDirectories(parentPath))
+        let madeFolders = try io(FileSystem.makeDirectories(parentPath))
+        do {
+            var result = try installLocked(progress: progress, cancellation: cancellation)
+            result.seconds = SystemClock.monotonicSeconds() - started
+            return result
+        } catch {
+            FileSystem.removeEmptyDirectories(madeFolders)  // see FailureCleanup
+            throw error
+        }
+    }
+
+    /// ``install(progress:cancellation:)`` once the parent folder exists: under the lock, one transaction.
+    private func installLocked(progress: (@Sendable (ExpansionProgress) -> Void)?,
+                               cancellation: ExpansionCancellation?) throws(AssetPackError) -> ExpansionResult {
         try SourceOverlap.check(source, parent: parentPath, name: name, destination: destination)
         let parent = try io(Descriptor.directory(parentPath))
         let lock = try InstallLock(parent)
         defer { lock.release() }
         let tracker = ProgressTracker(callback: options.testSeam.kills ? killing(progress) : progress, cancellation: cancellation)
-        var result = try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
-        result.seconds = SystemClock.monotonicSeconds() - started
-        return result
+        return try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
     }
 
     /// `progress`, after the test seam's kill points are checked (``InstallTestSeam``).

@@ -12,6 +12,7 @@ struct InstallTransaction {
     func run() throws(AssetPackError) -> ExpansionResult {
         progress.enter(.planning)
         let plan = try ExpansionPlanner.plan(installer.source, options: installer.options)
+        try SourceCheck.notEmpty(plan, options: installer.options)
         let current = try currentTree()
         if let current, InstallRecord.stamp(of: current) == plan.stamp {
             try removeLeftovers()
@@ -20,13 +21,18 @@ struct InstallTransaction {
         }
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp)
         var counts = Counts()
-        if state != .complete {
-            counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
-        } else {
-            try flush(staging)  // completed by an earlier call, which may not have flushed it
+        do {
+            if state != .complete {
+                counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
+            } else {
+                try flush(staging)  // completed by an earlier call, which may not have flushed it
+            }
+            try commit(staging, plan: plan)
+            try switchIn()
+        } catch {
+            FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: state == .fresh)
+            throw error
         }
-        try commit(staging, plan: plan)
-        try switchIn()
         progress.enter(.done)
         let done = progress.snapshot
         return ExpansionResult(destination: installer.destination, upToDate: false, identity: plan.stamp,

@@ -21,7 +21,15 @@ enum StagingArea {
             }
             try io(TreeRemoval.remove(name, in: parent))
         }
-        let tree = try io(parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory))
+        let tree: Descriptor
+        do {
+            tree = try parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory)
+        } catch {
+            // The first write beside the destination: name the folder the caller chose, not the hidden name.
+            var failure = error
+            failure.path = parent.path
+            throw AssetPackError(failure)
+        }
         try io(tree.fd.setPermissions(PermissionPolicy.defaultDirectory, path: tree.path))
         let record = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         // Never flushed: a marker lost to a power loss only makes the next call start this tree afresh.

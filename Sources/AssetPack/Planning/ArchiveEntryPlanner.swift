@@ -2,8 +2,8 @@ import AssetPackZip
 
 /// Plans the entries of one zip archive from its central directory, entry by entry, before anything is
 /// written: each name must be a safe relative path (``ArchiveEntryPolicy``), encrypted or unsupported
-/// entries and declared compression bombs fail here, FIFOs and devices are always refused, links unless
-/// allowed. Every entry goes to the ``PlanBuilder``, which refuses duplicates, case and normalization
+/// entries and declared compression bombs fail here, FIFO, socket and device entries become regular files,
+/// links are refused unless allowed. Every entry goes to the ``PlanBuilder``, which refuses duplicates, case and normalization
 /// twins, and a file that is also a folder — what a walk of the archive's folded index could not notice
 /// (a leading `/`, empty components, a name stored twice, a directory entry beside a file of that name).
 ///
@@ -73,7 +73,7 @@ struct ArchiveEntryPlanner {
             case .directory:
                 let permissions = PermissionPolicy.directory(rules.keepsPermissions ? entry.permissions : nil)
                 try builder.add(.directory(target, permissions: permissions), from: origin)
-            case .file:
+            case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
                 try ArchiveEntryPolicy.checkReadable(entry, archive: origin)
                 try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: origin)
                 if rules.unpacksZips && target.isZipArchiveName {
@@ -82,15 +82,13 @@ struct ArchiveEntryPlanner {
                     nested.append(target)
                 } else {
                     try builder.add(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
-                                                  permissions: PermissionPolicy.file(rules.keepsPermissions ? entry.permissions : nil),
+                                                  permissions: ArchiveEntryPolicy.filePermissions(entry, keeping: rules.keepsPermissions),
                                                   origin: .zipEntry(handle, entryName: entry.name)), from: origin)
                 }
             case .symlink:
                 let link = try symlinkTarget(entry, archive: archive, rules: rules, origin: origin)
                 try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
                                               origin: .zipEntry(handle, entryName: entry.name)), from: origin)
-            case .special:
-                throw ArchiveEntryPlanner.specialRefused(entry, archive: origin)
             }
         }
         for path in nested.sorted() { try unpack(path, into: path.parent, builder: &builder) }
@@ -136,12 +134,6 @@ struct ArchiveEntryPlanner {
                                  + "which is not a relative path inside the destination", path: origin)
         }
         return target
-    }
-
-    /// The error for a FIFO, socket or device entry, which is never created.
-    static func specialRefused(_ entry: ZipEntry, archive: String) -> AssetPackError {
-        AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)) is a FIFO, socket or device; those are never created",
-                       path: archive)
     }
 
     /// The error for a link entry when links are not allowed.

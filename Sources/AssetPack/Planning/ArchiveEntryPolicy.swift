@@ -10,7 +10,25 @@ import AssetPackZip
 /// bit 11) is IBM code page 437 text by the zip specification, so bytes that are not UTF-8 are accepted as
 /// that text (`caf` + 0x82 is `café`); a name *with* the flag whose bytes are not UTF-8 is refused, because
 /// the archive contradicts itself.
+///
+/// **Kinds.** An entry whose mode says FIFO, socket or device (`EntryKind.special`) is written as a regular
+/// file holding its data (possibly none), with the default permissions — never as a special file. Info-ZIP's
+/// `zip` reading from a pipe (`some-command | zip out.zip -`) records the pipe's FIFO mode for the entry, and
+/// `unzip` and Python's `zipfile` extract it as a regular file too. (A FIFO or device on disk in a folder
+/// source is still refused: that is a node, not data.)
 enum ArchiveEntryPolicy {
+    /// True when the entry is expanded as a regular file: a file entry, or a FIFO, socket or device entry.
+    static func isFile(_ entry: ZipEntry) -> Bool {
+        entry.kind == .file || entry.kind == .special
+    }
+
+    /// The permission bits of the file an entry becomes (see ``isFile(_:)``): the entry's own through
+    /// ``PermissionPolicy`` when `keeping` them, else (and always for a FIFO, socket or device entry, whose
+    /// bits describe the node, not the data) the default.
+    static func filePermissions(_ entry: ZipEntry, keeping: Bool) -> UInt32 {
+        PermissionPolicy.file(keeping && entry.kind == .file ? entry.permissions : nil)
+    }
+
     /// The entry's path relative to where its archive is unpacked. `relativeName` is the part of the name
     /// below the source's root, when the archive is the source and has one.
     /// - Throws: ``AssetPackError/Code/unsafePath`` naming the entry.

@@ -22,6 +22,10 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// survives a power loss (``Durability/flushOnCommit``, the default), or write-back is left to the
     /// kernel (``Durability/none``: still safe against the process being killed). See ``Durability``.
     public var durability: Durability
+    /// Expand a tree that holds no file (only folders, or nothing) instead of refusing it. Off by default:
+    /// an empty tree is almost always a mistake — a misspelt root, an empty download — and installing it
+    /// would record an empty destination as complete. See ``SourceCheck``.
+    public var allowsEmpty: Bool
     /// Tests only: see ``InstallTestSeam``.
     package var testSeam = InstallTestSeam()
 
@@ -29,16 +33,17 @@ public struct ExpansionOptions: Sendable, Hashable {
     public static let defaultMaxTotalBytes: UInt64 = 64 << 30
 
     /// Options with the defaults: unzip `.zip` files of manifest-less trees, refuse symlinks, one job per core,
-    /// flush before the tree is recorded complete.
+    /// flush before the tree is recorded complete, refuse an empty tree.
     public init(keepZips: Bool = false, allowSymlinks: Bool = false, jobs: Int = ExpansionOptions.defaultJobs,
                 limits: ZipLimits = .default, maxTotalBytes: UInt64 = ExpansionOptions.defaultMaxTotalBytes,
-                durability: Durability = .flushOnCommit) {
+                durability: Durability = .flushOnCommit, allowsEmpty: Bool = false) {
         self.keepZips = keepZips
         self.allowSymlinks = allowSymlinks
         self.jobs = max(1, jobs)
         self.limits = limits
         self.maxTotalBytes = maxTotalBytes
         self.durability = durability
+        self.allowsEmpty = allowsEmpty
     }
 
     /// The number of active processor cores.

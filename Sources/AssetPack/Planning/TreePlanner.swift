@@ -15,6 +15,7 @@ struct TreePlanner {
     let options: ExpansionOptions
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
+        try SourceCheck.root(of: source.access.storage)
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
         if let zip = source.archive, !options.testSeam.walksArchives {
             try ArchiveEntryPlanner(source: source.access, options: options)
@@ -48,7 +49,7 @@ struct TreePlanner {
     /// Size (and CRC-32 when it had to be read) of a file, or nil for an empty directory.
     private func fileFacts(_ path: AssetPath) throws(AssetPackError) -> (size: UInt64, crc32: UInt32?)? {
         if case .archive(let archive, let root) = source.access.storage,
-           let entry = archive.entry(named: ZipArchive.entryName(path, root: root)), entry.kind == .file {
+           let entry = archive.entry(named: ZipArchive.entryName(path, root: root)), ArchiveEntryPolicy.isFile(entry) {
             return (entry.uncompressedSize, entry.crc32)  // the archive's central directory states the CRC
         }
         if let sized = source.access.sized {

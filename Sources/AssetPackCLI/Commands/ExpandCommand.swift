@@ -38,6 +38,9 @@ struct ExpandCommand: ParsableCommand {
     @Flag(help: "Create symbolic-link entries of archives (only links that stay inside DIR).")
     var allowSymlinks = false
 
+    @Flag(help: "Expand a tree that holds no file (by default that is an error: a misspelt --root, an empty source).")
+    var allowEmpty = false
+
     @OptionGroup var jobs: JobsOption
 
     @Flag(name: .customLong("no-sync"),
@@ -55,7 +58,7 @@ struct ExpandCommand: ParsableCommand {
         try Reporting.run {
             let source = try AssetSources.container(path: bundle, root: root)
             var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
-                                           durability: noSync ? .none : .flushOnCommit)
+                                           durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
             options.testSeam = .fromEnvironment()
             let installer = try AssetInstaller(source: source, destination: destination, options: options)
             let result: ExpansionResult

@@ -50,6 +50,13 @@ internal var _ENOSYS: Int32 { ENOSYS }
 internal var _ELOOP: Int32 { ELOOP }
 internal var _ENOTSUP: Int32 { ENOTSUP }
 internal var _EOPNOTSUPP: Int32 { EOPNOTSUPP }
+internal var _EACCES: Int32 { EACCES }
+internal var _EISDIR: Int32 { EISDIR }
+internal var _EFBIG: Int32 { EFBIG }
+internal var _EMFILE: Int32 { EMFILE }
+internal var _ENFILE: Int32 { ENFILE }
+internal var _ENAMETOOLONG: Int32 { ENAMETOOLONG }
+internal var _ENOTEMPTY: Int32 { ENOTEMPTY }
 
 // MARK: - Flags
 

@@ -140,6 +140,9 @@ internal func system_chmod(_ path: UnsafePointer<CChar>, _ mode: CInterop.Mode) 
 /// `mkdir(2)`.
 internal func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: CInterop.Mode) -> Int32 { mkdir(path, mode) }
 
+/// `rmdir(2)`.
+internal func system_rmdir(_ path: UnsafePointer<CChar>) -> Int32 { rmdir(path) }
+
 /// `mkdirat(2)`.
 internal func system_mkdirat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ mode: CInterop.Mode) -> Int32 {
     mkdirat(directory, name, mode)
