@@ -18,10 +18,11 @@ struct CentralDirectoryTree: StoredTree {
             return archive.isDirectory(name) ? .directory : nil
         }
         switch entry.kind {
-        case .file: return .file(size: entry.uncompressedSize, crc32: entry.crc32)
+        // A FIFO, socket or device entry (Info-ZIP `zip -` from a pipe records the pipe's mode) is read as
+        // the regular file its data makes, as everywhere else in the package.
+        case .file, .special: return .file(size: entry.uncompressedSize, crc32: entry.crc32)
         case .directory: return .directory
         case .symlink: return .refused(.symlink, "is a symbolic link; links are not followed")
-        case .special: return .refused(.unsupported, "is not a regular file (a FIFO, socket or device)")
         }
     }
 
