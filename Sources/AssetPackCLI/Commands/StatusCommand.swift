@@ -68,7 +68,8 @@ struct StatusCommand: ParsableCommand {
         }
         if let staging = status.staging { lines += stagingLines(staging, source: status.sourceIdentity) }
         if !status.problems.isEmpty {
-            lines += InstalledTreeText.list("  changed: \(InstalledTreeText.entries(status.problems.count)) differ from the record "
+            lines += InstalledTreeText.list("  changed: \(InstalledTreeText.entries(status.problems.count)) "
+                                            + "\(status.problems.count == 1 ? "differs" : "differ") from the record "
                                             + "(contents not read; expand --verify repairs them)",
                                             status.problems.map(\.description), indent: "    ")
         }
