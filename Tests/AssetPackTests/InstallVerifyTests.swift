@@ -103,6 +103,7 @@ import TestSupport
             "d: mode 0700, recorded 0755", #"d/empty: missing"#, #"d/link: links to "other.txt", recorded "target.txt""#,
         ])
         #expect(result.outcome == .repaired)
+        #expect(result.filesChecked == 3, "two files and a link, as expand counts them")
         #expect(DiskTree.read(scratch.file("out")) == expected)
         #expect(TreeDamage.permissions(scratch.file("out/d")) == 0o755)
         #expect(try installer.verify().outcome == .upToDate)

@@ -30,7 +30,7 @@ public struct VerifyResult: Sendable, Equatable {
     public var unknown: [String] = []
     /// True when ``unknown`` were removed by this call's repair or install.
     public var unknownRemoved = false
-    /// Files whose size, mode and CRC-32 were checked, and their bytes.
+    /// Files (and symlinks) the record lists, all checked, and the files' bytes.
     public var filesChecked = 0
     public var bytesChecked: UInt64 = 0
     /// What the install part did, when anything was installed or repaired (nil otherwise).

@@ -66,7 +66,7 @@ struct InstalledTreeCheck {
         var problems: [InstalledTreeProblem] = []
         /// Entries the record does not know, in path order (folders end with `/`).
         var unknown: [String] = []
-        /// Files in the record and their bytes.
+        /// Files and symlinks in the record (as ``ExpansionResult/files`` counts them), and the files' bytes.
         var files = 0
         var bytes: UInt64 = 0
     }
@@ -74,7 +74,8 @@ struct InstalledTreeCheck {
     func run() throws(AssetPackError) -> Outcome {
         let walk = Walk(expected: Self.expectations(of: record), readContents: readContents)
         try walk.visit(tree, prefix: "")
-        var outcome = Outcome(files: record.files.count, bytes: record.files.reduce(0) { $0 + $1.size })
+        var outcome = Outcome(files: record.files.count + (record.links?.count ?? 0),
+                              bytes: record.files.reduce(0) { $0 + $1.size })
         outcome.problems = walk.problems + walk.missing() + (try contentProblems(walk.toRead))
         outcome.problems.sort { $0.path < $1.path }
         outcome.unknown = walk.unknown.sorted()

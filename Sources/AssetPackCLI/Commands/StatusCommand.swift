@@ -61,8 +61,10 @@ struct StatusCommand: ParsableCommand {
     static func text(_ status: InstallStatus) -> [String] {
         var lines = [Reporting.oneLine("\(status.destination): \(status.state.text)")]
         if let installed = status.installed {
-            lines.append("  identity: \(installed.identity)")
-            if let source = status.sourceIdentity, source != installed.identity { lines.append("  source: \(source)") }
+            lines.append(Reporting.oneLine("  identity: \(installed.identity)"))
+            if let source = status.sourceIdentity, source != installed.identity {
+                lines.append(Reporting.oneLine("  source: \(source)"))
+            }
             lines.append("  files: \(installed.files) (\(ByteCount.text(installed.bytes)))")
             if let date = installed.installedAt { lines.append("  installed: \(InstalledTreeText.time(date))") }
         }
@@ -86,7 +88,7 @@ struct StatusCommand: ParsableCommand {
     private static func stagingLines(_ staging: InstallStatus.Staging, source: String?) -> [String] {
         let what = staging.complete ? "a complete tree" : InstalledTreeText.files(staging.files, staging.bytes) + " written"
         var lines = [Reporting.oneLine("  staging: \(what) in \(staging.path)")]
-        if let identity = staging.identity { lines.append("    of \(identity)") }
+        if let identity = staging.identity { lines.append(Reporting.oneLine("    of \(identity)")) }
         let next = if let source, staging.identity != source {
             "not the source's identity: the next expand of it removes this tree"
         } else if staging.complete {
