@@ -10,13 +10,16 @@ package struct FileStatus: Hashable, Sendable {
     package var device: UInt64
     /// Its inode number on that device.
     package var inode: UInt64
+    /// When its contents last changed: whole seconds since 1970-01-01 UTC (`st_mtime`).
+    package var modified: Int64
 
-    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64) {
+    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64, modified: Int64 = 0) {
         self.kind = kind
         self.size = size
         self.permissions = permissions
         self.device = device
         self.inode = inode
+        self.modified = modified
     }
 
     /// True when the owner may execute the file (the bit zip tools look at).

@@ -84,6 +84,28 @@ extension InstallRecord {
         #expect(read?.stamp == "s")
     }
 
+    /// Folders (with modes) and links (with targets) are recorded as the encoder writes them and read back;
+    /// a record without them (written before they were) reads as nil.
+    @Test func foldersAndLinksAreRecordedAndReadBack() throws {
+        var record = InstallRecord(stamp: "assetpack-1 tree abc", files: [.init(path: "a/b.txt", size: 3, crc32: 7, mode: 0o644)],
+                                   source: "f00d")
+        record.directories = [.init(mode: 0o755, path: "a"), .init(mode: 0o700, path: "e\"mpty\u{1}")]
+        record.links = [.init(path: "a/l", target: "b.txt"), .init(path: "up", target: "a/../a/b.txt")]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(record.json() == Array(try encoder.encode(record)) + [0x0A])
+        let read = try #require(InstallRecordReader.read(bytes: record.json()))
+        #expect(read.directories?.map { "\($0.path) \(String($0.mode, radix: 8))" } == ["a 755", "e\"mpty\u{1} 700"])
+        #expect(read.links?.map { "\($0.path) -> \($0.target)" } == ["a/l -> b.txt", "up -> a/../a/b.txt"])
+        #expect(facts(read) == facts(record))
+        record.directories = []
+        record.links = []
+        #expect(record.json() == Array(try encoder.encode(record)) + [0x0A])
+        #expect(InstallRecordReader.read(bytes: record.json())?.directories?.isEmpty == true)
+        let old = try #require(InstallRecordReader.read(bytes: sample.json()))
+        #expect(old.directories == nil && old.links == nil)
+    }
+
     @Test func aLargeRecordIsReadFromItsFileAPieceAtATime() throws {
         let files = (0..<20_000).map { InstallRecord.File(path: "d\($0 % 9)/f-\($0).bin", size: UInt64($0), crc32: UInt32($0), mode: 0o644) }
         let record = InstallRecord(stamp: "big", files: files, source: nil)

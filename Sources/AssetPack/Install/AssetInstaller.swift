@@ -11,7 +11,9 @@ import AssetPackSystem
 /// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`, the bundle's
 ///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
 ///   and the bundle's small `.assetpack/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
-///   (A source without a manifest must be walked to compute its identity.)
+///   (A source without a manifest must be walked to compute its identity.) That check trusts the tree:
+///   ``verify(repair:progress:cancellation:)`` reads every file against the record and repairs what
+///   differs; ``status()`` and ``InstalledTree/status(at:)`` say what is there without reading contents.
 /// - **The previous version stays usable:** the new tree is built in the hidden sibling
 ///   `.<name>.assetpack-staging` on the same file system and switched in with one atomic exchange of the
 ///   two names; the old tree is then removed. Nothing of assetpack's but `.assetpack/` inside the
@@ -28,6 +30,10 @@ import AssetPackSystem
 ///   it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
 ///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
+/// - **The destination is the bundle's alone:** an upgrade (or a repair) switches in a tree built from the
+///   bundle only, so files and folders that the app put inside the destination are **deleted**, and the
+///   install does not report them. Keep app data elsewhere; ``status()`` and ``verify(repair:progress:cancellation:)``
+///   list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
 /// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of
 ///   the parent folder; the later ones then find the tree complete.
 /// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is

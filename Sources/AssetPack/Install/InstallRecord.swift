@@ -3,9 +3,10 @@ import Foundation
 
 /// What a complete destination holds, written into its `.assetpack/` folder just before the switch:
 /// the stamp (identity plus options, in the small `identity` file that the up-to-date check reads),
-/// every file with size, CRC-32 and permissions (in `installed.json`, read only when upgrading, to find
-/// the files that did not change), and for an archive given as the source its ``SourceFingerprint``
-/// with the stamp (in `source`, which the up-to-date check reads instead of planning the archive).
+/// every file with size, CRC-32 and permissions, every folder with its permissions and every symbolic link
+/// with its target (in `installed.json`, read when upgrading, to find the files that did not change, and by
+/// ``InstalledTreeCheck``), and for an archive given as the source its ``SourceFingerprint`` with the stamp
+/// (in `source`, which the up-to-date check reads instead of planning the archive).
 struct InstallRecord: Codable, Sendable {
     /// One installed file.
     struct File: Codable, Sendable {
@@ -15,11 +16,27 @@ struct InstallRecord: Codable, Sendable {
         var mode: UInt32
     }
 
+    /// One installed folder.
+    struct Directory: Codable, Sendable {
+        var mode: UInt32
+        var path: String
+    }
+
+    /// One installed symbolic link.
+    struct Link: Codable, Sendable {
+        var path: String
+        var target: String
+    }
+
     var format = 1
     var stamp: String
     var files: [File]
     /// The ``SourceFingerprint`` of the source, when it has one.
     var source: String?
+    /// Every folder of the tree (an empty one too); nil in a record written before folders were recorded.
+    var directories: [Directory]? = nil
+    /// Every symbolic link of the tree; nil in a record written before links were recorded.
+    var links: [Link]? = nil
 
     /// Writes `installed.json`, then the stamp, into the record folder of a tree (created when missing).
     /// `durable` flushes the stamp and the folder before returning, so the record survives a power loss
@@ -46,7 +63,24 @@ struct InstallRecord: Codable, Sendable {
         let piece = 64 * 1024
         var out: [UInt8] = []
         out.reserveCapacity(piece + 4096)
-        out.append(contentsOf: #"{"files":["#.utf8)
+        func handOver() throws(Failure) {
+            guard out.count >= piece else { return }
+            try emit(out)
+            out.removeAll(keepingCapacity: true)
+        }
+        out.append(UInt8(ascii: "{"))
+        if let directories {
+            out.append(contentsOf: #""directories":["#.utf8)
+            for (index, directory) in directories.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"mode":\#(directory.mode),"path":"#.utf8)
+                Self.appendString(directory.path, to: &out)
+                out.append(UInt8(ascii: "}"))
+                try handOver()
+            }
+            out.append(contentsOf: "],".utf8)
+        }
+        out.append(contentsOf: #""files":["#.utf8)
         for (index, file) in files.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
@@ -54,12 +88,22 @@ struct InstallRecord: Codable, Sendable {
             out.append(contentsOf: #""mode":\#(file.mode),"path":"#.utf8)
             Self.appendString(file.path, to: &out)
             out.append(contentsOf: #","size":\#(file.size)}"#.utf8)
-            if out.count >= piece {
-                try emit(out)
-                out.removeAll(keepingCapacity: true)
-            }
+            try handOver()
         }
         out.append(contentsOf: #"],"format":\#(format),"#.utf8)
+        if let links {
+            out.append(contentsOf: #""links":["#.utf8)
+            for (index, link) in links.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"path":"#.utf8)
+                Self.appendString(link.path, to: &out)
+                out.append(contentsOf: #","target":"#.utf8)
+                Self.appendString(link.target, to: &out)
+                out.append(UInt8(ascii: "}"))
+                try handOver()
+            }
+            out.append(contentsOf: "],".utf8)
+        }
         if let source {
             out.append(contentsOf: #""source":"#.utf8)
             Self.appendString(source, to: &out)
@@ -94,6 +138,12 @@ struct InstallRecord: Codable, Sendable {
     static func filesByPath(of tree: Descriptor) -> [String: File]? {
         guard let file = recordFile(of: tree) else { return nil }
         return InstallRecordReader.filesByPath(file, limit: maxRecordSize)
+    }
+
+    /// The whole record of a tree, or nil when it has none or it is unreadable (``InstallRecordReader``).
+    static func read(of tree: Descriptor) -> InstallRecord? {
+        guard let file = recordFile(of: tree) else { return nil }
+        return InstallRecordReader.record(file, limit: maxRecordSize)
     }
 
     /// The most bytes `installed.json` may have.

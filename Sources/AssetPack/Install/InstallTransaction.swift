@@ -6,6 +6,9 @@ struct InstallTransaction {
     let installer: AssetInstaller
     let parent: Descriptor
     let progress: ProgressTracker
+    /// Paths of the installed tree that differ from its record (``InstalledTreeCheck``): never linked, so
+    /// they are written again, and the tree is rebuilt even when its stamp is the plan's (a repair).
+    var repairing: Set<String> = []
 
     private var stagingName: String { StagingNames.staging(for: installer.name) }
 
@@ -14,7 +17,7 @@ struct InstallTransaction {
         let plan = try ExpansionPlanner.plan(installer.source, options: installer.options)
         try SourceCheck.notEmpty(plan, options: installer.options)
         let current = try currentTree()
-        if let current, InstallRecord.stamp(of: current) == plan.stamp {
+        if let current, repairing.isEmpty, InstallRecord.stamp(of: current) == plan.stamp {
             try removeLeftovers()
             return ExpansionResult(destination: installer.destination, upToDate: true, identity: plan.stamp,
                                    files: plan.fileCount, bytes: plan.totalBytes)
@@ -102,7 +105,8 @@ struct InstallTransaction {
     /// Files of the installed tree that the plan keeps unchanged (CRCs by item index).
     private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
                                 excluding present: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
-        guard let current, let previous = InstallRecord.filesByPath(of: current) else { return [:] }
+        guard let current, var previous = InstallRecord.filesByPath(of: current) else { return [:] }
+        for path in repairing { previous[path] = nil }
         return try UpgradeDiff(plan: plan).unchanged(in: current, previous: previous, excluding: present)
     }
 

@@ -121,13 +121,18 @@ final class StagingFill: @unchecked Sendable {
         return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
-    /// The record of the finished tree.
+    /// The record of the finished tree: its files, folders and links.
     func record() -> InstallRecord {
-        var files: [InstallRecord.File] = []
-        for (position, item) in plan.items.enumerated() where item.kind == .file {
-            files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
-                                            mode: item.permissions))
+        var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
+        for (position, item) in plan.items.enumerated() {
+            switch item.kind {
+            case .file: files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
+                                                        mode: item.permissions))
+            case .directory: directories.append(InstallRecord.Directory(mode: item.permissions, path: item.path.string))
+            case .symlink: links.append(InstallRecord.Link(path: item.path.string, target: item.symlinkTarget ?? ""))
+            }
         }
-        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options))
+        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options),
+                             directories: directories, links: links)
     }
 }

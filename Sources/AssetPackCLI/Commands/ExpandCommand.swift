@@ -53,6 +53,10 @@ struct ExpandCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary: files, bytes, seconds, upToDate, destination.")
     var json = false
 
+    @Flag(help: ArgumentHelp("Read every installed file again, compare it with the install record and repair what differs.",
+                             discussion: "Only the entries that differ are written again, through the same staging and atomic switch; the report lists them, and the entries the record does not know."))
+    var verify = false
+
     func run() throws {
         let bar = ProgressBar.onTerminal(unless: report.quiet || json)
         try Reporting.run {
@@ -61,6 +65,7 @@ struct ExpandCommand: ParsableCommand {
                                            durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
             options.testSeam = .fromEnvironment()
             let installer = try AssetInstaller(source: source, destination: destination, options: options)
+            if verify { return try verifyAndRepair(installer, bar: bar) }
             let result: ExpansionResult
             do {
                 result = try installer.install { progress in
@@ -75,7 +80,7 @@ struct ExpandCommand: ParsableCommand {
         }
     }
 
-    private func report(_ result: ExpansionResult) {
+    func report(_ result: ExpansionResult) {
         if json {
             print(ExpandSummary(result).json())
         } else if report.quiet {

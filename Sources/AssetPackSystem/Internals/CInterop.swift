@@ -104,8 +104,13 @@ extension FileStatus {
         case UInt32(S_IFCHR), UInt32(S_IFBLK): .device
         default: .other
         }
+        #if canImport(Darwin)
+        let modified = Int64(info.st_mtimespec.tv_sec)
+        #else
+        let modified = Int64(info.st_mtim.tv_sec)
+        #endif
         self.init(kind: kind, size: UInt64(info.st_size), permissions: mode & 0o7777, device: UInt64(info.st_dev),
-                  inode: UInt64(info.st_ino))
+                  inode: UInt64(info.st_ino), modified: modified)
     }
 }
 
