@@ -16,7 +16,7 @@ enum APKBuilder {
         var ignoreAssets: String? = nil
     }
 
-    /// A pattern that keeps dot-names (the bundle's `.assetpack/`) and drops only VCS folders.
+    /// A pattern that keeps dot-names (a legacy bundle's `.assetpack/`) and drops only VCS folders.
     static let keepDotNames = "!.svn:!.git"
 
     /// Packages the folder `assets` into the aligned APK `apk`; returns what aapt said on stderr (the
