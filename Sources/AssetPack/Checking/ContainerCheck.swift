@@ -44,33 +44,6 @@ public struct ContainerCheck: Sendable {
         }
     }
 
-    /// What kind of container a bundle is in, which decides what is checked.
-    public enum Layout: String, Sendable {
-        /// An APK (`AndroidManifest.xml` at the top): everything is checked.
-        case apk
-        /// An Android App Bundle module (`MODULE/assets/…`): stored is checked; alignment is bundletool's.
-        case appBundle = "aab"
-        /// An iOS app archive (`Payload/NAME.app/…`), unpacked at install: only the files are compared.
-        case ipa
-        /// Any other zip, read in place (``ZipAssetSource``): everything is checked.
-        case zip
-
-        /// The layout of the bundle at `root` of `archive`.
-        static func of(_ root: String, in archive: ZipArchive) -> Layout {
-            let parts = root.split(separator: "/")
-            if parts.count >= 2, parts[0] == "Payload", parts[1].hasSuffix(".app") { return .ipa }
-            if parts.count >= 2, parts[1] == "assets", archive.entry(named: "\(parts[0])/manifest/AndroidManifest.xml") != nil {
-                return .appBundle
-            }
-            return archive.entry(named: "AndroidManifest.xml") != nil ? .apk : .zip
-        }
-
-        /// True when the packing archives must be stored by the container.
-        public var checksStorage: Bool { self != .ipa }
-        /// True when stored data must be aligned.
-        public var checksAlignment: Bool { self == .apk || self == .zip }
-    }
-
     /// One bundle found in the container.
     public struct Bundle: Sendable, Equatable {
         /// Its folder in the container ("" when the bundle is the whole container).
@@ -96,50 +69,6 @@ public struct ContainerCheck: Sendable {
         public var aligned: Bool { !problems.contains { $0.aspect == .aligned } }
         /// True when the manifest reads and every file it lists is there as it records.
         public var matches: Bool { !problems.contains { $0.aspect == .matches } }
-    }
-
-    /// Something wrong in the container.
-    public struct Problem: Sendable, Equatable, CustomStringConvertible {
-        /// What is wrong.
-        public enum Kind: String, Sendable {
-            /// No bundle manifest anywhere in the container.
-            case noBundle = "no-bundle"
-            /// A packing archive is deflated by the container instead of stored.
-            case recompressed
-            /// Stored data does not start at a multiple of the alignment.
-            case misaligned
-            /// The manifest cannot be read, or disagrees with its identity file.
-            case manifest
-            /// A file, an archive or an archive's entry the manifest lists is not there.
-            case missing
-            /// A size, CRC-32 or compressed size differs from the manifest's, or an archive cannot be read.
-            case mismatch
-        }
-
-        /// Which of the three questions a problem answers no to.
-        public enum Aspect: String, Sendable {
-            case found, stored, aligned, matches
-        }
-
-        /// What is wrong.
-        public let kind: Kind
-        /// The container entry concerned (or the container itself).
-        public let path: String
-        /// A sentence saying what is wrong and, where there is one, the fix.
-        public let message: String
-
-        /// The question it answers no to.
-        public var aspect: Aspect {
-            switch kind {
-            case .noBundle: .found
-            case .recompressed: .stored
-            case .misaligned: .aligned
-            case .manifest, .missing, .mismatch: .matches
-            }
-        }
-
-        /// `path: message`.
-        public var description: String { "\(path): \(message)" }
     }
 
     /// The container's name (its path).
