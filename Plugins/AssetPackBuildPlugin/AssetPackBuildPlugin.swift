@@ -13,7 +13,7 @@ import PackagePlugin
 ///
 /// Why one archive and not the bundle folder: the output of a build-tool plugin is handled like a
 /// `.process` resource, and one file with a name and contents no build system rewrites survives every
-/// one of them (SwiftPM on Linux and macOS, Xcode), where a folder's layout and its hidden `.assetpack/`
+/// one of them (SwiftPM on Linux and macOS, Xcode), where a folder's layout and its `assetpack-meta/`
 /// manifest depend on how each treats folders. llbuild also tracks one output file exactly. See the
 /// README's "Build-time packing with SwiftPM" section.
 @main

@@ -6,8 +6,8 @@ import AssetPackZip
 /// and for Linux (the host shim over Android 10's `libandroidfw`); only the C module differs.
 ///
 /// **Listing.** The NDK lists regular files only, never folders, so the tree comes from elsewhere:
-/// from the packed bundle's manifest (`.assetpack/manifest.json` under `root`) when it has one — read
-/// through the NDK, so no path is needed — and otherwise from the APK's central directory, read with
+/// from the packed bundle's manifest (`assetpack-meta/manifest.json` under `root`, or the legacy
+/// `.assetpack/manifest.json`) when it has one — read through the NDK, so no path is needed — and otherwise from the APK's central directory, read with
 /// ``ZipArchive`` from `apkPath` (the app's `ApplicationInfo.sourceDir`). ``listing`` says which.
 ///
 /// **Reading** is the NDK's: ``open(_:)`` streams the asset with `AAsset_read` (Android inflates a
@@ -61,8 +61,8 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
         let rootPath = try AssetPath(root)
         self.manager = manager
         self.rootPath = rootPath
-        if let manifest = try Self.readManifest(manager, root: rootPath) {
-            tree = try ManifestStoredTree(manifest, origin: "assets/\(Self.joined(rootPath, BundleManifest.path))")
+        if let found = try Self.readManifest(manager, root: rootPath) {
+            tree = try ManifestStoredTree(found.manifest, origin: "assets/\(Self.joined(rootPath, found.path))")
             listing = .manifest
         } else if let apkPath {
             tree = CentralDirectoryTree(archive: try Self.openArchive(apkPath, limits: limits),
@@ -145,11 +145,12 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
         root.isRoot ? relative : relative.isEmpty ? root.string : root.string + "/" + relative
     }
 
-    /// The bundle manifest under `root`, read through the NDK; nil when there is none.
-    private static func readManifest(_ manager: NDKAssetManager, root: AssetPath) throws(AssetPackError) -> BundleManifest? {
-        let name = joined(root, BundleManifest.path)
-        guard let asset = manager.open(name) else { return nil }
-        return try BundleManifest.read(asset, origin: "assets/" + name)
+    /// The bundle manifest under `root`, read through the NDK by the one manifest reader (new name first,
+    /// then the legacy one, the identity file beside it checked); nil when there is none.
+    private static func readManifest(_ manager: NDKAssetManager, root: AssetPath) throws(AssetPackError) -> BundleManifest.Located? {
+        try BundleManifest.locate(named: root.isRoot ? "assets" : "assets/" + root.string) { name in
+            manager.open(joined(root, name))
+        }
     }
 
     private static func openArchive(_ path: String, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {

@@ -8,8 +8,8 @@ struct AssetPackCommand: ParsableCommand {
         commandName: "assetpack",
         abstract: "Ship asset trees inside apps and put them on writable storage at first launch.",
         version: "0.1.0",
-        subcommands: [BuildCommand.self, ExpandCommand.self, ListCommand.self, VerifyCommand.self, StatusCommand.self,
-                      UninstallCommand.self]
+        subcommands: [BuildCommand.self, ExpandCommand.self, ListCommand.self, VerifyCommand.self, CheckCommand.self,
+                      StatusCommand.self, UninstallCommand.self]
     )
 
     /// Ignores SIGXFSZ before anything runs: a write past the file-size limit (`ulimit -f`) then fails with

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `ARCHIVE`, the zip archive that `list` and `verify` read.
 struct ArchiveArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk).", valueName: "archive"))
+    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk), or a bundle folder.", valueName: "archive"))
     var path: String
 }
 

@@ -1,4 +1,4 @@
-import AssetPack
+@testable import AssetPack
 import AssetPackAndroid
 import AssetPackPacker
 import AssetPackZip
@@ -36,37 +36,53 @@ struct APKExpansionTests {
         try expectBothSources(apk: scratch.file("app.apk"), backend: backend, expected: DirectoryEntryAPK.tree, scratch: scratch)
     }
 
-    @Test("A packed bundle packaged with --ignore-assets keeps its manifest: planned from it, up to date without a walk",
+    @Test("A packed bundle packaged by aapt with default options keeps its manifest: planned from it, block-parallel, up to date without a walk, empty folders back",
           arguments: AssetBackend.allCases)
-    func bundleWithManifest(_ backend: AssetBackend) throws {
+    func bundleWithDefaultOptions(_ backend: AssetBackend) throws {
         let scratch = try TemporaryDirectory("apk-bundle")
         let original = try PackedAssets.build(in: scratch)
-        let stderr = try APKBuilder.build(assets: scratch.file("bundle"), to: scratch.file("app.apk"),
-                                          options: .init(noCompress: ["bin", "zip"], ignoreAssets: APKBuilder.keepDotNames))
-        #expect(!stderr.contains(".assetpack"), "aapt said: \(stderr)")
+        // No -0 and no --ignore-assets: aapt stores .zip by default, and its default ignore list keeps assetpack-meta.
+        let stderr = try APKBuilder.build(assets: scratch.file("bundle"), to: scratch.file("app.apk"), options: .init(noCompress: []))
+        #expect(!stderr.contains("skipping"), "aapt said: \(stderr)")
+        let apk = try ZipArchive(path: scratch.file("app.apk"))
+        for name in [BundleManifest.path, BundleManifest.identityPath] {
+            #expect(apk.entry(named: "assets/" + name) != nil, "\(name) is in the APK")
+        }
         let host = try HostAssetManager(apk: scratch.file("app.apk"), backend: backend)
         // With a manifest no APK path is needed: the tree comes from the manifest, read through the NDK.
         let source = try NDKAssetSource(manager: host.manager, apkPath: nil)
         #expect(source.listing == .manifest)
         for archive in try PackedAssets.archives(in: scratch) {
-            #expect(try source.randomAccess(try AssetPath(archive)) != nil, "\(archive) is stored: random access, block-parallel inflate")
+            #expect(try source.randomAccess(try AssetPath(archive)) != nil, "\(archive) is stored: read in place")
         }
         // The logical view over it (packed files as themselves) walks to the original tree.
         #expect(try AssetWalker(try AssetSources.view(of: source)).walk() == walkedItems(original))
-        let (result, tree) = try install(source, into: scratch, as: "ndk")
-        #expect(result.identity == "assetpack-1 manifest \(try PackedAssets.manifest(in: scratch).identity)")
-        #expect(tree == original, "\(tree.differences(from: original))")
-        let again = try install(source, into: scratch, as: "ndk").0
-        #expect(again.upToDate)
-        let zip = try ZipAssetSource(path: host.apk, root: "assets")
-        let (_, zipTree) = try install(zip, into: scratch, as: "zip")
-        #expect(zipTree == original, "\(zipTree.differences(from: original))")
+        try expectManifestInstall(source, original: original, scratch: scratch, as: "ndk")
+        try expectManifestInstall(try ZipAssetSource(path: host.apk, root: "assets"), original: original, scratch: scratch, as: "zip")
     }
 
-    @Test("aapt's default ignore pattern drops .assetpack/: the bundle still expands, by a walk", arguments: AssetBackend.allCases)
-    func bundleWithoutManifest(_ backend: AssetBackend) throws {
-        let scratch = try TemporaryDirectory("apk-bundle-default")
-        let original = try PackedAssets.build(in: scratch)
+    @Test("A legacy bundle (.assetpack/) packaged with --ignore-assets is still read by its manifest",
+          arguments: AssetBackend.allCases)
+    func legacyBundleKeptByIgnoreAssets(_ backend: AssetBackend) throws {
+        let scratch = try TemporaryDirectory("apk-legacy")
+        let original = try PackedAssets.build(in: scratch, legacy: true)
+        let stderr = try APKBuilder.build(assets: scratch.file("bundle"), to: scratch.file("app.apk"),
+                                          options: .init(noCompress: ["zip"], ignoreAssets: APKBuilder.keepDotNames))
+        #expect(!stderr.contains(".assetpack"), "aapt said: \(stderr)")
+        let host = try HostAssetManager(apk: scratch.file("app.apk"), backend: backend)
+        let source = try NDKAssetSource(manager: host.manager, apkPath: nil)
+        #expect(source.listing == .manifest)
+        try expectManifestInstall(source, original: original, scratch: scratch, as: "ndk",
+                                  identityReads: [BundleManifest.identityPath, ".assetpack/identity"])
+        try expectManifestInstall(try ZipAssetSource(path: host.apk, root: "assets"), original: original, scratch: scratch, as: "zip",
+                                  identityReads: [BundleManifest.identityPath, ".assetpack/identity"])
+    }
+
+    @Test("aapt's default ignore pattern drops a legacy bundle's .assetpack/: it still expands, by a walk",
+          arguments: AssetBackend.allCases)
+    func legacyBundleWithoutManifest(_ backend: AssetBackend) throws {
+        let scratch = try TemporaryDirectory("apk-legacy-default")
+        let original = try PackedAssets.build(in: scratch, legacy: true)
         let stderr = try APKBuilder.build(assets: scratch.file("bundle"), to: scratch.file("app.apk"))
         #expect(stderr.contains("skipping dir '.assetpack'"), "aapt said: \(stderr)")
         let host = try HostAssetManager(apk: scratch.file("app.apk"), backend: backend)
@@ -109,6 +125,34 @@ struct APKExpansionTests {
         #expect(tree == expected, "\(tree.differences(from: expected))")
     }
 
+    /// Plans `source` (a packed bundle in an APK) and installs it twice into `scratch/name`: the plan comes
+    /// from the manifest without a `list`, the block-indexed file is planned for block-parallel inflate from
+    /// its archive read in place, the tree equals `original` (empty folders included), and the second call
+    /// is up to date having read only the identity file (`identityReads`: the paths it tries, in order).
+    private func expectManifestInstall(_ source: any AssetSource, original: FolderTree, scratch: TemporaryDirectory, as name: String,
+                                       identityReads: [String] = [BundleManifest.identityPath],
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let counting = CallCountingSource(source)
+        let plan = try ExpansionPlanner.plan(counting)
+        #expect(plan.usesManifest && counting.lists == 0, "\(name): planned from the manifest, no walk", sourceLocation: sourceLocation)
+        let big = try #require(plan.items.first { $0.path.string == "big/corpus.txt" }, sourceLocation: sourceLocation)
+        #expect(big.blocks != nil, "\(name): big/corpus.txt is inflated block-parallel", sourceLocation: sourceLocation)
+        if case .zipEntry(let handle, _) = big.origin, let random = source as? any RandomAccessAssetSource {
+            #expect(try random.randomAccess(try AssetPath(handle.displayName)) != nil,
+                    "\(name): its archive is read in place, not spooled", sourceLocation: sourceLocation)
+        } else {
+            Issue.record("\(name): big/corpus.txt is not read from a random-access archive", sourceLocation: sourceLocation)
+        }
+        let (result, tree) = try install(source, into: scratch, as: name)
+        #expect(result.identity == "assetpack-1 manifest \(plan.identity)", sourceLocation: sourceLocation)
+        #expect(tree == original, "\(name): \(tree.differences(from: original))", sourceLocation: sourceLocation)
+        let again = CallCountingSource(source)
+        let second = try AssetInstaller(source: again, destination: scratch.file(name),
+                                        options: ExpansionOptions(durability: .none)).install()
+        #expect(second.upToDate && again.lists == 0 && again.opens == identityReads,
+                "\(name): up to date from \(again.opens), \(again.lists) lists", sourceLocation: sourceLocation)
+    }
+
     /// Installs `apk` through the NDK source (with `backend`) and through the zip source, and compares both
     /// with `expected`.
     private func expectBothSources(apk: String, backend: AssetBackend, expected: FolderTree, scratch: TemporaryDirectory,
@@ -125,21 +169,25 @@ struct APKExpansionTests {
 /// The APK test assets with a file large enough to be packed in blocks, built into a packed bundle by
 /// the package's packer (as `assetpack build` does) at `scratch/bundle`.
 enum PackedAssets {
-    /// Writes the tree, packs it, and returns the tree the bundle must expand to.
-    static func build(in scratch: TemporaryDirectory) throws -> FolderTree {
+    /// Writes the tree, packs it, and returns the tree the bundle must expand to. `legacy`: the bundle's
+    /// bookkeeping folder is renamed to `.assetpack`, as bundles were built before `assetpack-meta`.
+    static func build(in scratch: TemporaryDirectory, legacy: Bool = false) throws -> FolderTree {
         var tree = FolderTree.androidAssets
         var random = SeededRandom(seed: 7)
         tree.files["big/corpus.txt"] = random.text(9 << 20)  // over the 4 MiB block size: packed in blocks
         tree.folders.insert("big")
         try tree.write(to: scratch.file("source"))
         _ = try Packer().build(source: scratch.file("source"), output: scratch.file("bundle"))
+        if legacy {
+            try FileManager.default.moveItem(atPath: scratch.file("bundle/" + BundleManifest.reservedDirectory),
+                                             toPath: scratch.file("bundle/" + BundleManifest.legacyReservedDirectory))
+        }
         return tree
     }
 
     /// The bundle's manifest.
     static func manifest(in scratch: TemporaryDirectory) throws -> BundleManifest {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("bundle/" + BundleManifest.path)))
-        return try BundleManifest.decode(Array(bytes), origin: "bundle")
+        try #require(try BundleManifest.read(from: DirectorySource(root: scratch.file("bundle"))))
     }
 
     /// The bundle's packing archives (bundle paths); fails when the packer made none with blocks.

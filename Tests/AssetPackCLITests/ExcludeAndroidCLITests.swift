@@ -54,7 +54,7 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.split(separator: "\n").dropFirst().first == "  2 files, 1 folders; 1 packed (0 stored, 0 reused)")
-        let names = try FileManager.default.subpathsOfDirectory(atPath: dir.file("out")).filter { !$0.hasPrefix(".assetpack") }
+        let names = try FileManager.default.subpathsOfDirectory(atPath: dir.file("out")).filter { !$0.hasPrefix("assetpack-meta") }
         #expect(names.sorted() == ["levels", "levels/map.txt.zip", "logo.png"])
     }
 
@@ -88,13 +88,35 @@ import TestSupport
                 android {
                     androidResources {
                         noCompress += "zip"
+                    }
+                }
+              aapt package: -0 zip
+              noCompress keeps its 1 packed zip stored, so it is read in place.
+              aapt's default ignore list keeps every name of the bundle, its assetpack-meta folder included.
+
+            """)
+    }
+
+    @Test func androidSettingsKeepNamesThatAaptWouldDrop() throws {
+        let dir = try TemporaryDirectory("cli-android-odd")
+        let src = try sourceTree(dir)
+        try dir.write("src/_private/notes.txt", text: "underscore folder")
+        try dir.write("src/docs/.well-known", text: "dot file")
+        let result = try run(tool, ["build", src, "-o", "odd.bundle", "-q", "--print-android-settings"], cwd: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            Android: ship odd.bundle in the app's assets with these settings.
+              build.gradle.kts:
+                android {
+                    androidResources {
+                        noCompress += "zip"
                         ignoreAssetsPattern = "!.svn:!.git:!.ds_store:!*.scc:!CVS:!thumbs.db:!picasa.ini:!*~"
                     }
                 }
               aapt package: -0 zip --ignore-assets "!.svn:!.git:!.ds_store:!*.scc:!CVS:!thumbs.db:!picasa.ini:!*~"
               noCompress keeps its 1 packed zip stored, so it is read in place.
               ignoreAssetsPattern is aapt's default without ".*" and "<dir>_*", which would leave out
-              the bundle's .assetpack folder (its manifest) and any folder named _*.
+              odd.bundle/docs/.well-known and odd.bundle/_private.
 
             """)
     }
@@ -108,17 +130,9 @@ import TestSupport
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first == "built plain.bundle from \(src)")
         #expect(lines.dropFirst(3).joined(separator: "\n") == """
-            Android: ship plain.bundle in the app's assets with these settings.
-              build.gradle.kts:
-                android {
-                    androidResources {
-                        ignoreAssetsPattern = "!.svn:!.git:!.ds_store:!*.scc:!CVS:!thumbs.db:!picasa.ini:!*~"
-                    }
-                }
-              aapt package: --ignore-assets "!.svn:!.git:!.ds_store:!*.scc:!CVS:!thumbs.db:!picasa.ini:!*~"
+            Android: ship plain.bundle in the app's assets; it needs no settings.
               Nothing is packed, so noCompress is not needed.
-              ignoreAssetsPattern is aapt's default without ".*" and "<dir>_*", which would leave out
-              the bundle's .assetpack folder (its manifest) and any folder named _*.
+              aapt's default ignore list keeps every name of the bundle, its assetpack-meta folder included.
 
             """)
     }

@@ -43,6 +43,6 @@ import TestSupport
         let single = try run("jar", ["tf", archives[0]])
         #expect(single.status == 0 && single.stdout == "big.txt\n")
         let all = try run("jar", ["tf", archives[3]])
-        #expect(all.status == 0 && all.stdout.contains("日本語/big.txt") && all.stdout.contains(".assetpack/manifest.json"))
+        #expect(all.status == 0 && all.stdout.contains("日本語/big.txt") && all.stdout.contains("assetpack-meta/manifest.json"))
     }
 }

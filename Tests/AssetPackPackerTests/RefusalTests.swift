@@ -92,17 +92,18 @@ import TestSupport
         // An empty folder is fine.
         try mkdir(dir.file("empty"))
         try build(dir.file("src"), dir.file("empty"))
-        #expect(FileManager.default.fileExists(atPath: dir.file("empty/.assetpack/manifest.json")))
+        #expect(FileManager.default.fileExists(atPath: dir.file("empty/assetpack-meta/manifest.json")))
     }
 
-    @Test func reservedNameAtTheTopIsRefused() throws {
+    @Test(arguments: ["assetpack-meta", ".assetpack"])
+    func reservedNameAtTheTopIsRefused(_ name: String) throws {
         let dir = try TemporaryDirectory("reserved")
-        try dir.write("src/.assetpack", text: "mine")
+        try dir.write("src/" + name, text: "mine")
         let error = expectError { try build(dir.file("src"), dir.file("out")) }
-        #expect(error?.code == .conflict && error?.path == dir.file("src/.assetpack"))
+        #expect(error?.code == .conflict && error?.path == dir.file("src/" + name))
         // Deeper down the name is an ordinary one.
-        try FileManager.default.removeItem(atPath: dir.file("src/.assetpack"))
-        try dir.write("src/sub/.assetpack", text: "fine")
+        try FileManager.default.removeItem(atPath: dir.file("src/" + name))
+        try dir.write("src/sub/" + name, text: "fine")
         try build(dir.file("src"), dir.file("out"))
     }
 

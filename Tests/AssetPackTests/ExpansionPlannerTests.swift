@@ -157,7 +157,7 @@ import TestSupport
     @Test func aBrokenManifestIsAManifestError() throws {
         let scratch = try TemporaryDirectory("plan-badmanifest")
         try ExpansionFixtures.bundle(.standard, packed: [:], at: scratch.file("bundle"), scratch: scratch)
-        try scratch.write("bundle/.assetpack/identity", text: "not the identity")
+        try scratch.write("bundle/assetpack-meta/identity", text: "not the identity")
         let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("bundle"))) }
         #expect(error?.code == .manifest)
     }

@@ -21,10 +21,10 @@ import Testing
     @Test func showsTheLogicalTree() throws {
         let scratch = try TemporaryDirectory("packed-view")
         let view = try folderView(try bundle(scratch), scratch)
-        #expect(try Set(view.base.list(.root)) == [".assetpack", "a.txt", "big.bin.zip", "d"])
+        #expect(try Set(view.base.list(.root)) == ["assetpack-meta", "a.txt", "big.bin.zip", "d"])
         #expect(try view.list(.root) == ["a.txt", "big.bin", "d", "empty"])
         #expect(try view.size(of: AssetPath("big.bin")) == 200_000)
-        #expect(try view.list(AssetPath(".assetpack")) == [])
+        #expect(try view.list(AssetPath("assetpack-meta")) == [])
     }
 
     @Test func aTamperedPlainFileFailsVerificationNamingIt() throws {

@@ -8,7 +8,8 @@ import TestSupport
 /// exactly the one the list/open walk finds (same items, same identity, so the same stamp).
 @Suite struct ZipSourcePlannerTests {
     /// An APK-like archive: files at several depths, explicit and implied folders, an empty folder, a
-    /// nested zip (at the top and deeper), a reserved `.assetpack` folder, entries outside the root.
+    /// nested zip (at the top and deeper), the bookkeeping folders (`assetpack-meta`, legacy `.assetpack`),
+    /// entries outside the root.
     private func archive(_ scratch: TemporaryDirectory, prefix: String) throws -> String {
         let path = scratch.file("app-\(prefix.isEmpty ? "plain" : "rooted").zip")
         let inner = try ExpansionFixtures.zipBytes([
@@ -27,6 +28,7 @@ import TestSupport
         try writer.addFile(prefix + "binary/pack.zip", contents: inner, method: .stored)
         try writer.addFile(prefix + "top.zip", contents: inner, method: .deflate)
         try writer.addFile(prefix + ".assetpack/identity", contents: Array("ignored".utf8))
+        try writer.addFile(prefix + "assetpack-meta/identity", contents: Array("ignored".utf8))
         try writer.finish(sync: false)
         return path
     }
@@ -47,7 +49,7 @@ import TestSupport
         #expect(read.identity == walked.identity)
         #expect(read.stamp == walked.stamp)
         #expect(read.items.contains { $0.path.string == "empty" && $0.kind == .directory })
-        #expect(!read.items.contains { $0.path.string.hasPrefix(".assetpack") })
+        #expect(!read.items.contains { $0.path.string.hasPrefix(".assetpack") || $0.path.string.hasPrefix("assetpack-meta") })
         #expect(read.items.contains { $0.path.string == "META-INF/MANIFEST.MF" } == prefix.isEmpty)  // outside the root
         #expect(read.items.contains { $0.path.string == (keepZips ? "binary/pack.zip" : "binary/photos/frog.jpg") })
     }

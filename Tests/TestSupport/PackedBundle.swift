@@ -4,7 +4,7 @@ import Foundation
 
 /// A small packed bundle built by hand (no packer): the tree's files stored plain at their own paths,
 /// except the `packed` ones, each stored as the single entry `NAME` of the archive `PATH.zip`, plus the
-/// manifest at `.assetpack/manifest.json`.
+/// manifest at `assetpack-meta/manifest.json`.
 package struct PackedBundle {
     /// Bundle path → bytes: plain files, packing archives and the manifest.
     package var files: [String: [UInt8]]

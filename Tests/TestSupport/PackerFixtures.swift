@@ -16,14 +16,14 @@ package enum Node: Equatable, CustomStringConvertible {
     }
 }
 
-/// Every path below `root` (relative, `/`-separated) and what is there. `.assetpack` at the top is left
-/// out when `skippingReserved`.
+/// Every path below `root` (relative, `/`-separated) and what is there. The bookkeeping folder at the top
+/// (`assetpack-meta`, or the legacy `.assetpack`) is left out when `skippingReserved`.
 package func snapshot(_ root: String, skippingReserved: Bool = true) throws -> [String: Node] {
     var result: [String: Node] = [:]
     func walk(_ relative: String) throws {
         let full = relative.isEmpty ? root : root + "/" + relative
         for name in try FileManager.default.contentsOfDirectory(atPath: full) {
-            if relative.isEmpty && skippingReserved && name == BundleManifest.reservedDirectory { continue }
+            if relative.isEmpty && skippingReserved && BundleManifest.isReservedName(name) { continue }
             let path = relative.isEmpty ? name : relative + "/" + name
             let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + path)
             if attributes[.type] as? FileAttributeType == .typeDirectory {

@@ -47,7 +47,7 @@ rm -rf "$scratch/pack-assets"
 swift package --scratch-path "$scratch" --allow-writing-to-package-directory \
     pack-assets --target SampleApp --output "$bundle" --quiet >/dev/null 2>"$work/pack.log" \
     || { cat "$work/pack.log" >&2; fail "swift package pack-assets failed"; }
-[ -f "$bundle/.assetpack/manifest.json" ] || fail "pack-assets wrote no bundle at $bundle"
-diff -r -x .assetpack -x '*~' "$assets" "$bundle" || fail "the bundle of pack-assets differs from $assets"
+[ -f "$bundle/assetpack-meta/manifest.json" ] || fail "pack-assets wrote no bundle at $bundle"
+diff -r -x assetpack-meta -x '*~' "$assets" "$bundle" || fail "the bundle of pack-assets differs from $assets"
 
 echo "sample app: plugin-built Assets.zip expanded byte for byte, second run up to date, pack-assets bundle checked ($((SECONDS - started)) s)"

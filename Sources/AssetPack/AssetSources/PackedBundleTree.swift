@@ -17,13 +17,13 @@ struct PackedBundleTree: Sendable {
     private var files: [Key: File] = [:]
     private var children: [Key: [String]] = [:]
 
-    /// Indexes `manifest`; entries under the reserved folder ``BundleManifest/reservedDirectory`` are hidden.
+    /// Indexes `manifest`; entries under a bookkeeping folder (``BundleManifest/reservedDirectories``) are hidden.
     /// - Parameter origin: where the manifest was read, for messages.
     init(_ manifest: BundleManifest, origin: String) throws(AssetPackError) {
         var names: [Key: Set<Key>] = [[]: []]
         for entry in manifest.entries {
             let path = try Self.path(entry.path, origin: origin)
-            if path.isRoot || path.components[0] == BundleManifest.reservedDirectory { continue }
+            if path.isRoot || BundleManifest.isReservedName(path.components[0]) { continue }
             Self.addParents(of: path, isDirectory: entry.kind == .directory, to: &names)
             guard entry.kind == .file else { continue }
             guard files[Self.key(path)] == nil else { throw Self.refuse("lists \"\(path)\" twice", origin) }

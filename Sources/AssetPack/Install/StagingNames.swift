@@ -2,7 +2,7 @@
 /// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left.
 enum StagingNames {
     /// The record folder inside a complete destination (and inside a staging tree being built).
-    static let recordDirectory = BundleManifest.reservedDirectory
+    static let recordDirectory = PlanBuilder.recordDirectory
     /// Inside ``recordDirectory``: the stamp (identity and options) of the installed tree.
     static let stampFile = "identity"
     /// Inside ``recordDirectory``: the ``SourceFingerprint`` of an archive given as the source, and the stamp.

@@ -5,33 +5,63 @@ extension BundleManifest {
     public static let maxEncodedSize = 256 << 20
 
     /// Reads and checks the manifest of the bundle `source`; nil when it has none. This is the one reader
-    /// of manifests: the packed-bundle view, the planner and the packer's incremental build all use it.
+    /// of manifests: the packed-bundle view, the planner, the packer's incremental build, the NDK source
+    /// and the container check all use it (``locate(in:)``, ``locate(named:opening:)``).
     ///
-    /// Checks: at most ``maxEncodedSize`` bytes; a known format, valid paths and complete file entries
+    /// The manifest is looked for under ``reservedDirectory`` first, then under
+    /// ``legacyReservedDirectory`` (bundles built before the new name). Checks: at most
+    /// ``maxEncodedSize`` bytes; a known format, valid paths and complete file entries
     /// (``decode(_:origin:)``); an ``identity`` that matches the entries (``ContentIdentity``); and, when
-    /// the bundle has the small ``identityPath`` file, that it holds the same identity.
+    /// the same folder has the small `identity` file, that it holds the same identity.
     /// - Throws: `.manifest` for a manifest that fails a check; `.limitExceeded` past the size; read errors.
     public static func read(from source: any AssetSource) throws(AssetPackError) -> BundleManifest? {
-        let origin = origin(in: source)
-        guard let bytes = try readFile(manifestPath, of: source, limit: maxEncodedSize, origin: origin) else { return nil }
-        let manifest = try read(bytes: bytes, origin: origin)
-        if let identity = try readIdentity(from: source), identity != manifest.identity {
-            throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
+        try locate(in: source)?.manifest
+    }
+
+    /// A manifest read from a bundle, and which of the bookkeeping folders it was in.
+    public struct Located: Sendable {
+        /// The manifest, checked as ``BundleManifest/read(from:)`` checks it.
+        public let manifest: BundleManifest
+        /// The bookkeeping folder it was in: ``BundleManifest/reservedDirectory`` or
+        /// ``BundleManifest/legacyReservedDirectory``.
+        public let directory: String
+        /// Its path in the bundle (`assetpack-meta/manifest.json` or `.assetpack/manifest.json`).
+        public var path: String { directory + "/" + BundleManifest.manifestName }
+        /// True when it was in the legacy `.assetpack` folder.
+        public var isLegacy: Bool { directory == BundleManifest.legacyReservedDirectory }
+    }
+
+    /// Reads the manifest of the bundle `source` as ``read(from:)`` does, and says where it was.
+    public static func locate(in source: any AssetSource) throws(AssetPackError) -> Located? {
+        try locate(named: source.name) { (path) throws(AssetPackError) in try open(path, of: source) }
+    }
+
+    /// Reads the manifest of a bundle that is not an ``AssetSource`` yet (Android's asset manager, before
+    /// the tree is known) through `open`, which returns the stream of a bundle path or nil when there is
+    /// no such file; as ``read(from:)`` does: the new folder first, then the legacy one, the identity file
+    /// beside the manifest checked. `name` names the bundle in messages.
+    public static func locate(named name: String,
+                              opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
+        for directory in reservedDirectories {
+            let manifestPath = directory + "/" + manifestName
+            guard let stream = try open(manifestPath) else { continue }
+            let origin = "\(name): \(manifestPath)"
+            let manifest = try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
+            let identityPath = directory + "/" + identityName
+            if let identity = try open(identityPath),
+               OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
+                throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
+            }
+            return Located(manifest: manifest, directory: directory)
         }
-        return manifest
+        return nil
     }
 
     /// Reads the manifest from `stream` (a source that cannot be opened as an ``AssetSource`` yet, such as
     /// Android's asset manager): at most ``maxEncodedSize`` bytes, decoded and checked as ``read(from:)``
     /// does, without the identity-file check. `origin` names it in messages.
     public static func read(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> BundleManifest {
-        let bytes: [UInt8]
-        do {
-            bytes = try stream.readAll(limit: maxEncodedSize)
-        } catch {
-            throw AssetPackError(error, path: origin)
-        }
-        return try read(bytes: bytes, origin: origin)
+        try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
     }
 
     /// Decodes `bytes` and checks the identity against the entries.
@@ -41,11 +71,17 @@ extension BundleManifest {
         return manifest
     }
 
-    /// The identity in the bundle's small ``identityPath`` file, or nil when `source` has none: all that
-    /// the installer's up-to-date check reads from a bundle.
+    /// The identity in the bundle's small `identity` file (under ``reservedDirectory``, else under
+    /// ``legacyReservedDirectory``), or nil when `source` has none: all that the installer's up-to-date
+    /// check reads from a bundle.
     static func readIdentity(from source: any AssetSource) throws(AssetPackError) -> String? {
-        let origin = "\(source.name): \(identityPath)"
-        return try readFile(identityFilePath, of: source, limit: OneLineFile.maxSize, origin: origin).map(OneLineFile.text)
+        for directory in reservedDirectories {
+            let path = directory + "/" + identityName
+            if let stream = try open(path, of: source) {
+                return OneLineFile.text(try readAll(stream, limit: OneLineFile.maxSize, origin: "\(source.name): \(path)"))
+            }
+        }
+        return nil
     }
 
     /// Throws `.manifest` when ``identity`` is not the ``ContentIdentity`` of ``entries``.
@@ -58,15 +94,18 @@ extension BundleManifest {
     /// Where the manifest of `source` is, for messages.
     static func origin(in source: any AssetSource) -> String { "\(source.name): \(path)" }
 
-    /// The file at `path` of `source`, or nil when it does not exist.
-    private static func readFile(_ path: AssetPath, of source: any AssetSource, limit: Int,
-                                 origin: String) throws(AssetPackError) -> [UInt8]? {
-        let stream: any ByteStream
+    /// The file at bundle path `path` of `source` (a constant of this file, always valid), or nil when it
+    /// does not exist.
+    private static func open(_ path: String, of source: any AssetSource) throws(AssetPackError) -> (any ByteStream)? {
         do {
-            stream = try source.open(path)
+            return try source.open(try AssetPath(path))
         } catch where error.code == .notFound {
             return nil
         }
+    }
+
+    /// All of `stream`, at most `limit` bytes.
+    private static func readAll(_ stream: any ByteStream, limit: Int, origin: String) throws(AssetPackError) -> [UInt8] {
         do {
             return try stream.readAll(limit: limit)
         } catch {
@@ -74,11 +113,13 @@ extension BundleManifest {
         }
     }
 
-    private static let manifestPath = try! AssetPath(path)
-    private static let identityFilePath = try! AssetPath(identityPath)
+    /// The manifest's name inside a bookkeeping folder.
+    static let manifestName = "manifest.json"
+    /// The identity file's name inside a bookkeeping folder.
+    static let identityName = "identity"
 }
 
-/// The small one-line text files of a bundle and of an install (the bundle's `.assetpack/identity`, the
+/// The small one-line text files of a bundle and of an install (the bundle's `assetpack-meta/identity`, the
 /// installer's stamp, marker and source files): at most ``maxSize`` bytes, read as UTF-8 text without the
 /// ASCII white space around it.
 enum OneLineFile {

@@ -11,7 +11,7 @@ import AssetPackZip
 /// - an archive given as the source (``Rules/source(root:options:)``: `assetpack expand app.zip`): the
 ///   tree below its folder `root`, exactly as a `list`/`open` walk would find it, without a `list` and an
 ///   `open` per file. Entries outside the root are never expanded and not checked; folders and files get
-///   the default permissions; `.assetpack` at the top is skipped; every `.zip` file is planned as unzipped
+///   the default permissions; the bookkeeping folders at the top are skipped; every `.zip` file is planned as unzipped
 ///   into its folder (after every entry of the source is in) unless ``ExpansionOptions/keepZips``; links
 ///   are refused even when allowed, since the source is read through `list` and `open`, which have none.
 /// - an archive found in a tree (``Rules/nested(into:)``), unzipped into its folder, one level: entries
@@ -29,7 +29,8 @@ struct ArchiveEntryPlanner {
         var createsLinks: Bool
         /// `.zip` files are planned as unzipped into their folder, once every entry of this archive is in.
         var unpacksZips: Bool
-        /// The reserved folder `.assetpack` at the top is skipped, as a walk skips it.
+        /// The bookkeeping folders at the top (``BundleManifest/reservedDirectories``) are skipped, as a walk
+        /// skips them.
         var skipsRecordFolder: Bool
 
         /// An archive given as the source: its tree below the folder `root`.
@@ -66,7 +67,7 @@ struct ArchiveEntryPlanner {
         if builder.items.isEmpty { builder.reserve(archive.entries.count) }  // the archive is the whole plan
         for entry in archive.entries {
             guard let relative = try path(of: entry, below: root, archive: origin) else { continue }
-            if rules.skipsRecordFolder && relative.components.first == BundleManifest.reservedDirectory { continue }
+            if rules.skipsRecordFolder && relative.components.first.map(BundleManifest.isReservedName) == true { continue }
             let target = try place(relative, of: entry, under: rules.destination, archive: origin)
             if target.isRoot { continue }
             switch entry.kind {

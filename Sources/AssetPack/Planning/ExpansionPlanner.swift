@@ -2,7 +2,7 @@ import Foundation
 import AssetPackZip
 
 /// Turns a source into an ``ExpansionPlan``. The source is resolved once (``ResolvedSource``); a source
-/// holding `.assetpack/manifest.json` (a packed bundle) is planned from the manifest alone, without a
+/// holding a manifest (a packed bundle) is planned from the manifest alone, without a
 /// walk; any other source is walked with `list`/`open` and each `.zip` file found is planned as unzipped
 /// into its parent folder (unless ``ExpansionOptions/keepZips``). A packed-bundle view
 /// (``AssetStorage/packedBundle(base:manifest:)``) is planned from the bundle under it.
@@ -22,7 +22,7 @@ public enum ExpansionPlanner {
         return try TreePlanner(source: resolved, options: options).plan()
     }
 
-    /// The stamp of a packed bundle read from its small `.assetpack/identity` file alone, or nil when the
+    /// The stamp of a packed bundle read from its small `assetpack-meta/identity` file alone, or nil when the
     /// source has none. This is all the up-to-date check reads from the bundle.
     static func quickStamp(_ source: any AssetSource) -> String? {
         if case .packedBundle(let base, _) = source.storage { return quickStamp(base) }

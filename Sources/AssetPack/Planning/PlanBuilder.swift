@@ -163,10 +163,15 @@ struct PlanBuilder {
     /// The prefix of the temporary names the installer writes under (reserved anywhere in a plan).
     static let temporaryPrefix = ".assetpack-tmp-"
 
-    /// Names beginning with `.assetpack` at the top are assetpack's record; ``temporaryPrefix`` anywhere is
-    /// a temporary name the expander uses.
+    /// The record folder at the top of a destination. It keeps the hidden name bundles had before
+    /// ``BundleManifest/reservedDirectory``: a destination is never packaged by another tool, and the
+    /// record of every install made so far stays where the up-to-date check looks.
+    static let recordDirectory = BundleManifest.legacyReservedDirectory
+
+    /// Names beginning with ``recordDirectory`` at the top are assetpack's record; ``temporaryPrefix``
+    /// anywhere is a temporary name the expander uses.
     static func checkReserved(_ path: AssetPath, origin: String) throws(AssetPackError) {
-        let reservedTop = path.components.first?.hasPrefix(BundleManifest.reservedDirectory) == true
+        let reservedTop = path.components.first?.hasPrefix(recordDirectory) == true
         let reservedAnywhere = path.components.contains { $0.hasPrefix(temporaryPrefix) }
         if reservedTop || reservedAnywhere {
             throw AssetPackError(.conflict, "the name is reserved for assetpack's own files (from \(origin))", path: path.string)

@@ -7,7 +7,7 @@ import AssetPackZip
 /// measure both. Each file's origin is named as the source was resolved (``ResolvedSource``).
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
-/// ``ExpansionOptions/keepZips`` is set. The `.assetpack` folder at the top is skipped. An archive given as
+/// ``ExpansionOptions/keepZips`` is set. The bookkeeping folders at the top are skipped. An archive given as
 /// the source is planned from its central directory instead (``ArchiveEntryPlanner``): the same tree,
 /// checked entry by entry, without a `list` and an `open` per file.
 struct TreePlanner {

@@ -3,7 +3,7 @@ import AssetPack
 /// The asset tree of a packed bundle as its manifest describes the bundle's storage: each plain file at
 /// its path (with the manifest's size and CRC-32), each packing archive once, the manifest's folders
 /// (empty ones included) and every folder above a stored file. The bundle's own bookkeeping folder
-/// (``BundleManifest/reservedDirectory``) is not listed; it is read by name.
+/// (``BundleManifest/reservedDirectories``) is not listed; it is read by name.
 ///
 /// Nothing is listed through the NDK: this is how a bundle is walked on Android without the APK path.
 struct ManifestStoredTree: StoredTree {
@@ -67,7 +67,7 @@ struct ManifestStoredTree: StoredTree {
     }
 
     private static func isReserved(_ path: String) -> Bool {
-        path == BundleManifest.reservedDirectory || path.hasPrefix(BundleManifest.reservedDirectory + "/")
+        BundleManifest.isReservedName(String(path.prefix { $0 != "/" }))
     }
 
     private static func key(_ path: AssetPath) -> Key { Array(path.string.utf8) }

@@ -11,7 +11,7 @@ struct BuildCommand: ParsableCommand {
         discussion: """
             OUT mirrors SRC: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
-            for byte, and .assetpack/manifest.json describes every file and folder. Files over 4 MiB are \
+            for byte, and assetpack-meta/manifest.json describes every file and folder. Files over 4 MiB are \
             deflated in independent blocks on every core, and the manifest records where the blocks start so \
             expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
             OUT lends its archives for files that did not change. With --archive, every file is deflated into \

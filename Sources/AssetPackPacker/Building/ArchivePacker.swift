@@ -4,7 +4,7 @@ import AssetPackZip
 
 /// Packs a source folder into ONE zip (`assetpack build --archive OUT.zip`): every folder becomes a
 /// directory entry (so empty ones survive), every file an entry at its path, and the manifest is added
-/// last as `.assetpack/manifest.json` and `.assetpack/identity`.
+/// last as `assetpack-meta/manifest.json` and `assetpack-meta/identity`.
 ///
 /// The archive is itself the container, so nothing is nested and the threshold plays no part in how a
 /// file is compressed: every file is deflated, as `zip` does, unless deflate does not pay. A file of at

@@ -4,7 +4,7 @@ import AssetPackZip
 
 /// Packs a source folder into a bundle folder: the output mirrors the source, files larger than the
 /// threshold become `name.zip` archives holding one entry each, smaller files are copied byte for byte,
-/// every folder (empty ones too) is created, and `.assetpack/manifest.json` describes it all.
+/// every folder (empty ones too) is created, and `assetpack-meta/manifest.json` describes it all.
 ///
 /// ```swift
 /// let summary = try Packer().build(source: "assets", output: "assets.bundle")
@@ -38,7 +38,7 @@ public struct Packer: Sendable {
     /// Packs `source` into the bundle folder `output`, replacing a previous bundle there.
     /// - Throws: ``AssetPackError`` naming the file: the source is missing or not a folder, the output is
     ///   inside the source (or the reverse) or is in the way, a symlink or special file, an unreadable
-    ///   file, a reserved `.assetpack` at the top of the source, a failed write.
+    ///   file, a bookkeeping folder's name (`assetpack-meta`, `.assetpack`) at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         let (location, items) = try options.scan(source, into: output, form: .folder)

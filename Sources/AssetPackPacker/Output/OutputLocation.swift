@@ -90,14 +90,20 @@ struct OutputLocation {
         return true
     }
 
-    /// True when the folder at `path` holds `.assetpack/manifest.json`.
+    /// True when the folder at `path` holds a manifest (`assetpack-meta/manifest.json`, or the legacy
+    /// `.assetpack/manifest.json`).
     static func isBundleFolder(_ path: String) throws(AssetPackError) -> Bool {
-        try io(FileSystem.status(path + "/" + BundleManifest.path))?.kind == .file
+        for directory in BundleManifest.reservedDirectories
+        where try io(FileSystem.status(path + "/" + directory + "/manifest.json"))?.kind == .file {
+            return true
+        }
+        return false
     }
 
-    /// True when the file at `path` is a zip with a `.assetpack/manifest.json` entry.
+    /// True when the file at `path` is a zip with a manifest entry (new or legacy name).
     static func isBundleArchive(_ path: String) -> Bool {
-        (try? ZipArchive(path: path).entry(named: BundleManifest.path)) != nil
+        guard let archive = try? ZipArchive(path: path) else { return false }
+        return BundleManifest.reservedDirectories.contains { archive.entry(named: $0 + "/manifest.json") != nil }
     }
 
     // MARK: - Staging and committing

@@ -26,7 +26,8 @@ public struct SourceItem: Sendable, Hashable {
 /// It refuses, with an error naming the path: a symlink (unless ``followSymlinks``; a followed link that
 /// dangles, loops back to a folder being walked, or points into `excluded` is refused too), a FIFO, socket
 /// or device, a name that is not valid UTF-8 or not a safe ``AssetPath`` component, a folder it cannot
-/// read, and a top-level `.assetpack` (the reserved manifest folder of bundles).
+/// read, and a top-level `assetpack-meta` or `.assetpack` (the bookkeeping folders of bundles,
+/// ``BundleManifest/reservedDirectories``).
 ///
 /// What ``exclusions`` match is left out before any of those checks (an excluded folder is not entered).
 ///
@@ -92,7 +93,7 @@ public struct SourceScanner: Sendable {
             let names = listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for name in names {
                 let sourcePath = directory + "/" + name
-                if logical.isRoot && name == BundleManifest.reservedDirectory {
+                if logical.isRoot && BundleManifest.isReservedName(name) {
                     throw AssetPackError(.conflict, "the name \(name) is reserved for the bundle manifest; rename it",
                                          path: sourcePath)
                 }

@@ -14,9 +14,11 @@ enum APKBuilder {
         /// aapt's `--ignore-assets` pattern; nil keeps aapt's default, which drops names starting with `.`
         /// and folders starting with `_`.
         var ignoreAssets: String? = nil
+        /// `zipalign -p 4` after aapt, as every release build does; false leaves aapt's layout as it is.
+        var aligned = true
     }
 
-    /// A pattern that keeps dot-names (the bundle's `.assetpack/`) and drops only VCS folders.
+    /// A pattern that keeps dot-names (a legacy bundle's `.assetpack/`) and drops only VCS folders.
     static let keepDotNames = "!.svn:!.git"
 
     /// Packages the folder `assets` into the aligned APK `apk`; returns what aapt said on stderr (the
@@ -33,7 +35,11 @@ enum APKBuilder {
         if let pattern = options.ignoreAssets { arguments += ["--ignore-assets", pattern] }
         let packaged = try run("aapt", arguments)
         guard packaged.status == 0 else { throw ShimFailure("aapt failed: \(packaged.stderr)") }
-        try align(scratch.file("unaligned.apk"), to: apk)
+        if options.aligned {
+            try align(scratch.file("unaligned.apk"), to: apk)
+        } else {
+            try FileManager.default.copyItem(atPath: scratch.file("unaligned.apk"), toPath: apk)
+        }
         return packaged.stderr
     }
 
