@@ -10,7 +10,7 @@ import AssetPackSystem
 ///
 /// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`, the bundle's
 ///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
-///   and the bundle's small `.assetpack/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
+///   and the bundle's small `assetpack-meta/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
 ///   (A source without a manifest must be walked to compute its identity.) That check trusts the tree:
 ///   ``verify(repair:progress:cancellation:)`` reads every file against the record and repairs what
 ///   differs; ``status()`` and ``InstalledTree/status(at:)`` say what is there without reading contents.
@@ -40,7 +40,7 @@ import AssetPackSystem
 ///   checked (``AssetPackError/Code/noSpace``) before any file is written.
 /// - On Apple platforms the tree is excluded from backups (see ``BackupExclusion``).
 public struct AssetInstaller: Sendable {
-    /// Where the assets come from: a packed bundle (with `.assetpack/manifest.json`), a plain folder, or an
+    /// Where the assets come from: a packed bundle (with `assetpack-meta/manifest.json`), a plain folder, or an
     /// archive (optionally a subtree of it).
     public let source: any AssetSource
     /// The destination folder, absolute.
@@ -74,7 +74,7 @@ public struct AssetInstaller: Sendable {
     }
 
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
-    /// stamp and the bundle's `.assetpack/identity` (plus one `stat` each for leftovers of an interrupted
+    /// stamp and the bundle's `assetpack-meta/identity` (plus one `stat` each for leftovers of an interrupted
     /// switch). An archive given as the source (``ZipAssetSource``) is compared by the fingerprint of its
     /// central directory, which was read when it was opened (``SourceFingerprint``). Any other source
     /// without a manifest answers false here (only ``install(progress:cancellation:)`` can walk it).
