@@ -64,7 +64,7 @@ extension AssetInstaller {
                        cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> VerifyResult {
         let started = SystemClock.monotonicSeconds()
         var result = VerifyResult(destination: destination, outcome: .outdated)
-        if repair { try io(FileSystem.makeDirectories(parentPath)) }
+        if repair { _ = try io(FileSystem.makeDirectories(parentPath)) }
         guard let parent = try InstallLocation(self).openParent() else { return result }
         let lock = try InstallLock(parent)
         defer { lock.release() }
