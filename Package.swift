@@ -9,7 +9,13 @@ let package = Package(
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetPackPacker", targets: ["AssetPackPacker"]),
         .library(name: "AssetPackRemote", targets: ["AssetPackRemote"]),
+        .library(name: "AssetPackAndroid", targets: ["AssetPackAndroid"]),
         .executable(name: "assetpack", targets: ["AssetPackCLI"]),
+        // The same executable under its target's name, for the plugins below: SwiftPM 6.3 looks a plugin's
+        // tool up as a product named after the target (swiftlang/swift-package-manager#8831).
+        .executable(name: "AssetPackCLI", targets: ["AssetPackCLI"]),
+        .plugin(name: "AssetPackBuildPlugin", targets: ["AssetPackBuildPlugin"]),
+        .plugin(name: "PackAssetsCommand", targets: ["PackAssetsCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,12 +28,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // The platform layer: every system call of the package, as thin shims (not a product; `package` API).
+        .target(name: "AssetPackSystem"),
         // The zip format: records, reader, writer, compression. No policy.
-        .target(name: "AssetPackZip", dependencies: ["CZlib"]),
+        .target(name: "AssetPackZip", dependencies: ["CZlib", "AssetPackSystem"]),
         // Runtime: asset sources, walker, expander, first-launch install.
-        .target(name: "AssetPack", dependencies: ["AssetPackZip"]),
+        .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem"]),
         // Build time: packing rules, packer, manifest writer.
-        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip"]),
+        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem"]),
         // Delivery over HTTP: transport, verified and resumable fetcher, Ed25519 trust for manifests.
         .target(
             name: "AssetPackRemote",
@@ -37,16 +45,42 @@ let package = Package(
         .executableTarget(
             name: "AssetPackCLI",
             dependencies: [
-                "AssetPack", "AssetPackPacker", "AssetPackZip",
+                "AssetPack", "AssetPackPacker", "AssetPackZip", "AssetPackSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["AssetPackZip"], path: "Tests/TestSupport"),
+        // `swift build`: packs a target's Assets folder into its resource Assets.zip (README: SwiftPM plugin).
+        .plugin(name: "AssetPackBuildPlugin", capability: .buildTool(), dependencies: ["AssetPackCLI"]),
+        // `swift package pack-assets`: a one-off `assetpack build` into the package folder.
+        .plugin(
+            name: "PackAssetsCommand",
+            capability: .command(
+                intent: .custom(verb: "pack-assets", description: "Pack asset folders into bundles with assetpack build"),
+                permissions: [.writeToPackageDirectory(reason: "writes the packed bundle (NAME.bundle or NAME.zip) into the package folder")]
+            ),
+            dependencies: ["AssetPackCLI"]
+        ),
+        // The NDK's asset API: libandroid on Android; on Linux a table filled at run time from the host shim
+        // (Tools/AndroidHostShim), so nothing here needs the Android packages to build.
+        .target(
+            name: "CAndroidAssets",
+            linkerSettings: [
+                .linkedLibrary("android", .when(platforms: [.android])),
+                .linkedLibrary("dl", .when(platforms: [.linux])),
+            ]
+        ),
+        // An AssetSource over Android's AAssetManager: one Swift source for Android and for the host build.
+        .target(name: "AssetPackAndroid", dependencies: ["AssetPack", "AssetPackZip", "CAndroidAssets"]),
+        .target(name: "TestSupport", dependencies: ["AssetPack", "AssetPackPacker", "AssetPackZip"], path: "Tests/TestSupport"),
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
-        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "TestSupport"]),
+        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "TestSupport"]),
+        .testTarget(
+            name: "AssetPackAndroidTests",
+            dependencies: ["AssetPackAndroid", "CAndroidAssets", "AssetPack", "AssetPackPacker", "AssetPackZip", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// `assetpack`: pack an app's asset tree into a bundle, and put a bundle on writable storage.
 @main
@@ -12,7 +8,8 @@ struct AssetPackCommand: ParsableCommand {
         commandName: "assetpack",
         abstract: "Ship asset trees inside apps and put them on writable storage at first launch.",
         version: "0.1.0",
-        subcommands: [BuildCommand.self, ExpandCommand.self, ListCommand.self, VerifyCommand.self]
+        subcommands: [BuildCommand.self, ExpandCommand.self, ListCommand.self, VerifyCommand.self, CheckCommand.self,
+                      StatusCommand.self, UninstallCommand.self]
     )
 
     /// Ignores SIGXFSZ before anything runs: a write past the file-size limit (`ulimit -f`) then fails with
@@ -21,13 +18,8 @@ struct AssetPackCommand: ParsableCommand {
     /// glibc otherwise raises it after the first large block is freed, and the large arrays of a plan
     /// then stay in the heap after they are freed (a 50,000-file expansion peaked 5 MB higher).
     static func main() {
-        signal(SIGXFSZ, SIG_IGN)
-        #if canImport(Glibc)
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") {
-            _ = unsafeBitCast(symbol, to: Mallopt.self)(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
-        }
-        #endif
+        CurrentProcess.ignoreFileSizeLimitSignal()
+        CurrentProcess.setMallocMapThreshold(128 * 1024)
         main(nil)
     }
 }

@@ -1,11 +1,7 @@
 import ArgumentParser
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How the CLI ends on a library error: one line on stderr naming the file and the reason, exit status 1.
 enum Reporting {
@@ -23,7 +19,7 @@ enum Reporting {
     /// Prints `assetpack: message` on stderr and exits with status 1.
     static func fail(_ message: String) -> Never {
         printError("assetpack: error: \(oneLine(message))")
-        Foundation_exit(1)
+        CurrentProcess.exit(1)
     }
 
     /// `text` with control characters (a name from a hostile archive may hold a newline or an escape
@@ -42,12 +38,14 @@ enum Reporting {
 
     /// Writes a line to stderr.
     static func printError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        bytes.withUnsafeBytes { raw in _ = write(2, raw.baseAddress, raw.count) }
+        writeError(line + "\n")
+    }
+
+    /// Writes `text` to stderr as it is (a progress bar redraws its line with it).
+    static func writeError(_ text: String) {
+        CurrentProcess.writeToStandardError(Array(text.utf8))
     }
 
     /// True when stderr is a terminal (progress bars go there only then).
-    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    static var stderrIsTerminal: Bool { CurrentProcess.standardErrorIsTerminal }
 }
-
-private func Foundation_exit(_ code: Int32) -> Never { exit(code) }

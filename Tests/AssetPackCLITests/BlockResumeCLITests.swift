@@ -25,7 +25,7 @@ import TestSupport
         try ExpandCLITests.write(Self.tree, to: scratch.file("tree"))
         let built = try run(tool, ["build", scratch.file("tree"), "-o", scratch.file("bundle")])
         #expect(built.status == 0, "\(built.stderr)")
-        let manifest = try String(contentsOfFile: scratch.file("bundle/.assetpack/manifest.json"), encoding: .utf8)
+        let manifest = try String(contentsOfFile: scratch.file("bundle/assetpack-meta/manifest.json"), encoding: .utf8)
         #expect(manifest.contains("\"blocks\""), "the packer recorded a block index for the large file")
         return scratch.file("bundle")
     }

@@ -3,8 +3,7 @@ import Testing
 import TestSupport
 
 /// `assetpack build` end to end: the built binary, its exit status, what it prints, and the files it leaves.
-@Suite("assetpack build (CLI)")
-struct BuildCLITests {
+@Suite struct BuildCLITests {
     let tool = builtProduct("assetpack")
 
     func sourceTree(_ dir: TemporaryDirectory) throws -> String {
@@ -23,8 +22,8 @@ struct BuildCLITests {
         #expect(result.stdout.hasPrefix("built \(dir.file("out")) from \(src)"))
         #expect(result.stdout.contains("2 files, 3 folders; 1 packed (0 stored, 0 reused)"))
         #expect(result.stderr.isEmpty)
-        for path in ["out/dictionary/words.txt.zip", "out/strings/ja.txt", "out/empty", "out/.assetpack/manifest.json",
-                     "out/.assetpack/identity"] {
+        for path in ["out/dictionary/words.txt.zip", "out/strings/ja.txt", "out/empty", "out/assetpack-meta/manifest.json",
+                     "out/assetpack-meta/identity"] {
             #expect(FileManager.default.fileExists(atPath: dir.file(path)), "\(path)")
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file("out/dictionary/words.txt")))
@@ -36,7 +35,7 @@ struct BuildCLITests {
         let result = try run(tool, ["build", "src"], cwd: dir.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("built assets.bundle from src"))
-        #expect(FileManager.default.fileExists(atPath: dir.file("assets.bundle/.assetpack/manifest.json")))
+        #expect(FileManager.default.fileExists(atPath: dir.file("assets.bundle/assetpack-meta/manifest.json")))
     }
 
     @Test func jsonSummaryParsesAndCountsReuse() throws {
@@ -98,7 +97,7 @@ struct BuildCLITests {
         let src = try sourceTree(dir)
         let folder = try run(tool, ["build", src, "-o", dir.file("out"), "--threshold", "4K", "--level", "9", "--json"])
         #expect(folder.status == 0, "\(folder.stderr)")
-        let manifest = try String(contentsOfFile: dir.file("out/.assetpack/manifest.json"), encoding: .utf8)
+        let manifest = try String(contentsOfFile: dir.file("out/assetpack-meta/manifest.json"), encoding: .utf8)
         #expect(manifest.contains("\"threshold\" : 4096"))
         #expect(manifest.contains("deflate 9"))
         let archive = try run(tool, ["build", src, "--archive", dir.file("all.zip")])
@@ -106,7 +105,7 @@ struct BuildCLITests {
         #expect(archive.stdout.hasPrefix("built \(dir.file("all.zip"))"))
         try ExternalTool.unzip.require()
         let listing = try run("unzip", ["-l", dir.file("all.zip")])
-        #expect(listing.stdout.contains("empty/") && listing.stdout.contains(".assetpack/manifest.json"))
+        #expect(listing.stdout.contains("empty/") && listing.stdout.contains("assetpack-meta/manifest.json"))
     }
 
     @Test func jobsDoNotChangeTheBytes() throws {
@@ -120,11 +119,11 @@ struct BuildCLITests {
             let archive = try run(tool, ["build", dir.file("src"), "--archive", dir.file("all\(jobs).zip"), "--jobs", jobs, "-q"])
             #expect(archive.status == 0, "\(archive.stderr)")
         }
-        for path in ["out1/big/model.txt.zip", "out1/.assetpack/manifest.json", "all1.zip"] {
+        for path in ["out1/big/model.txt.zip", "out1/assetpack-meta/manifest.json", "all1.zip"] {
             let other = path.replacingOccurrences(of: "1", with: "3")
             #expect(FileManager.default.contentsEqual(atPath: dir.file(path), andPath: dir.file(other)), "\(path)")
         }
-        let manifest = try String(contentsOfFile: dir.file("out1/.assetpack/manifest.json"), encoding: .utf8)
+        let manifest = try String(contentsOfFile: dir.file("out1/assetpack-meta/manifest.json"), encoding: .utf8)
         #expect(manifest.contains("\"blocks\""))
     }
 

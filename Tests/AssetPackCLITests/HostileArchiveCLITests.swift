@@ -61,8 +61,6 @@ import TestSupport
         Hostile(label: "empty name", bytes: { RawZip([RawZip.file(raw: [], [6])]).bytes }, mentions: ["entry \"\"", "empty"]),
         Hostile(label: "symbolic link", bytes: { RawZip([RawZip.symlink("link", to: "/etc")]).bytes },
                 mentions: ["\"link\"", "symbolic link", "--allow-symlinks"]),
-        Hostile(label: "FIFO", bytes: { RawZip([RawZip.Entry(name: Array("fifo".utf8), data: [], mode: 0o010644)]).bytes },
-                mentions: ["\"fifo\"", "never created"]),
         Hostile(label: "duplicate names", bytes: { RawZip([RawZip.file("a.txt", [1]), RawZip.file("a.txt", [2])]).bytes },
                 mentions: ["\"a.txt\"", "appears twice"]),
         Hostile(label: "case twins", bytes: { RawZip([RawZip.file("a.txt", [1]), RawZip.file("A.TXT", [2])]).bytes },
@@ -77,6 +75,24 @@ import TestSupport
             entry.localCRC32 = 0x1234_5678
             return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
         }, mentions: ["\"bad.bin\"", "CRC-32 mismatch"]),
+        // Found only while writing, after the staging tree was made: it must go again.
+        Hostile(label: "damaged deflate data", bytes: {
+            var random = SeededRandom(seed: 9)
+            var entry = try RawZip.deflated("data.bin", random.text(60_000))
+            for offset in stride(from: 40, to: 400, by: 7) { entry.data[offset] ^= 0xA5 }
+            return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
+        }, mentions: ["\"data.bin\""]),
+        Hostile(label: "a size that lies", bytes: {
+            var entry = RawZip.file("short.bin", Array(repeating: 3, count: 5_000))
+            entry.uncompressedSize = 4_000
+            entry.compressedSize = 4_000
+            return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
+        }, mentions: ["\"short.bin\""]),
+        Hostile(label: "local header disagrees", bytes: {
+            var entry = RawZip.file("named.bin", Array(repeating: 4, count: 5_000))
+            entry.localName = Array("other.bin".utf8)
+            return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
+        }, mentions: ["\"named.bin\""]),
         Hostile(label: "ratio bomb", bytes: { RawZip([try RawZip.deflated("zeros.bin", [UInt8](repeating: 0, count: 8 << 20))]).bytes },
                 mentions: ["\"zeros.bin\"", "compression-ratio limit of 1000:1"]),
         Hostile(label: "random bytes", bytes: { var random = SeededRandom(seed: 1); return random.bytes(50_000) },
@@ -91,6 +107,7 @@ import TestSupport
         let result = try run(tool, ["expand", scratch.file("hostile.zip"), "--to", destination])
         expectOneLineFailure(result, mentions: [scratch.file("hostile.zip")] + hostile.mentions, destination: destination)
         #expect(sortedNames(scratch.path) == ["hostile.zip", "out", "previous"])
+        #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/assetpack-cli-evil.txt"))
     }
 
@@ -103,7 +120,7 @@ import TestSupport
         let mentions = hostile.mentions.map { $0.hasPrefix("\"") && $0 != "\"\"" ? String($0.dropFirst()) : $0 }
         expectOneLineFailure(result, mentions: ["data/pack.zip"] + mentions, destination: destination)
         #expect(sortedNames(scratch.path) == ["out", "previous", "tree"])
-        #expect(sortedNames(scratch.file("out")).allSatisfy { $0 == "assets" || $0 == ".assets.assetpack-staging" })
+        #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
     }
 
     // MARK: - Faults of the machine
@@ -116,7 +133,7 @@ import TestSupport
         try ExpandCLITests.write(next, to: scratch.file("next"))
         let limited = try run("/bin/sh", ["-c", "ulimit -f 64; exec \"$0\" \"$@\"", tool, "expand", scratch.file("next"),
                                            "--to", destination, "--jobs", "1"])
-        expectOneLineFailure(limited, mentions: ["large.bin", "File too large"], destination: destination)
+        expectOneLineFailure(limited, mentions: ["large.bin", "file too large"], destination: destination)
         let staging = scratch.file("out/.assets.assetpack-staging")
         let staged = (FileManager.default.enumerator(atPath: staging)?.allObjects as? [String]) ?? []
         #expect(!staged.contains { $0.contains(".assetpack-tmp-") }, "\(staged)")
@@ -136,12 +153,14 @@ import TestSupport
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         }
         let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups", tool, "expand", scratch.file("src")]
+        // Both name the folder that refused the write, in plain words.
+        let refused = "assetpack: error: \(scratch.file("locked")): permission denied: cannot write here\n"
         let parent = try run("setpriv", nobody + ["--to", scratch.file("locked/assets")])
-        expectOneLineFailure(parent, mentions: [scratch.file("locked"), "Permission denied"], destination: scratch.file("locked/assets"),
-                             holding: nil)
+        expectOneLineFailure(parent, mentions: [], destination: scratch.file("locked/assets"), holding: nil)
+        #expect(parent.stderr == refused)
         let deeper = try run("setpriv", nobody + ["--to", scratch.file("locked/sub/assets")])
-        expectOneLineFailure(deeper, mentions: [scratch.file("locked/sub"), "Permission denied"],
-                             destination: scratch.file("locked/sub/assets"), holding: nil)
+        expectOneLineFailure(deeper, mentions: [], destination: scratch.file("locked/sub/assets"), holding: nil)
+        #expect(deeper.stderr == refused)
         #expect(sortedNames(scratch.file("locked")) == [])
     }
 
@@ -175,7 +194,8 @@ import TestSupport
         #expect(try run("/bin/mount", ["-o", "remount,bind,ro", scratch.file("out")]).status == 0)
         try ExpandCLITests.write(["keep.txt": Array("next\n".utf8)], to: scratch.file("next"))
         let result = try run(tool, ["expand", scratch.file("next"), "--to", destination])
-        expectOneLineFailure(result, mentions: [scratch.file("out"), "Read-only file system"], destination: destination)
+        expectOneLineFailure(result, mentions: [], destination: destination)
+        #expect(result.stderr == "assetpack: error: \(scratch.file("out")): read-only file system: cannot write here\n")
     }
 
     @Test func aDestinationThatIsAFileIsAClearError() throws {

@@ -3,8 +3,7 @@ import Testing
 import TestSupport
 
 /// `assetpack list` and `assetpack verify` end to end, on archives made by Info-ZIP `zip`.
-@Suite("assetpack list and verify (CLI)")
-struct ListVerifyCLITests {
+@Suite struct ListVerifyCLITests {
     let tool = builtProduct("assetpack")
 
     /// An archive with a deflated text file, a stored file and a directory; returns its path.

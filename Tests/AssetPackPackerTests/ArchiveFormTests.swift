@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("--archive: the whole tree as one zip")
-struct ArchiveFormTests {
+/// --archive: the whole tree as one zip.
+@Suite struct ArchiveFormTests {
     func buildArchive(_ source: String, _ output: String, threshold: UInt64 = PackingRules.defaultThreshold) throws -> BuildSummary {
         try ArchivePacker(options: BuildOptions(rules: PackingRules(threshold: threshold))).build(source: source, output: output)
     }
@@ -35,9 +35,9 @@ struct ArchiveFormTests {
         let src = try RoundTripTests.awkwardTree(dir)
         _ = try buildArchive(src, dir.file("one.zip"))
         _ = try buildArchive(src, dir.file("two.zip"))
-        #expect(try bytes(dir.file("one.zip")) == bytes(dir.file("two.zip")))
+        #expect(try fileBytes(dir.file("one.zip")) == fileBytes(dir.file("two.zip")))
         _ = try buildArchive(src, dir.file("one.zip"))  // replacing a bundle archive is fine
-        #expect(try bytes(dir.file("one.zip")) == bytes(dir.file("two.zip")))
+        #expect(try fileBytes(dir.file("one.zip")) == fileBytes(dir.file("two.zip")))
         let other = try ZipWriter(path: dir.file("other.zip"))
         try other.addFile("x", contents: [1])
         try other.finish()

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Stored or deflated: incompressible files are stored inside their zip")
-struct CompressionChoiceTests {
+/// Stored or deflated: incompressible files are stored inside their zip.
+@Suite struct CompressionChoiceTests {
     @Test func randomIsStoredTextIsDeflated() throws {
         let dir = try TemporaryDirectory("method")
         var random = SeededRandom(seed: 11)
@@ -54,7 +54,7 @@ struct CompressionChoiceTests {
         let storage = try #require(readManifest(dir.file("out")).entries.first?.storage)
         #expect(storage.method == "stored")
         try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
-        #expect(try bytes(dir.file("back/tricky.bin")) == data)
+        #expect(try fileBytes(dir.file("back/tricky.bin")) == data)
     }
 
     @Test func levelZeroStoresEverything() throws {

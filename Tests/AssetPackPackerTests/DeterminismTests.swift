@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Determinism: the same tree gives the same bytes")
-struct DeterminismTests {
+/// Determinism: the same tree gives the same bytes.
+@Suite struct DeterminismTests {
     /// Writes the same tree; `reversed` creates the files and folders in the opposite order.
     static func writeTree(_ dir: TemporaryDirectory, _ name: String, reversed: Bool) throws {
         var random = SeededRandom(seed: 21)

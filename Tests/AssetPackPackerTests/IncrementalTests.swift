@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Incremental rebuilds reuse unchanged archives")
-struct IncrementalTests {
+/// Incremental rebuilds reuse unchanged archives.
+@Suite struct IncrementalTests {
     static func tree(_ dir: TemporaryDirectory) throws {
         var random = SeededRandom(seed: 51)
         try dir.write("src/keep/big.txt", random.text(1_400_000))
@@ -20,18 +20,18 @@ struct IncrementalTests {
         try Self.tree(dir)
         let first = try build(dir.file("src"), dir.file("out"))
         #expect(first.reused == 0 && first.packed == 3)
-        let keptInode = try inode(dir.file("out/keep/big.txt.zip"))
-        let noiseInode = try inode(dir.file("out/noise.bin.zip"))
-        let changedInode = try inode(dir.file("out/change/big.txt.zip"))
+        let keptInode = inodeNumber(dir.file("out/keep/big.txt.zip"))
+        let noiseInode = inodeNumber(dir.file("out/noise.bin.zip"))
+        let changedInode = inodeNumber(dir.file("out/change/big.txt.zip"))
         // Same size, different bytes: only a content check can tell.
-        var changed = try bytes(dir.file("src/change/big.txt"))
+        var changed = try fileBytes(dir.file("src/change/big.txt"))
         changed[700_000] ^= 0x20
         try dir.write("src/change/big.txt", changed)
         let second = try build(dir.file("src"), dir.file("out"))
         #expect(second.reused == 2)
-        #expect(try inode(dir.file("out/keep/big.txt.zip")) == keptInode)
-        #expect(try inode(dir.file("out/noise.bin.zip")) == noiseInode)
-        #expect(try inode(dir.file("out/change/big.txt.zip")) != changedInode)
+        #expect(inodeNumber(dir.file("out/keep/big.txt.zip")) == keptInode)
+        #expect(inodeNumber(dir.file("out/noise.bin.zip")) == noiseInode)
+        #expect(inodeNumber(dir.file("out/change/big.txt.zip")) != changedInode)
         // The incremental result equals a clean build, and unpacks to the new source.
         try build(dir.file("src"), dir.file("clean"))
         #expect(try bundleBytes(dir.file("out")) == bundleBytes(dir.file("clean")))
@@ -55,7 +55,7 @@ struct IncrementalTests {
         try Self.tree(dir)
         try build(dir.file("src"), dir.file("out"))
         let archive = dir.file("out/keep/big.txt.zip")
-        var damaged = try bytes(archive)
+        var damaged = try fileBytes(archive)
         damaged[damaged.count / 2] ^= 0xFF
         try Data(damaged).write(to: URL(fileURLWithPath: archive))
         let summary = try build(dir.file("src"), dir.file("out"))

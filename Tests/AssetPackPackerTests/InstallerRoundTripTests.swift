@@ -5,8 +5,7 @@ import TestSupport
 @testable import AssetPackPacker
 
 /// The real round trip: the packer's bundle, expanded by the runtime's ``AssetInstaller``, is the source again.
-@Suite("Round trip through the real installer")
-struct InstallerRoundTripTests {
+@Suite struct InstallerRoundTripTests {
     @Test func folderBundleInstallsToTheSource() throws {
         let dir = try TemporaryDirectory("install")
         let src = try RoundTripTests.awkwardTree(dir)

@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Other tools accept the bundle's archives")
-struct InteropTests {
+/// Other tools accept the bundle's archives.
+@Suite struct InteropTests {
     static func bundle(_ dir: TemporaryDirectory) throws -> [String] {
         var random = SeededRandom(seed: 61)
         try dir.write("src/日本語/big.txt", random.text(1_200_000))
@@ -43,6 +43,6 @@ struct InteropTests {
         let single = try run("jar", ["tf", archives[0]])
         #expect(single.status == 0 && single.stdout == "big.txt\n")
         let all = try run("jar", ["tf", archives[3]])
-        #expect(all.status == 0 && all.stdout.contains("日本語/big.txt") && all.stdout.contains(".assetpack/manifest.json"))
+        #expect(all.status == 0 && all.stdout.contains("日本語/big.txt") && all.stdout.contains("assetpack-meta/manifest.json"))
     }
 }

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Archive names: collisions and real zip assets")
-struct NamingTests {
+/// Archive names: collisions and real zip assets.
+@Suite struct NamingTests {
     @Test func collisionPicksAnotherArchiveName() throws {
         let dir = try TemporaryDirectory("collide")
         var random = SeededRandom(seed: 31)
@@ -44,6 +44,6 @@ struct NamingTests {
         try build(dir.file("src"), dir.file("out"), threshold: 0)
         let manifest = try readManifest(dir.file("out"))
         #expect(manifest.entries.first { $0.path == "data/inner.zip" }?.storage == .plain("data/inner.zip"))
-        #expect(try bytes(dir.file("out/data/inner.zip")) == bytes(dir.file("inner.zip")))
+        #expect(try fileBytes(dir.file("out/data/inner.zip")) == fileBytes(dir.file("inner.zip")))
     }
 }

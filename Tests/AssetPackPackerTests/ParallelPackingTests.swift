@@ -27,8 +27,8 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
     return dir.file("src")
 }
 
-@Suite("Parallel packing and block indexes")
-struct ParallelPackingTests {
+/// Parallel packing and block indexes.
+@Suite struct ParallelPackingTests {
     func buildFolder(_ source: String, _ output: String, rules: PackingRules = smallBlockRules(), jobs: Int) throws -> BuildSummary {
         try Packer(options: BuildOptions(rules: rules, jobs: jobs)).build(source: source, output: output)
     }
@@ -50,9 +50,9 @@ struct ParallelPackingTests {
         let dir = try TemporaryDirectory("jobs-archive")
         let src = try blockTree(dir)
         for jobs in [1, 2, 4] { _ = try buildArchive(src, dir.file("\(jobs).zip"), jobs: jobs) }
-        let one = try bytes(dir.file("1.zip"))
-        #expect(try bytes(dir.file("2.zip")) == one)
-        #expect(try bytes(dir.file("4.zip")) == one)
+        let one = try fileBytes(dir.file("1.zip"))
+        #expect(try fileBytes(dir.file("2.zip")) == one)
+        #expect(try fileBytes(dir.file("4.zip")) == one)
     }
 
     @Test func largeDeflatedFilesRecordTheirBlocks() throws {
@@ -77,7 +77,7 @@ struct ParallelPackingTests {
         let fd = open(dir.file("inflated"), O_CREAT | O_RDWR, 0o600)
         defer { close(fd) }
         _ = try inflater.inflate(into: fd, path: dir.file("inflated"), jobs: 3)
-        #expect(try bytes(dir.file("inflated")) == bytes(src + "/models/big.txt"))
+        #expect(try fileBytes(dir.file("inflated")) == fileBytes(src + "/models/big.txt"))
         try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
         #expect(try snapshot(dir.file("back")) == snapshot(src))
     }

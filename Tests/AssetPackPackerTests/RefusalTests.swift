@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-@Suite("Clear errors: symlinks, misplaced outputs, missing sources, reserved names")
-struct RefusalTests {
+/// Clear errors: symlinks, misplaced outputs, missing sources, reserved names.
+@Suite struct RefusalTests {
     @Test func symlinkIsRefusedNamingTheLink() throws {
         let dir = try TemporaryDirectory("symlink")
         try dir.write("src/real.txt", text: "real")
@@ -25,8 +25,8 @@ struct RefusalTests {
         try FileManager.default.createSymbolicLink(atPath: dir.file("src/shared"), withDestinationPath: dir.file("shared"))
         try build(dir.file("src"), dir.file("out"), followSymlinks: true)
         try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
-        #expect(try bytes(dir.file("back/link.txt")) == Array("real".utf8))
-        #expect(try bytes(dir.file("back/shared/common.txt")) == Array("shared outside the source".utf8))
+        #expect(try fileBytes(dir.file("back/link.txt")) == Array("real".utf8))
+        #expect(try fileBytes(dir.file("back/shared/common.txt")) == Array("shared outside the source".utf8))
     }
 
     @Test func followedLinkLoopIsRefused() throws {
@@ -84,7 +84,7 @@ struct RefusalTests {
         try dir.write("precious/keep.txt", text: "mine")
         let error = expectError { try build(dir.file("src"), dir.file("precious")) }
         #expect(error?.code == .invalidArgument && error?.path == dir.file("precious"))
-        #expect(try bytes(dir.file("precious/keep.txt")) == Array("mine".utf8))
+        #expect(try fileBytes(dir.file("precious/keep.txt")) == Array("mine".utf8))
         try dir.write("afile", text: "x")
         #expect(expectError { try build(dir.file("src"), dir.file("afile")) }?.code == .invalidArgument)
         #expect(expectError { try build(dir.file("src"), dir.path + "/.") }?.code == .invalidArgument)
@@ -92,17 +92,18 @@ struct RefusalTests {
         // An empty folder is fine.
         try mkdir(dir.file("empty"))
         try build(dir.file("src"), dir.file("empty"))
-        #expect(FileManager.default.fileExists(atPath: dir.file("empty/.assetpack/manifest.json")))
+        #expect(FileManager.default.fileExists(atPath: dir.file("empty/assetpack-meta/manifest.json")))
     }
 
-    @Test func reservedNameAtTheTopIsRefused() throws {
+    @Test(arguments: ["assetpack-meta", ".assetpack"])
+    func reservedNameAtTheTopIsRefused(_ name: String) throws {
         let dir = try TemporaryDirectory("reserved")
-        try dir.write("src/.assetpack", text: "mine")
+        try dir.write("src/" + name, text: "mine")
         let error = expectError { try build(dir.file("src"), dir.file("out")) }
-        #expect(error?.code == .conflict && error?.path == dir.file("src/.assetpack"))
+        #expect(error?.code == .conflict && error?.path == dir.file("src/" + name))
         // Deeper down the name is an ordinary one.
-        try FileManager.default.removeItem(atPath: dir.file("src/.assetpack"))
-        try dir.write("src/sub/.assetpack", text: "fine")
+        try FileManager.default.removeItem(atPath: dir.file("src/" + name))
+        try dir.write("src/sub/" + name, text: "fine")
         try build(dir.file("src"), dir.file("out"))
     }
 

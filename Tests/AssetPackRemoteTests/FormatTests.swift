@@ -81,7 +81,7 @@ struct FormatTests {
     @Test func bundlePathsArePercentEncoded() {
         let bundle = RemoteBundle(URL(string: "https://cdn.example.com/v2/app.bundle")!)
         #expect(bundle.url(of: "a b/grüß.txt").absoluteString == "https://cdn.example.com/v2/app.bundle/a%20b/gr%C3%BC%C3%9F.txt")
-        #expect(bundle.url(of: ".assetpack/identity").absoluteString == "https://cdn.example.com/v2/app.bundle/.assetpack/identity")
+        #expect(bundle.url(of: "assetpack-meta/identity").absoluteString == "https://cdn.example.com/v2/app.bundle/assetpack-meta/identity")
         let slashed = RemoteBundle(URL(string: "https://cdn.example.com/app.bundle/")!)
         #expect(slashed.url(of: "x/y").absoluteString == "https://cdn.example.com/app.bundle/x/y")
     }

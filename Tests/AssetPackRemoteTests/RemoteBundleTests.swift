@@ -23,11 +23,11 @@ struct RemoteBundleTests {
         let manifest = manifest()
         let json = try manifest.encodedJSON()
         var files: [String: [UInt8]] = [
-            "app.bundle/.assetpack/identity": Array(manifest.identity.utf8),
-            "app.bundle/.assetpack/manifest.json": manifestBytes ?? json,
+            "app.bundle/" + BundleManifest.identityPath: Array(manifest.identity.utf8),
+            "app.bundle/" + BundleManifest.path: manifestBytes ?? json,
             "app.bundle/a b/grüß.txt": content,
         ]
-        if signed { files["app.bundle/.assetpack/manifest.sig"] = try ManifestSignature.sign(json, with: key).fileBytes }
+        if signed { files["app.bundle/" + ManifestSignature.path] = try ManifestSignature.sign(json, with: key).fileBytes }
         return try await Site(files)
     }
 
@@ -37,7 +37,7 @@ struct RemoteBundleTests {
         let identity = try await bundle.fetchIdentity(with: RemoteFetcher(options: testOptions()))
         #expect(identity == manifest().identity)
         let log = await site.server.requests(atLeast: 1)
-        #expect(log.map(\.path) == ["/app.bundle/.assetpack/identity"])
+        #expect(log.map(\.path) == ["/app.bundle/" + BundleManifest.identityPath])
         #expect(log.first?.bodyBytes == 64)
     }
 
@@ -52,7 +52,7 @@ struct RemoteBundleTests {
         let file = decoded.entries[1]
         let item = FetchItem.file(bundle.url(of: file.storage!.file), size: file.size!, sha256: .of(content))
         #expect(try await fetchToMemory(fetcher, item).bytes == content)
-        #expect(await site.server.requests(atLeast: 3).map(\.path) == ["/app.bundle/.assetpack/manifest.json", "/app.bundle/.assetpack/manifest.sig", "/app.bundle/a b/grüß.txt"])
+        #expect(await site.server.requests(atLeast: 3).map(\.path) == ["/app.bundle/" + BundleManifest.path, "/app.bundle/" + ManifestSignature.path, "/app.bundle/a b/grüß.txt"])
     }
 
     @Test func aTamperedManifestIsRefusedBeforeAnyFileIsFetched() async throws {
@@ -63,9 +63,9 @@ struct RemoteBundleTests {
             try await RemoteBundle(site.url("app.bundle")).fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .signed(by: [key.publicKey]))
         }
         #expect(error?.code == .verification)
-        #expect(error?.path == site.url("app.bundle/.assetpack/manifest.json").absoluteString)
+        #expect(error?.path == site.url("app.bundle/" + BundleManifest.path).absoluteString)
         #expect(error?.message.contains("does not verify") == true)
-        #expect(await site.server.requests(atLeast: 2).map(\.path) == ["/app.bundle/.assetpack/manifest.json", "/app.bundle/.assetpack/manifest.sig"])
+        #expect(await site.server.requests(atLeast: 2).map(\.path) == ["/app.bundle/" + BundleManifest.path, "/app.bundle/" + ManifestSignature.path])
     }
 
     @Test func aMissingSignatureIsRefusedWhenRequired() async throws {
@@ -77,6 +77,6 @@ struct RemoteBundleTests {
         // Pinning needs no signature file and does not ask for one.
         let pinned = try await bundle.fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .pinned(sha256: .of(try manifest().encodedJSON())))
         #expect(try pinned.decode(origin: "t") == manifest())
-        #expect(await site.server.requests(atLeast: 3).map(\.path).last == "/app.bundle/.assetpack/manifest.json")
+        #expect(await site.server.requests(atLeast: 3).map(\.path).last == "/app.bundle/" + BundleManifest.path)
     }
 }

@@ -119,7 +119,7 @@ struct TrustTests {
 
     @Test func aMissingSignatureIsRefusedWhenOneIsRequired() {
         let error = refusal(.signed(by: [key.publicKey]), manifest, nil)
-        #expect(error?.message == "the manifest is not signed (no .assetpack/manifest.sig), and a signature by \(key.publicKey.keyID) is required")
+        #expect(error?.message == "the manifest is not signed (no \(ManifestSignature.path)), and a signature by \(key.publicKey.keyID) is required")
     }
 
     @Test func aMalformedSignatureFileIsRefused() {

@@ -1,5 +1,6 @@
 import AssetPackZip
 import Testing
+import TestSupport
 @testable import AssetPack
 
 @Suite struct AssetWalkerTests {
@@ -63,10 +64,11 @@ import Testing
         #expect(error?.path == source.name)
     }
 
-    @Test func skipsTheReservedFolderOnlyAtTheRoot() throws {
-        let source = AndroidLikeSource(files: [".assetpack/manifest.json": [1], "sub/.assetpack/x": [2], "a": [3]])
+    @Test func skipsTheBookkeepingFoldersOnlyAtTheRoot() throws {
+        let source = AndroidLikeSource(files: ["assetpack-meta/manifest.json": [1], ".assetpack/manifest.json": [1],
+                                               "sub/assetpack-meta/y": [2], "sub/.assetpack/x": [2], "a": [3]])
         let paths = try AssetWalker(source).walk().map(\.description)
-        #expect(paths == ["a", "sub/", "sub/.assetpack/", "sub/.assetpack/x"])
+        #expect(paths == ["a", "sub/", "sub/.assetpack/", "sub/.assetpack/x", "sub/assetpack-meta/", "sub/assetpack-meta/y"])
     }
 
     @Test func otherOpenErrorsPropagate() throws {

@@ -1,4 +1,5 @@
 @testable import AssetPack
+import AssetPackSystem
 import Foundation
 import Testing
 import TestSupport

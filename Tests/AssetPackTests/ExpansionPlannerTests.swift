@@ -36,6 +36,20 @@ import TestSupport
         #expect(kept.identity != unzipped.identity)
     }
 
+    /// One rule decides what is a zip, for the expander and the packer: a name ending in `.zip` (any case)
+    /// after something. A file named just `.zip` is a hidden file without an extension and stays a file.
+    @Test func onlyANameWithSomethingBeforeDotZipIsAZip() throws {
+        for (name, isZip) in [("a.zip", true), ("A.ZIP", true), ("..zip", true), ("photos.Zip", true), (".zip", false),
+                              ("zip", false), ("a.zipx", false), ("a.zip.txt", false), (".ZIP", false)] {
+            #expect(try AssetPath("d/" + name).isZipArchiveName == isZip, "\(name)")
+        }
+        let scratch = try TemporaryDirectory("plan-dotzip")
+        try ExpansionFixtures.zip(at: scratch.file("tree/.zip"), [("inside.txt", Array("in".utf8), .stored)])
+        try ExpansionFixtures.zip(at: scratch.file("tree/x.zip"), [("inside.txt", Array("in".utf8), .stored)])
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")))
+        #expect(plan.items.filter { $0.kind == .file }.map(\.path.string) == [".zip", "inside.txt"])
+    }
+
     @Test func unzippingIsOneLevelOnly() throws {
         let scratch = try TemporaryDirectory("plan-onelevel")
         let inner = try ExpansionFixtures.zipBytes([("deep.txt", Array("deep".utf8), .deflate)], scratch: scratch)
@@ -106,7 +120,7 @@ import TestSupport
     }
 
     @Test(arguments: [0o010644, 0o020644, 0o060644, 0o140644])  // FIFO, character and block device, socket
-    func specialEntriesAreNeverCreated(mode: Int) throws {
+    func specialEntriesArePlannedAsRegularFiles(mode: Int) throws {
         try ExternalTool.python3.require()
         let scratch = try TemporaryDirectory("plan-special")
         try FileManager.default.createDirectory(atPath: scratch.file("tree"), withIntermediateDirectories: true)
@@ -119,8 +133,11 @@ import TestSupport
                 z.writestr(info, b"")
             """
         #expect(try run("python3", ["-c", script, scratch.file("tree/x.zip"), String(mode)]).status == 0)
-        let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree"))) }
-        #expect(error?.code == .unsupported)
+        // As unzip and Python extract it: a regular file of its data, with the default mode (ArchiveEntryPolicy).
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")))
+        #expect(plan.items.map(\.path.string) == ["node"])
+        #expect(plan.items.first?.kind == .file)
+        #expect(plan.items.first?.permissions == 0o644)
     }
 
     @Test func symlinkEntriesAreRefusedUnlessAllowed() throws {
@@ -140,7 +157,7 @@ import TestSupport
     @Test func aBrokenManifestIsAManifestError() throws {
         let scratch = try TemporaryDirectory("plan-badmanifest")
         try ExpansionFixtures.bundle(.standard, packed: [:], at: scratch.file("bundle"), scratch: scratch)
-        try scratch.write("bundle/.assetpack/identity", text: "not the identity")
+        try scratch.write("bundle/assetpack-meta/identity", text: "not the identity")
         let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("bundle"))) }
         #expect(error?.code == .manifest)
     }

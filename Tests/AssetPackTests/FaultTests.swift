@@ -23,9 +23,10 @@ import TestSupport
         try? FileManager.default.removeItem(atPath: work.file(name))
         try FileManager.default.createDirectory(atPath: work.file(name), withIntermediateDirectories: true)
         try tree.write(to: work.file(name))
-        var installer = try AssetInstaller(source: DirectorySource(root: work.file(name)), destination: destination,
-                                           options: ExpansionOptions(jobs: 1))
-        installer.freeSpaceOverride = freeSpace
+        var options = ExpansionOptions(jobs: 1)
+        options.testSeam.freeSpace = freeSpace
+        let installer = try AssetInstaller(source: DirectorySource(root: work.file(name)), destination: destination,
+                                           options: options)
         return try installer.install()
     }
 
@@ -39,7 +40,7 @@ import TestSupport
         let error = #expect(throws: AssetPackError.self) {
             try Self.install(Self.large, named: "v2", work: work, into: destination, freeSpace: 1 << 40)
         }
-        expectError(error, .noSpace, mentions: [disk.path, "No space left on device"])
+        expectError(error, .noSpace, mentions: [disk.path, "no space left on the device"])
         #expect(error?.errno == ENOSPC)
         #expect(DiskTree.read(destination) == DiskTree(Self.small))
         let staged = HostileStage.allNames(disk.path + "/.assets.assetpack-staging")
@@ -64,7 +65,7 @@ import TestSupport
         let error = #expect(throws: AssetPackError.self) { try Self.install(Self.large, named: "v2", work: work, into: destination) }
         expectError(error, .noSpace, mentions: [destination, "not enough free space"])
         #expect(DiskTree.read(destination) == DiskTree(Self.small))
-        #expect(DiskTree.read(disk.path + "/.assets.assetpack-staging")?.files.isEmpty ?? true)
+        #expect(folderNames(disk.path) == ["assets"], "a refused free-space check leaves nothing beside the destination")
     }
 
     @Test(.enabled(if: canMount, "needs root and tmpfs"))
@@ -75,7 +76,7 @@ import TestSupport
         try Self.install(Self.small, named: "v1", work: work, into: destination)
         try disk.remount("ro")
         let error = #expect(throws: AssetPackError.self) { try Self.install(Self.large, named: "v2", work: work, into: destination) }
-        expectError(error, .io, mentions: [disk.path, "Read-only file system"])
+        expectError(error, .io, mentions: [disk.path, "read-only file system: cannot write here"])
         #expect(error?.errno == EROFS)
         #expect(DiskTree.read(destination) == DiskTree(Self.small))
         try disk.remount("rw")
@@ -98,7 +99,8 @@ import TestSupport
         let error = #expect(throws: AssetPackError.self) {
             try Self.install(Self.small, named: "v1", work: work, into: work.file("blocker/assets"))
         }
-        expectError(error, .io, mentions: [work.file("blocker"), "Not a directory"])
+        #expect(error?.description == "\(work.file("blocker")): not a folder")
+        #expect(error?.code == .io)
         #expect(try String(contentsOfFile: work.file("blocker"), encoding: .utf8) == "a file")
     }
 
@@ -145,10 +147,8 @@ import TestSupport
         }
         expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "\"part1.bin\""])
         #expect(error.zipError?.code == (tamper == .truncate ? .truncated : .checksum))
+        // A damaged archive is the input's fault: its staging tree (part0.bin verified) is removed too.
         stage.expectIntact(absent: ["part1.bin", "part2.bin", "part3.bin"])
-        let staged = DiskTree.read(stage.scratch.file("out/.assets.assetpack-staging"))?.files ?? [:]
-        #expect(staged.keys.sorted() == ["part0.bin"])
-        #expect(staged["part0.bin"] == contents[0] ? true : false, "part0.bin was staged with other bytes")
     }
 
     static func apply(_ tamper: Tamper, to path: String, from offset: Int) {

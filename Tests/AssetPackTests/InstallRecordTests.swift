@@ -1,7 +1,17 @@
 @testable import AssetPack
+import AssetPackSystem
 import Foundation
 import Testing
 import TestSupport
+
+extension InstallRecord {
+    /// `installed.json` as one byte array (see ``InstallRecord/writeJSON(_:)``).
+    func json() -> [UInt8] {
+        var whole: [UInt8] = []
+        writeJSON { (bytes) throws(Never) in whole.append(contentsOf: bytes) }
+        return whole
+    }
+}
 
 /// `installed.json` is written by hand (no encoder tree for 50,000 files); it must be exactly what
 /// `JSONEncoder` writes, and read back by `JSONDecoder`.
@@ -72,6 +82,28 @@ import TestSupport
         #expect(read?.files.first?.path == "a/\u{E9}\u{1F600}\n")
         #expect(read?.files.first?.crc32 == nil)
         #expect(read?.stamp == "s")
+    }
+
+    /// Folders (with modes) and links (with targets) are recorded as the encoder writes them and read back;
+    /// a record without them (written before they were) reads as nil.
+    @Test func foldersAndLinksAreRecordedAndReadBack() throws {
+        var record = InstallRecord(stamp: "assetpack-1 tree abc", files: [.init(path: "a/b.txt", size: 3, crc32: 7, mode: 0o644)],
+                                   source: "f00d")
+        record.directories = [.init(mode: 0o755, path: "a"), .init(mode: 0o700, path: "e\"mpty\u{1}")]
+        record.links = [.init(path: "a/l", target: "b.txt"), .init(path: "up", target: "a/../a/b.txt")]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(record.json() == Array(try encoder.encode(record)) + [0x0A])
+        let read = try #require(InstallRecordReader.read(bytes: record.json()))
+        #expect(read.directories?.map { "\($0.path) \(String($0.mode, radix: 8))" } == ["a 755", "e\"mpty\u{1} 700"])
+        #expect(read.links?.map { "\($0.path) -> \($0.target)" } == ["a/l -> b.txt", "up -> a/../a/b.txt"])
+        #expect(facts(read) == facts(record))
+        record.directories = []
+        record.links = []
+        #expect(record.json() == Array(try encoder.encode(record)) + [0x0A])
+        #expect(InstallRecordReader.read(bytes: record.json())?.directories?.isEmpty == true)
+        let old = try #require(InstallRecordReader.read(bytes: sample.json()))
+        #expect(old.directories == nil && old.links == nil)
     }
 
     @Test func aLargeRecordIsReadFromItsFileAPieceAtATime() throws {

@@ -6,7 +6,8 @@ import TestSupport
 
 /// What lands on disk has safe permissions whatever the archive asks for: setuid, setgid, sticky and
 /// world-writable bits are dropped, owner read and write are added (PermissionPolicy); FIFOs, sockets and
-/// devices are never created. Checked on the files themselves, with `lstat`.
+/// devices are never created: such an entry becomes a regular file of its data with the default mode
+/// (ArchiveEntryPolicy). Checked on the files themselves, with `lstat`.
 @Suite struct ModeTests {
     /// The permission bits of `path` on disk (not following a link).
     static func mode(_ path: String) -> UInt32? {
@@ -38,12 +39,39 @@ import TestSupport
 
     @Test(arguments: [(0o010644, "FIFO"), (0o020644, "character device"), (0o060644, "block device"), (0o140644, "socket")],
           Placement.allCases)
-    func specialNodesAreNeverCreated(_ node: (Int, String), _ placement: Placement) throws {
+    func specialEntriesBecomeRegularFilesNeverNodes(_ node: (Int, String), _ placement: Placement) throws {
         let stage = try HostileStage("modes-special")
-        let special = RawZip.Entry(name: Array("node".utf8), data: [], mode: UInt32(node.0))
-        let error = try stage.refuse(rawZip([RawZip.file("a.txt", [1]), special]), placement)
-        expectError(error, .unsupported, mentions: [stage.archivePath(placement).shown, "\"node\"", "never created"])
-        stage.expectIntact(absent: ["node", "a.txt"])
-        #expect(!FileManager.default.fileExists(atPath: stage.scratch.file("out/.assets.assetpack-staging")))
+        let data = Array("what the pipe carried\n".utf8)
+        let withData = RawZip.Entry(name: Array("node".utf8), data: data, mode: UInt32(node.0))
+        let empty = RawZip.Entry(name: Array("empty-node".utf8), data: [], mode: UInt32(node.0) | 0o7000)
+        try RawZip([RawZip.file("a.txt", [1]), withData, empty]).write(to: stage.archivePath(placement).path)
+        let tree = try stage.accept(placement)
+        #expect(tree?.files == ["a.txt": [1], "node": data, "empty-node": []], "\(node.1)")
+        for name in ["node", "empty-node"] {
+            var info = stat()
+            #expect(lstat(stage.destination + "/" + name, &info) == 0)
+            #expect(info.st_mode & S_IFMT == S_IFREG, "\(name) (\(node.1)) is not a regular file")
+            #expect(Self.mode(stage.destination + "/" + name) == 0o644, "\(name) (\(node.1))")
+        }
+    }
+
+    @Test(ExternalTool.zip.needed, arguments: Placement.allCases)
+    func anArchiveZipWroteFromAPipeExpands(_ placement: Placement) throws {
+        // `echo hi | zip out.zip -` stores the entry "-" with the pipe's mode (FIFO, 0600) in its attributes.
+        try ExternalTool.zip.require()
+        let work = try TemporaryDirectory("modes-pipe")
+        let made = try run("/bin/sh", ["-c", "printf 'from a pipe\\n' | zip -q pipe.zip -"], cwd: work.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: work.file("pipe.zip"))))
+        let entry = try #require(try ZipArchive(source: MemorySource(bytes)).entries.first)
+        #expect(entry.kind == .special, "zip no longer records the pipe's mode: \(String(entry.unixMode ?? 0, radix: 8))")
+        let stage = try HostileStage("modes-pipe-stage")
+        try makeParent(stage.archivePath(placement).path)
+        try Data(bytes).write(to: URL(fileURLWithPath: stage.archivePath(placement).path))
+        let tree = try stage.accept(placement)
+        #expect(tree?.files == ["-": Array("from a pipe\n".utf8)])
+        var info = stat()
+        #expect(lstat(stage.destination + "/-", &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+        #expect(Self.mode(stage.destination + "/-") == 0o644)
     }
 }

@@ -21,10 +21,10 @@ import Testing
     @Test func showsTheLogicalTree() throws {
         let scratch = try TemporaryDirectory("packed-view")
         let view = try folderView(try bundle(scratch), scratch)
-        #expect(try Set(view.base.list(.root)) == [".assetpack", "a.txt", "big.bin.zip", "d"])
+        #expect(try Set(view.base.list(.root)) == ["assetpack-meta", "a.txt", "big.bin.zip", "d"])
         #expect(try view.list(.root) == ["a.txt", "big.bin", "d", "empty"])
         #expect(try view.size(of: AssetPath("big.bin")) == 200_000)
-        #expect(try view.list(AssetPath(".assetpack")) == [])
+        #expect(try view.list(AssetPath("assetpack-meta")) == [])
     }
 
     @Test func aTamperedPlainFileFailsVerificationNamingIt() throws {
@@ -48,13 +48,16 @@ import Testing
         #expect(AssetPackError(failure).code == .verification)
     }
 
-    /// The archive is intact but the manifest records another CRC-32: caught with random access and forward-only.
+    /// The archive is intact but the manifest records another CRC-32 (and an identity that matches it):
+    /// caught with random access and forward-only.
     @Test func aPackedFileIsCheckedAgainstTheManifest() throws {
         let scratch = try TemporaryDirectory("packed-crc")
         var packed = try bundle(scratch)
         let index = try #require(packed.manifest.entries.firstIndex { $0.path == "big.bin" })
         packed.manifest.entries[index].crc32! ^= 1
+        packed.manifest.identity = ContentIdentity.of(packed.manifest.entries)
         packed.files[BundleManifest.path] = try packed.manifest.encodedJSON()
+        packed.files[BundleManifest.identityPath] = Array(packed.manifest.identity.utf8)
         let views = [try folderView(packed, scratch), try PackedBundleSource(base: AndroidLikeSource(files: packed.files))]
         for view in views {
             let failure = try #require(#expect(throws: ZipError.self) { try view.open(AssetPath("big.bin")).readAll().count })
@@ -112,6 +115,33 @@ import Testing
         let error = #expect(throws: AssetPackError.self) { try PackedBundleSource(base: source) }
         #expect(error?.code == .notFound)
         #expect(try AssetSources.view(of: source) is AndroidLikeSource)
+    }
+
+    /// A manifest whose identity is not that of its entries is refused, however the view is made: the
+    /// identity is what an install records, so it must describe exactly these files.
+    @Test func aManifestWhoseIdentityDoesNotMatchIsRefused() throws {
+        let scratch = try TemporaryDirectory("packed-identity")
+        var packed = try bundle(scratch)
+        let index = try #require(packed.manifest.entries.firstIndex { $0.path == "a.txt" })
+        packed.manifest.entries[index].crc32! ^= 1
+        packed.files[BundleManifest.path] = try packed.manifest.encodedJSON()
+        let base = AndroidLikeSource(files: packed.files)
+        for error in [#expect(throws: AssetPackError.self) { try PackedBundleSource(base: base) },
+                      #expect(throws: AssetPackError.self) { try AssetSources.view(of: base) },
+                      #expect(throws: AssetPackError.self) { try PackedBundleSource(base: base, manifest: packed.manifest) },
+                      #expect(throws: AssetPackError.self) { try BundleManifest.read(from: base) }] {
+            #expect(error?.code == .manifest)
+            #expect(error?.message.contains("identity") == true, "\(String(describing: error))")
+        }
+    }
+
+    /// The small identity file must agree with the manifest.
+    @Test func anIdentityFileThatDisagreesIsRefused() throws {
+        let scratch = try TemporaryDirectory("packed-identity-file")
+        var packed = try bundle(scratch)
+        packed.files[BundleManifest.identityPath] = Array("0000".utf8)
+        let error = #expect(throws: AssetPackError.self) { try PackedBundleSource(base: AndroidLikeSource(files: packed.files)) }
+        #expect(error?.code == .manifest)
     }
 
     @Test func aMalformedManifestIsRefused() throws {

@@ -8,7 +8,8 @@ import TestSupport
 /// exactly the one the list/open walk finds (same items, same identity, so the same stamp).
 @Suite struct ZipSourcePlannerTests {
     /// An APK-like archive: files at several depths, explicit and implied folders, an empty folder, a
-    /// nested zip (at the top and deeper), a reserved `.assetpack` folder, entries outside the root.
+    /// nested zip (at the top and deeper), the bookkeeping folders (`assetpack-meta`, legacy `.assetpack`),
+    /// entries outside the root.
     private func archive(_ scratch: TemporaryDirectory, prefix: String) throws -> String {
         let path = scratch.file("app-\(prefix.isEmpty ? "plain" : "rooted").zip")
         let inner = try ExpansionFixtures.zipBytes([
@@ -27,6 +28,7 @@ import TestSupport
         try writer.addFile(prefix + "binary/pack.zip", contents: inner, method: .stored)
         try writer.addFile(prefix + "top.zip", contents: inner, method: .deflate)
         try writer.addFile(prefix + ".assetpack/identity", contents: Array("ignored".utf8))
+        try writer.addFile(prefix + "assetpack-meta/identity", contents: Array("ignored".utf8))
         try writer.finish(sync: false)
         return path
     }
@@ -36,8 +38,10 @@ import TestSupport
         let scratch = try TemporaryDirectory("zip-source-plan")
         let zip = ZipAssetSource(archive: try ZipArchive(path: try archive(scratch, prefix: prefix)), root: prefix)
         let options = ExpansionOptions(keepZips: keepZips)
-        let read = try TreePlanner(source: zip, options: options).plan()
-        let walked = try TreePlanner(source: zip, options: options, walksArchives: true).plan()
+        var walking = options
+        walking.testSeam.walksArchives = true
+        let read = try TreePlanner(source: ResolvedSource(zip), options: options).plan()
+        let walked = try TreePlanner(source: ResolvedSource(zip), options: walking).plan()
         func facts(_ plan: ExpansionPlan) -> [String] {
             plan.items.map { "\($0.kind) \($0.path.string) \($0.size) \($0.crc32.map { String($0) } ?? "-") \(String($0.permissions, radix: 8))" }
         }
@@ -45,7 +49,7 @@ import TestSupport
         #expect(read.identity == walked.identity)
         #expect(read.stamp == walked.stamp)
         #expect(read.items.contains { $0.path.string == "empty" && $0.kind == .directory })
-        #expect(!read.items.contains { $0.path.string.hasPrefix(".assetpack") })
+        #expect(!read.items.contains { $0.path.string.hasPrefix(".assetpack") || $0.path.string.hasPrefix("assetpack-meta") })
         #expect(read.items.contains { $0.path.string == "META-INF/MANIFEST.MF" } == prefix.isEmpty)  // outside the root
         #expect(read.items.contains { $0.path.string == (keepZips ? "binary/pack.zip" : "binary/photos/frog.jpg") })
     }
@@ -56,7 +60,7 @@ import TestSupport
         try ExpansionFixtures.zip(at: scratch.file("outer.zip"), [("readme.txt", Array("outer".utf8), .stored),
                                                                   ("bundle.zip", inner, .stored)])
         let zip = ZipAssetSource(archive: try ZipArchive(path: scratch.file("outer.zip")), root: "")
-        let error = #expect(throws: AssetPackError.self) { try TreePlanner(source: zip, options: ExpansionOptions()).plan() }
+        let error = #expect(throws: AssetPackError.self) { try TreePlanner(source: ResolvedSource(zip), options: ExpansionOptions()).plan() }
         #expect(error?.code == .conflict)
         #expect(error?.message.contains("readme.txt") == true)
     }

@@ -63,8 +63,8 @@ func shifted(_ index: DeflateBlockIndex, block number: Int, uncompressed: Int64 
     return copy
 }
 
-@Suite("BlockParallelInflater: a block index, checked, inflated on several cores")
-struct BlockParallelInflaterTests {
+/// BlockParallelInflater: a block index, checked, inflated on several cores.
+@Suite struct BlockParallelInflaterTests {
     @Test(arguments: [1, 2, 4])
     func reproducesTheData(jobs: Int) throws {
         let sample = try BlockArchive.make()

@@ -12,8 +12,8 @@ final class FailureLog: @unchecked Sendable {
     var all: [String] { lock.withLock { messages } }
 }
 
-@Suite("One archive read from many threads")
-struct ConcurrencyTests {
+/// One archive read from many threads.
+@Suite struct ConcurrencyTests {
     /// 16 entries, deflated and stored, text and noise, some larger than one read buffer.
     static func makeArchive(in directory: TemporaryDirectory) throws -> (String, [String: [UInt8]]) {
         var random = SeededRandom(seed: 808)

@@ -82,8 +82,8 @@ func expectExactOrError(_ bytes: [UInt8], _ fixture: Fixture, _ label: String) -
     }
 }
 
-@Suite("Damaged and hostile archives")
-struct CorruptionTests {
+/// Damaged and hostile archives.
+@Suite struct CorruptionTests {
     @Test(.hangGuard, arguments: FixtureKind.allCases)
     func everyHeaderByteFlipped(_ kind: FixtureKind) throws {
         let fixture = try kind.make()
@@ -189,8 +189,8 @@ func rebuiltDirectory(_ sample: SampleArchive, _ change: (inout [CentralDirector
     return Array(sample.bytes[0..<sample.directoryOffset]) + writer.bytes
 }
 
-@Suite("Damaged archives fail with the right error code")
-struct CorruptionCodeTests {
+/// Damaged archives fail with the right error code.
+@Suite struct CorruptionCodeTests {
     // Entries of SampleArchive: 0 "a/text.txt" deflated, 1 "a/stored.bin" stored, 2 "random.bin" deflated.
 
     @Test func wrongCRCIsChecksum() throws {

@@ -3,8 +3,7 @@ import TestSupport
 @testable import AssetPackZip
 
 /// Wire records from literal bytes: no disk, no writer.
-@Suite("Format records from literal bytes")
-struct FormatTests {
+@Suite struct FormatTests {
     @Test func cursorReadsLittleEndianAndReturnsNilWhenShort() {
         var cursor = ByteCursor([0x50, 0x4b, 0x03, 0x04, 0x01, 0x02, 0x03])
         #expect(cursor.read(UInt32.self) == 0x0403_4b50)

@@ -88,8 +88,8 @@ func rawExtraFields(of entry: ZipEntry, in bytes: [UInt8]) -> [[UInt8]] {
     return [header.extra, localExtra]
 }
 
-@Suite("Reading archives made by other tools")
-struct InteropReadTests {
+/// Reading archives made by other tools.
+@Suite struct InteropReadTests {
     // One test per tool, so a missing tool shows as a skipped test (see `ExternalTool`).
     @Test(ExternalTool.zip.needed, arguments: ToolArchive.made(by: .zip))
     func readsInfoZipArchive(_ tool: ToolArchive) throws { try readsToolArchive(tool) }

@@ -75,8 +75,8 @@ func checkWithExternalTools(_ path: String, in directory: TemporaryDirectory, th
     try shell("7z t -bso0 -bsp0 \"\(path)\"", in: directory.path, sourceLocation: sourceLocation)
 }
 
-@Suite("Archives written by ZipWriter, checked by other tools")
-struct InteropWriteTests {
+/// Archives written by ZipWriter, checked by other tools.
+@Suite struct InteropWriteTests {
     @Test(arguments: 0...9)
     func deflateLevelIsReadableEverywhere(level: Int) throws {
         let directory = try TemporaryDirectory("write-level")

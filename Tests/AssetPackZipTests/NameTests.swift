@@ -14,8 +14,8 @@ func unicodePathBlock(raw: [UInt8], utf8 name: String, crc: UInt32? = nil) -> [U
     return block.bytes
 }
 
-@Suite("Entry names: UTF-8, CP437, Unicode Path")
-struct NameTests {
+/// Entry names: UTF-8, CP437, Unicode Path.
+@Suite struct NameTests {
     static let cp437Name: [UInt8] = [0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]  // "été.txt" in code page 437
 
     @Test func decodingRules() throws {

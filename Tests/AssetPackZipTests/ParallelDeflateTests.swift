@@ -33,8 +33,8 @@ func blockDeflate(_ data: [UInt8], _ deflater: ParallelDeflater) throws -> ([UIn
     return (stream, output)
 }
 
-@Suite("ParallelDeflater: independent blocks, one standard stream")
-struct ParallelDeflateTests {
+/// ParallelDeflater: independent blocks, one standard stream.
+@Suite struct ParallelDeflateTests {
     static let blockSize = ParallelDeflater.minimumBlockSize
 
     @Test func oneValidStreamWhateverTheJobs() throws {
@@ -145,8 +145,8 @@ struct LyingSource: RandomAccessSource {
     }
 }
 
-@Suite("ZipWriter: block-deflated and precompressed entries")
-struct PrecompressedWriteTests {
+/// ZipWriter: block-deflated and precompressed entries.
+@Suite struct PrecompressedWriteTests {
     @Test func blockDeflatedEntryReadsEverywhere() throws {
         let dir = try TemporaryDirectory("blocks-interop")
         let data = mixedData(700_000)
@@ -208,8 +208,8 @@ struct PrecompressedWriteTests {
     }
 }
 
-@Suite("OrderedPipeline: parallel work, results in order")
-struct OrderedPipelineTests {
+/// OrderedPipeline: parallel work, results in order.
+@Suite struct OrderedPipelineTests {
     /// Counts threads inside `produce` and items started but not yet consumed.
     final class Counter: @unchecked Sendable {
         let lock = NSLock()

@@ -9,6 +9,10 @@ thousands of files between runs would slow the next run down), and is followed b
 command's write-back does not land in the next command's time.
 
 Usage: Tools/Benchmarks/run.sh [--quick] [--runs N] [--only expand-app,build-app] [--work DIR] [--assetpack BIN]
+                               [--baseline BIN]
+
+With --baseline, every assetpack row is also run with that binary (an earlier build, labelled "[baseline]"),
+in the same rounds, so a change is measured before and after in one run.
 """
 import argparse
 import json
@@ -135,6 +139,7 @@ class Bench:
         self.logs = os.path.join(self.work, "logs")
         self.quick, self.runs = args.quick, args.runs
         self.ap, self.ap_error = args.assetpack, None
+        self.baseline = args.baseline
         self.zf, self.zf_error = None, None
         self.moved = 0
         for folder in (self.inputs, self.trash, self.logs):
@@ -142,7 +147,7 @@ class Bench:
 
     def fill(self, text, out=""):
         """`text` with its {ap}, {zf}, {in} and {out} placeholders filled in."""
-        values = {"ap": self.ap or "assetpack", "zf": self.zf or "zipfoundation-peer", "in": self.inputs,
+        values = {"ap": self.ap or "assetpack", "apb": self.baseline or "assetpack", "zf": self.zf or "zipfoundation-peer", "in": self.inputs,
                   "out": out}
         return text.format(**values)
 
@@ -248,6 +253,8 @@ def missing(bench, tool):
     """Why `tool` cannot run, or None."""
     if "{ap}" in tool.argv and bench.ap_error:
         return bench.ap_error
+    if "{apb}" in tool.argv and not os.access(bench.baseline or "", os.X_OK):
+        return f"{bench.baseline} is not an executable"
     if "{zf}" in tool.argv and bench.zf_error:
         return "zipfoundation-peer build failed: " + bench.zf_error
     for path in tool.reads:
@@ -256,8 +263,22 @@ def missing(bench, tool):
     return None
 
 
+def with_baseline(bench, scenario):
+    """The scenario's tools, each assetpack row followed by the same command run with the baseline binary."""
+    if not bench.baseline:
+        return scenario.tools
+    tools = []
+    for tool in scenario.tools:
+        tools.append(tool)
+        if "{ap}" in tool.argv:
+            tools.append(Tool(tool.label + " [baseline]", ["{apb}" if arg == "{ap}" else arg for arg in tool.argv],
+                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again))
+    return tools
+
+
 def run_scenario(bench, scenario):
     """Times every tool of `scenario` RUNS times, round-robin, each round starting one tool later."""
+    scenario = Scenario(scenario.name, scenario.title, with_baseline(bench, scenario), scenario.unit, scenario.sizes)
     rows = [{"label": t.label, "peer": t.peer, "argv": t.argv, "samples": [], "error": missing(bench, t)}
             for t in scenario.tools]
     fixed = {}
@@ -372,6 +393,7 @@ def parse_arguments():
     parser.add_argument("--only", help="comma-separated scenarios: " + ",".join(s.name for s in SCENARIOS))
     parser.add_argument("--work", default="/tmp/assetpack-bench", help="work folder (default /tmp/assetpack-bench)")
     parser.add_argument("--assetpack", help="use this assetpack binary instead of building one")
+    parser.add_argument("--baseline", help="also time every assetpack row with this binary (before/after in one run)")
     args = parser.parse_args()
     names = [s.name for s in SCENARIOS]
     unknown = [name for name in (args.only or "").split(",") if name and name not in names]

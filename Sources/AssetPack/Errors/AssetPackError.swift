@@ -1,7 +1,9 @@
+import AssetPackSystem
 import AssetPackZip
 
 /// The one error type of the AssetPack runtime and packer: what went wrong (``code``), which file
-/// (``path``), why (``message``), and the underlying cause (an errno, or the ``ZipError`` from the zip layer).
+/// (``path``), why (``message``), and the underlying cause: the failed system call and its errno, or zlib's
+/// status (``cause``), and the ``ZipError`` when it came from the zip layer.
 ///
 /// Printed, it is one line for a log or stderr: `assets/big.bin.zip: entry "big.bin": CRC-32 mismatch ...`.
 public struct AssetPackError: Error, Sendable, CustomStringConvertible {
@@ -27,7 +29,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         public static let verification = Code(rawValue: "verification")
         /// Not enough free space at the destination.
         public static let noSpace = Code(rawValue: "no-space")
-        /// A system call failed; ``AssetPackError/errno`` holds the code.
+        /// A system call failed (``AssetPackError/cause`` names it and its errno), or zlib did.
         public static let io = Code(rawValue: "io")
         /// A configured limit was exceeded.
         public static let limitExceeded = Code(rawValue: "limit-exceeded")
@@ -45,36 +47,60 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The file or folder concerned.
     public var path: String?
-    /// The errno of a failed system call.
-    public var errno: Int32?
+    /// What failed below: a system call and its errno, or a zlib call and its status.
+    public var cause: Cause?
     /// The zip layer's error, when the cause was an archive.
     public var zipError: ZipError?
 
-    /// Creates an error.
-    public init(_ code: Code, _ message: String, path: String? = nil, errno: Int32? = nil, zipError: ZipError? = nil) {
+    /// The failure below an error (the zip layer's type, shared).
+    public typealias Cause = ZipError.Cause
+
+    /// The errno of a failed system call, when the cause was one; setting it records a system call of
+    /// unknown name.
+    public var errno: Int32? {
+        get { cause?.errno }
+        set { cause = newValue.map { .system(call: nil, errno: $0) } }
+    }
+
+    /// Creates an error. `errno` is shorthand for a ``cause`` that is a system call of unknown name.
+    public init(_ code: Code, _ message: String, path: String? = nil, errno: Int32? = nil, cause: Cause? = nil,
+                zipError: ZipError? = nil) {
         self.code = code
         self.message = message
         self.path = path
-        self.errno = errno
+        self.cause = cause ?? errno.map { .system(call: nil, errno: $0) }
         self.zipError = zipError
     }
 
-    /// Wraps a zip-layer error; codes that have a runtime equivalent keep their meaning.
+    /// Wraps a zip-layer error; codes that have a runtime equivalent keep their meaning. A failed system call
+    /// reads in plain words, as the initializer from a `SystemError` words it (the zip error keeps its own text).
     public init(_ error: ZipError, path: String? = nil) {
         let code: Code = switch error.code {
         case .notFound: .notFound
         case .limitExceeded: .limitExceeded
         case .verification: .verification
-        case .io where error.errno == 28: .noSpace
-        case .io: .io
+        case .io where error.errno == Errno.noSpace.rawValue: .noSpace
+        case .io, .zlib: .io
         default: .archive
         }
-        self.init(code, error.description, path: path ?? error.archive, errno: error.errno, zipError: error)
+        let shown = Self.plainSystemFailure(error).description
+        self.init(code, shown, path: path ?? error.archive, cause: error.cause, zipError: error)
         if error.archive != nil, path == nil || path == error.archive {
             // The zip error's description already starts with the archive path.
             self.path = nil
-            self.message = error.description
+            self.message = shown
         }
+    }
+
+    /// `error` with the message the zip layer made of a failed system call (`CALL failed: REASON`) in plain
+    /// words (``SystemError/reason``); any other error as it is.
+    private static func plainSystemFailure(_ error: ZipError) -> ZipError {
+        guard error.code == .io, case .system(let call?, let errno)? = error.cause else { return error }
+        let failure = SystemError(call, Errno(rawValue: errno), path: nil)
+        guard error.message == failure.message else { return error }
+        var plain = error
+        plain.message = failure.reason
+        return plain
     }
 
     /// One line: `PATH: MESSAGE`.
@@ -83,15 +109,28 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         return "\(path): \(message)"
     }
 
-    /// An I/O error for a failed system call.
+    /// An I/O error for a failed system call: `PATH: REASON` in plain words (``SystemError/reason``), code
+    /// ``Code/noSpace`` for `ENOSPC`, ``Code/notFound`` for `ENOENT`, else ``Code/io``; the call and its errno
+    /// are the ``cause``.
     public static func system(_ call: String, path: String, errno code: Int32) -> AssetPackError {
-        AssetPackError(code == 28 ? .noSpace : (code == 2 ? .notFound : .io),
-                       "\(call) failed: \(String(cString: strerror(code)))", path: path, errno: code)
+        AssetPackError(SystemError(call, Errno(rawValue: code), path: path))
+    }
+
+    /// The error for a failed system call of the platform layer: the reason in plain words, never the call's
+    /// name (``SystemError/reason``: `no such file or folder`, `permission denied: cannot write here`), with
+    /// the call and errno as its ``cause``.
+    package init(_ error: SystemError) {
+        let code: Code = switch error.errno {
+        case .noSpace: .noSpace
+        case .noSuchFileOrDirectory: .notFound
+        default: .io
+        }
+        self.init(code, error.reason, path: error.path, cause: .system(call: error.call, errno: error.errno.rawValue))
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+/// Runs a call of the platform layer, throwing its failure as an ``AssetPackError`` (``AssetPackError/init(_:)``).
+@inline(__always)
+package func io<T>(_ call: @autoclosure () throws(SystemError) -> T) throws(AssetPackError) -> T {
+    do { return try call() } catch { throw AssetPackError(error) }
+}

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// First-launch expansion: puts a bundle (or any asset source) on writable storage, once, safely.
 ///
 /// ```swift
@@ -8,44 +10,57 @@
 ///
 /// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`, the bundle's
 ///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
-///   and the bundle's small `.assetpack/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
-///   (A source without a manifest must be walked to compute its identity.)
+///   and the bundle's small `assetpack-meta/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
+///   (A source without a manifest must be walked to compute its identity.) That check trusts the tree:
+///   ``verify(repair:progress:cancellation:)`` reads every file against the record and repairs what
+///   differs; ``status()`` and ``InstalledTree/status(at:)`` say what is there without reading contents.
 /// - **The previous version stays usable:** the new tree is built in the hidden sibling
 ///   `.<name>.assetpack-staging` on the same file system and switched in with one atomic exchange of the
 ///   two names; the old tree is then removed. Nothing of assetpack's but `.assetpack/` inside the
 ///   destination is left once the call returns.
 /// - **Crash-safe and resumable:** every file is checked (size and CRC-32) as it is written, a file that
 ///   fails is deleted, and the record is written only once every file is in place; after a crash (or an
-///   error, or cancellation) the next call keeps the files in staging that check out once more and
-///   writes only the rest.
+///   error of the machine, or cancellation) the next call keeps the files in staging that check out once
+///   more and writes only the rest.
+/// - **Nothing left by a failure that cannot be resumed:** when the input is at fault (a damaged or
+///   hostile archive, a refused name, a limit) or a check made before writing refuses (free space), the
+///   staging tree and the parent folders the call created are removed again (``FailureCleanup`` holds the
+///   rule); ``discardPartialInstall()`` removes a partial install on request.
 /// - **Power-loss safe by default:** the staging tree is flushed (`syncfs`) before the record that marks
 ///   it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
 ///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
+/// - **The destination is the bundle's alone:** an upgrade (or a repair) switches in a tree built from the
+///   bundle only, so files and folders that the app put inside the destination are **deleted**, and the
+///   install does not report them. Keep app data elsewhere; ``status()`` and ``verify(repair:progress:cancellation:)``
+///   list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
 /// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of
 ///   the parent folder; the later ones then find the tree complete.
 /// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is
 ///   checked (``AssetPackError/Code/noSpace``) before any file is written.
 /// - On Apple platforms the tree is excluded from backups (see ``BackupExclusion``).
 public struct AssetInstaller: Sendable {
-    /// Where the assets come from: a packed bundle (with `.assetpack/manifest.json`), a plain folder, or an
+    /// Where the assets come from: a packed bundle (with `assetpack-meta/manifest.json`), a plain folder, or an
     /// archive (optionally a subtree of it).
     public let source: any AssetSource
     /// The destination folder, absolute.
     public let destination: String
     /// How to expand.
     public let options: ExpansionOptions
-    /// Tests only: the free space to assume instead of asking the file system.
-    var freeSpaceOverride: UInt64?
 
     let parentPath: String
     let name: String
 
     /// An installer of `source` into the folder `destination` (created with its parents when missing).
-    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (`/`, `.`, `..`).
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (empty,
+    ///   `/`, `.`, `..`).
     public init(source: any AssetSource, destination: String, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) {
+        guard !destination.isEmpty else {
+            // Not the current folder: an empty path is a mistake (an unset variable), never a choice.
+            throw AssetPackError(.invalidArgument, "the destination is an empty path; name a folder to create or replace")
+        }
         var path = destination
-        if !path.hasPrefix("/"), let current = FileSystem.currentDirectory() { path = current + "/" + path }
+        if !path.hasPrefix("/"), let current = try? FileSystem.currentDirectory() { path = current + "/" + path }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let last = parts.last, last != ".", last != ".." else {
@@ -59,7 +74,7 @@ public struct AssetInstaller: Sendable {
     }
 
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
-    /// stamp and the bundle's `.assetpack/identity` (plus one `stat` each for leftovers of an interrupted
+    /// stamp and the bundle's `assetpack-meta/identity` (plus one `stat` each for leftovers of an interrupted
     /// switch). An archive given as the source (``ZipAssetSource``) is compared by the fingerprint of its
     /// central directory, which was read when it was opened (``SourceFingerprint``). Any other source
     /// without a manifest answers false here (only ``install(progress:cancellation:)`` can walk it).
@@ -70,7 +85,7 @@ public struct AssetInstaller: Sendable {
         guard let recorded = InstallRecord.stamp(atPath: destination) else { return nil }
         if let wanted = ExpansionPlanner.quickStamp(source) {
             guard recorded == wanted else { return nil }
-        } else if let fingerprint = SourceFingerprint.of(source, options: options) {
+        } else if let fingerprint = SourceFingerprint.of(source.storage, options: options) {
             guard InstallRecord.sourceFingerprint(atPath: destination) == fingerprint + " " + recorded else { return nil }
         } else {
             return nil
@@ -93,19 +108,39 @@ public struct AssetInstaller: Sendable {
     @discardableResult
     public func install(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                         cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> ExpansionResult {
-        let started = FileSystem.monotonicSeconds()
+        let started = SystemClock.monotonicSeconds()
         if let stamp = upToDateStamp() {
             return ExpansionResult(destination: destination, upToDate: true, identity: stamp,
-                                   seconds: FileSystem.monotonicSeconds() - started)
+                                   seconds: SystemClock.monotonicSeconds() - started)
         }
-        try FileSystem.makeDirectories(parentPath)
+        let madeFolders = try io(FileSystem.makeDirectories(parentPath))
+        do {
+            var result = try installLocked(progress: progress, cancellation: cancellation)
+            result.seconds = SystemClock.monotonicSeconds() - started
+            return result
+        } catch {
+            FileSystem.removeEmptyDirectories(madeFolders)  // see FailureCleanup
+            throw error
+        }
+    }
+
+    /// ``install(progress:cancellation:)`` once the parent folder exists: under the lock, one transaction.
+    private func installLocked(progress: (@Sendable (ExpansionProgress) -> Void)?,
+                               cancellation: ExpansionCancellation?) throws(AssetPackError) -> ExpansionResult {
         try SourceOverlap.check(source, parent: parentPath, name: name, destination: destination)
-        let parent = try Descriptor.directory(parentPath)
+        let parent = try io(Descriptor.directory(parentPath))
         let lock = try InstallLock(parent)
         defer { lock.release() }
-        let tracker = ProgressTracker(callback: progress, cancellation: cancellation)
-        var result = try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
-        result.seconds = FileSystem.monotonicSeconds() - started
-        return result
+        let tracker = ProgressTracker(callback: options.testSeam.kills ? killing(progress) : progress, cancellation: cancellation)
+        return try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
+    }
+
+    /// `progress`, after the test seam's kill points are checked (``InstallTestSeam``).
+    private func killing(_ progress: (@Sendable (ExpansionProgress) -> Void)?) -> @Sendable (ExpansionProgress) -> Void {
+        let seam = options.testSeam
+        return { report in
+            seam.killIfReached(report)
+            progress?(report)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Puts a complete staging tree in place of the destination in one step, so a reader always sees the
 /// previous complete tree or the new one. Linux swaps the two names with `renameat2(RENAME_EXCHANGE)`,
 /// Darwin with `renamex_np(RENAME_SWAP)`; where the file system cannot swap, the old tree is renamed
@@ -8,15 +10,15 @@ enum AtomicSwitch {
     /// has, to be removed, or nil when there was none.
     static func perform(staging: String, destination: String, in parent: Descriptor) throws(AssetPackError) -> String? {
         let display = parent.path + "/" + destination
-        guard try parent.status(destination) != nil else {
-            try FileSystem.rename(staging, in: parent.fd, to: destination, in: parent.fd, path: display)
+        guard try io(parent.status(destination)) != nil else {
+            try io(parent.rename(staging, to: destination, in: parent))
             return nil
         }
-        if try FileSystem.exchange(staging, destination, in: parent.fd, path: display) { return staging }
+        if try io(parent.exchange(staging, destination)) { return staging }
         let previous = StagingNames.previous(for: destination)
-        try TreeRemoval.remove(previous, in: parent)
-        try FileSystem.rename(destination, in: parent.fd, to: previous, in: parent.fd, path: display)
-        try FileSystem.rename(staging, in: parent.fd, to: destination, in: parent.fd, path: display)
+        try io(TreeRemoval.remove(previous, in: parent))
+        try io(parent.rename(destination, to: previous, in: parent, shown: display))
+        try io(parent.rename(staging, to: destination, in: parent))
         return previous
     }
 }

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import Foundation
 
 /// With ``Durability/flushOnCommit`` where the file system can be flushed as a whole (Linux's `syncfs`),
@@ -23,7 +24,7 @@ final class BackgroundFlush: @unchecked Sendable {
     /// Starts flushing the file system of `staging` in the background, or returns nil when there is
     /// nothing to gain (no `syncfs`, or too little to write).
     init?(_ staging: Descriptor, files: Int, bytes: UInt64) {
-        guard FileSystem.canSyncFileSystem, files >= Self.minimumFiles || bytes >= Self.minimumBytes,
+        guard FileDescriptor.canSyncFileSystem, files >= Self.minimumFiles || bytes >= Self.minimumBytes,
               let own = try? staging.directory(".") else { return nil }
         let thread = Thread { [self] in run(own) }
         thread.name = "assetpack-flush"
@@ -46,7 +47,7 @@ final class BackgroundFlush: @unchecked Sendable {
             let stop = stopped
             condition.unlock()
             if stop { break }
-            try? FileSystem.syncFileSystem(folder.fd, path: folder.path)
+            try? folder.fd.syncFileSystem(path: folder.path)
         }
         finished.signal()
     }

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Which blocks of a block-indexed file (``BlockParallelExtraction``) are written, so that a run killed
 /// in the middle of a large file resumes it instead of starting over: a small file beside it in the
 /// staging tree, `.assetpack-tmp-blocks-NAME`, with one byte per block, set to 1 once the block's bytes
@@ -29,24 +31,22 @@ final class BlockJournal: Sendable {
     /// A new, empty journal for `name` in `folder` (one left over is replaced).
     static func create(for name: String, in folder: Descriptor) throws(AssetPackError) -> BlockJournal {
         let journal = Self.name(for: name)
-        let path = folder.path + "/" + journal
-        try FileSystem.remove(journal, in: folder.fd, isDirectory: false, path: path)
-        return BlockJournal(file: Descriptor(try FileSystem.createFile(journal, in: folder.fd, readable: true, path: path), path: path))
+        try io(folder.remove(journal))
+        return BlockJournal(file: try io(folder.createFile(journal, readable: true)))
     }
 
     /// The journal of `name` in `folder`, opened to go on recording, or nil when there is none.
     static func open(for name: String, in folder: Descriptor) throws(AssetPackError) -> BlockJournal? {
         let journal = Self.name(for: name)
-        guard let status = try folder.status(journal), status.kind == .file else { return nil }
-        let path = folder.path + "/" + journal
-        return BlockJournal(file: Descriptor(try FileSystem.openFileForUpdate(journal, in: folder.fd, path: path), path: path))
+        guard let status = try io(folder.status(journal)), status.kind == .file else { return nil }
+        return BlockJournal(file: try io(folder.openFile(journal, .readWrite)))
     }
 
     /// The blocks recorded as written, below `count` (the entry's number of blocks).
     func writtenBlocks(count: Int) throws(AssetPackError) -> Set<Int> {
         var flags = [UInt8](repeating: 0, count: count)
         let read = try flags.withMutableBytesThrowingAssetPackError { (buffer) throws(AssetPackError) -> Int in
-            try FileSystem.pread(file.fd, into: buffer, at: 0, path: file.path)
+            try io(file.fd.read(at: 0, into: buffer, path: file.path))
         }
         return Set((0..<read).filter { flags[$0] == 1 })
     }
@@ -55,18 +55,17 @@ final class BlockJournal: Sendable {
     func record(_ number: Int) throws(AssetPackError) {
         var one: UInt8 = 1
         try withUnsafeBytes(of: &one) { (byte) throws(AssetPackError) in
-            try FileSystem.pwriteAll(file.fd, byte, at: UInt64(number), path: file.path)
+            try io(file.fd.writeAll(byte, at: UInt64(number), path: file.path))
         }
     }
 
     /// Forgets every block (the file is being written from the start).
     func clear() throws(AssetPackError) {
-        try FileSystem.truncate(file.fd, to: 0, path: file.path)
+        try io(file.fd.truncate(to: 0, path: file.path))
     }
 
     /// Removes the journal of `name` from `folder`.
     static func remove(for name: String, in folder: Descriptor) throws(AssetPackError) {
-        let journal = Self.name(for: name)
-        try FileSystem.remove(journal, in: folder.fd, isDirectory: false, path: folder.path + "/" + journal)
+        try io(folder.remove(Self.name(for: name)))
     }
 }

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Serializes installs into one destination across threads and processes: an exclusive `flock` on the
 /// destination's parent folder, held for the whole install. Nothing is created for it, so nothing is
 /// left behind, and the kernel drops it when a holder dies. Installs into other destinations in the same
@@ -8,11 +10,11 @@ final class InstallLock {
     /// Waits until the lock on `folder` is free, then holds it until ``release()`` or deinit.
     init(_ folder: Descriptor) throws(AssetPackError) {
         self.folder = folder
-        try FileSystem.lockExclusive(folder.fd, path: folder.path)
+        try io(folder.fd.lockExclusive(path: folder.path))
     }
 
     /// Lets the next waiter in.
-    func release() { FileSystem.unlock(folder.fd) }
+    func release() { folder.fd.unlock() }
 
     deinit { release() }
 }

@@ -1,10 +1,12 @@
+import AssetPackSystem
 import Foundation
 
 /// What a complete destination holds, written into its `.assetpack/` folder just before the switch:
 /// the stamp (identity plus options, in the small `identity` file that the up-to-date check reads),
-/// every file with size, CRC-32 and permissions (in `installed.json`, read only when upgrading, to find
-/// the files that did not change), and for an archive given as the source its ``SourceFingerprint``
-/// with the stamp (in `source`, which the up-to-date check reads instead of planning the archive).
+/// every file with size, CRC-32 and permissions, every folder with its permissions and every symbolic link
+/// with its target (in `installed.json`, read when upgrading, to find the files that did not change, and by
+/// ``InstalledTreeCheck``), and for an archive given as the source its ``SourceFingerprint`` with the stamp
+/// (in `source`, which the up-to-date check reads instead of planning the archive).
 struct InstallRecord: Codable, Sendable {
     /// One installed file.
     struct File: Codable, Sendable {
@@ -14,11 +16,27 @@ struct InstallRecord: Codable, Sendable {
         var mode: UInt32
     }
 
+    /// One installed folder.
+    struct Directory: Codable, Sendable {
+        var mode: UInt32
+        var path: String
+    }
+
+    /// One installed symbolic link.
+    struct Link: Codable, Sendable {
+        var path: String
+        var target: String
+    }
+
     var format = 1
     var stamp: String
     var files: [File]
     /// The ``SourceFingerprint`` of the source, when it has one.
     var source: String?
+    /// Every folder of the tree (an empty one too); nil in a record written before folders were recorded.
+    var directories: [Directory]? = nil
+    /// Every symbolic link of the tree; nil in a record written before links were recorded.
+    var links: [Link]? = nil
 
     /// Writes `installed.json`, then the stamp, into the record folder of a tree (created when missing).
     /// `durable` flushes the stamp and the folder before returning, so the record survives a power loss
@@ -26,7 +44,7 @@ struct InstallRecord: Codable, Sendable {
     /// flushed on their own: the folder's flush usually carries them, and losing them costs only speed
     /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
-        let folder = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
+        let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false) { (write) throws(AssetPackError) in
             try writeJSON(write)
         }
@@ -34,7 +52,7 @@ struct InstallRecord: Codable, Sendable {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
         try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder, durable: durable)
-        if durable { try FileSystem.sync(folder.fd, path: folder.path) }
+        if durable { try io(folder.fd.sync(path: folder.path)) }
     }
 
     /// `installed.json`: what `JSONEncoder` with sorted keys and unescaped slashes makes of this record,
@@ -45,7 +63,24 @@ struct InstallRecord: Codable, Sendable {
         let piece = 64 * 1024
         var out: [UInt8] = []
         out.reserveCapacity(piece + 4096)
-        out.append(contentsOf: #"{"files":["#.utf8)
+        func handOver() throws(Failure) {
+            guard out.count >= piece else { return }
+            try emit(out)
+            out.removeAll(keepingCapacity: true)
+        }
+        out.append(UInt8(ascii: "{"))
+        if let directories {
+            out.append(contentsOf: #""directories":["#.utf8)
+            for (index, directory) in directories.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"mode":\#(directory.mode),"path":"#.utf8)
+                Self.appendString(directory.path, to: &out)
+                out.append(UInt8(ascii: "}"))
+                try handOver()
+            }
+            out.append(contentsOf: "],".utf8)
+        }
+        out.append(contentsOf: #""files":["#.utf8)
         for (index, file) in files.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
@@ -53,12 +88,22 @@ struct InstallRecord: Codable, Sendable {
             out.append(contentsOf: #""mode":\#(file.mode),"path":"#.utf8)
             Self.appendString(file.path, to: &out)
             out.append(contentsOf: #","size":\#(file.size)}"#.utf8)
-            if out.count >= piece {
-                try emit(out)
-                out.removeAll(keepingCapacity: true)
-            }
+            try handOver()
         }
         out.append(contentsOf: #"],"format":\#(format),"#.utf8)
+        if let links {
+            out.append(contentsOf: #""links":["#.utf8)
+            for (index, link) in links.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: #"{"path":"#.utf8)
+                Self.appendString(link.path, to: &out)
+                out.append(contentsOf: #","target":"#.utf8)
+                Self.appendString(link.target, to: &out)
+                out.append(UInt8(ascii: "}"))
+                try handOver()
+            }
+            out.append(contentsOf: "],".utf8)
+        }
         if let source {
             out.append(contentsOf: #""source":"#.utf8)
             Self.appendString(source, to: &out)
@@ -68,13 +113,6 @@ struct InstallRecord: Codable, Sendable {
         Self.appendString(stamp, to: &out)
         out.append(contentsOf: "}\n".utf8)
         try emit(out)
-    }
-
-    /// `installed.json` as one byte array (see ``writeJSON(_:)``).
-    func json() -> [UInt8] {
-        var whole: [UInt8] = []
-        writeJSON { (bytes) throws(Never) in whole.append(contentsOf: bytes) }
-        return whole
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
@@ -102,15 +140,19 @@ struct InstallRecord: Codable, Sendable {
         return InstallRecordReader.filesByPath(file, limit: maxRecordSize)
     }
 
+    /// The whole record of a tree, or nil when it has none or it is unreadable (``InstallRecordReader``).
+    static func read(of tree: Descriptor) -> InstallRecord? {
+        guard let file = recordFile(of: tree) else { return nil }
+        return InstallRecordReader.record(file, limit: maxRecordSize)
+    }
+
     /// The most bytes `installed.json` may have.
     private static let maxRecordSize = 512 << 20
 
     private static func recordFile(of tree: Descriptor) -> Descriptor? {
         guard let folder = try? tree.directory(StagingNames.recordDirectory),
               let status = try? folder.status(StagingNames.recordFile), status.kind == .file else { return nil }
-        let path = folder.path + "/" + StagingNames.recordFile
-        guard let fd = try? FileSystem.openFile(StagingNames.recordFile, in: folder.fd, path: path) else { return nil }
-        return Descriptor(fd, path: path)
+        return try? folder.openFile(StagingNames.recordFile)
     }
 
     /// The stamp of a tree, or nil.
@@ -130,5 +172,5 @@ struct InstallRecord: Codable, Sendable {
         SmallFiles.read(path: path + "/" + StagingNames.recordDirectory + "/" + StagingNames.sourceFile, limit: 4096).map(trimmed)
     }
 
-    private static func trimmed(_ bytes: [UInt8]) -> String { SmallFiles.text(bytes) }
+    private static func trimmed(_ bytes: [UInt8]) -> String { OneLineFile.text(bytes) }
 }

@@ -1,9 +1,11 @@
+import AssetPackSystem
+
 /// Reads `installed.json` (``InstallRecord``) from its file 64 KiB at a time, for the upgrade path: a
 /// record of 50,000 files is about 10 MB of text, and reading it whole and decoding it with `JSONDecoder`
 /// would add tens of MiB to the peak memory of an upgrade. Only the record's own shape is accepted — an
 /// object whose `files` is an array of objects with `path` (string), `size` and `mode` (unsigned
-/// integers) and an optional `crc32` (unsigned integer or `null`), plus `format`, `stamp` and an optional
-/// `source` — with keys in any order, any white space, and unknown members skipped. Anything else (bad
+/// integers) and an optional `crc32` (unsigned integer or `null`), plus `format`, `stamp`, an optional
+/// `source`, and optional `directories` (`path`, `mode`) and `links` (`path`, `target`) — with keys in any order, any white space, and unknown members skipped. Anything else (bad
 /// syntax, invalid UTF-8, a number that does not fit, a missing field) makes the whole record unreadable:
 /// the tree is then treated as unknown and nothing in it is reused.
 struct InstallRecordReader {
@@ -25,20 +27,38 @@ struct InstallRecordReader {
         return files
     }
 
+    /// The whole record in `file` (files, folders and links in the order written), or nil when it is not one.
+    static func record(_ file: Descriptor, limit: Int) -> InstallRecord? {
+        whole(InstallRecordReader(ChunkedInput(file: file, limit: limit)))
+    }
+
     /// The record in `bytes`, or nil when it is not one (for tests).
     static func read(bytes: [UInt8]) -> InstallRecord? {
-        var reader = InstallRecordReader(ChunkedInput(bytes: bytes))
-        var files: [InstallRecord.File] = []
-        guard let header = try? reader.record(eachFile: { files.append($0) }) else { return nil }
-        return InstallRecord(format: header.format, stamp: header.stamp, files: files, source: header.source)
+        whole(InstallRecordReader(ChunkedInput(bytes: bytes)))
+    }
+
+    private static func whole(_ start: InstallRecordReader) -> InstallRecord? {
+        var reader = start
+        var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
+        let header = try? reader.record(eachFile: { files.append($0) }, eachDirectory: { directories.append($0) },
+                                        eachLink: { links.append($0) })
+        guard let header else { return nil }
+        return InstallRecord(format: header.format, stamp: header.stamp, files: files, source: header.source,
+                             directories: header.listsDirectories ? directories : nil, links: header.listsLinks ? links : nil)
     }
 
     /// Why a record is unreadable (never shown: the caller only sees nil).
     private struct Malformed: Error {}
 
-    /// Reads the record, handing each file to `eachFile`; returns the rest.
-    private mutating func record(eachFile: (InstallRecord.File) -> Void) throws -> (format: Int, stamp: String, source: String?) {
-        var sawFiles = false
+    /// The record's fields other than its lists, and which optional lists it has.
+    private typealias Header = (format: Int, stamp: String, source: String?, listsDirectories: Bool, listsLinks: Bool)
+
+    /// Reads the record, handing each file to `eachFile` (and each folder and link to the others; without
+    /// them those lists are skipped); returns the rest.
+    private mutating func record(eachFile: (InstallRecord.File) -> Void,
+                                 eachDirectory: ((InstallRecord.Directory) -> Void)? = nil,
+                                 eachLink: ((InstallRecord.Link) -> Void)? = nil) throws -> Header {
+        var sawFiles = false, sawDirectories = false, sawLinks = false
         var format: Int?
         var stamp: String?
         var source: String?
@@ -47,6 +67,12 @@ struct InstallRecordReader {
             case "files":
                 try reader.files(eachFile)
                 sawFiles = true
+            case "directories" where eachDirectory != nil:
+                try reader.directories(eachDirectory!)
+                sawDirectories = true
+            case "links" where eachLink != nil:
+                try reader.links(eachLink!)
+                sawLinks = true
             case "format": format = Int(exactly: try reader.unsigned(max: UInt64(Int.max)))
             case "stamp": stamp = try reader.string()
             case "source": source = try reader.nullable { try $0.string() }
@@ -55,7 +81,39 @@ struct InstallRecordReader {
         }
         try skipWhiteSpace()
         guard try input.peek() == nil, sawFiles, let format, let stamp else { throw Malformed() }
-        return (format, stamp, source)
+        return (format, stamp, source, sawDirectories, sawLinks)
+    }
+
+    private mutating func directories(_ eachDirectory: (InstallRecord.Directory) -> Void) throws {
+        try elements { reader in
+            var path: String?
+            var mode: UInt32?
+            try reader.members { (reader, key) in
+                switch key {
+                case "path": path = try reader.string()
+                case "mode": mode = UInt32(try reader.unsigned(max: UInt64(UInt32.max)))
+                default: try reader.skipValue(depth: 0)
+                }
+            }
+            guard let path, let mode else { throw Malformed() }
+            eachDirectory(InstallRecord.Directory(mode: mode, path: path))
+        }
+    }
+
+    private mutating func links(_ eachLink: (InstallRecord.Link) -> Void) throws {
+        try elements { reader in
+            var path: String?
+            var target: String?
+            try reader.members { (reader, key) in
+                switch key {
+                case "path": path = try reader.string()
+                case "target": target = try reader.string()
+                default: try reader.skipValue(depth: 0)
+                }
+            }
+            guard let path, let target else { throw Malformed() }
+            eachLink(InstallRecord.Link(path: path, target: target))
+        }
     }
 
     private mutating func files(_ eachFile: (InstallRecord.File) -> Void) throws {
@@ -282,7 +340,7 @@ private struct ChunkedInput {
         guard let file else { return }
         if buffer.count != 64 * 1024 { buffer = [UInt8](repeating: 0, count: 64 * 1024) }
         let count = try buffer.withMutableBytesThrowingAssetPackError { (raw) throws(AssetPackError) -> Int in
-            try FileSystem.read(file.fd, into: raw, path: file.path)
+            try io(file.fd.read(into: raw, path: file.path))
         }
         total += count
         guard total <= limit else {

@@ -1,30 +1,41 @@
+import AssetPackSystem
+
 /// One install under the lock: plan, prepare or resume staging, fill it, record it, switch it in, and
 /// remove the previous tree. Each step leaves the destination either as it was or complete.
 struct InstallTransaction {
     let installer: AssetInstaller
     let parent: Descriptor
     let progress: ProgressTracker
+    /// Paths of the installed tree that differ from its record (``InstalledTreeCheck``): never linked, so
+    /// they are written again, and the tree is rebuilt even when its stamp is the plan's (a repair).
+    var repairing: Set<String> = []
 
     private var stagingName: String { StagingNames.staging(for: installer.name) }
 
     func run() throws(AssetPackError) -> ExpansionResult {
         progress.enter(.planning)
         let plan = try ExpansionPlanner.plan(installer.source, options: installer.options)
+        try SourceCheck.notEmpty(plan, options: installer.options)
         let current = try currentTree()
-        if let current, InstallRecord.stamp(of: current) == plan.stamp {
+        if let current, repairing.isEmpty, InstallRecord.stamp(of: current) == plan.stamp {
             try removeLeftovers()
             return ExpansionResult(destination: installer.destination, upToDate: true, identity: plan.stamp,
                                    files: plan.fileCount, bytes: plan.totalBytes)
         }
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp)
         var counts = Counts()
-        if state != .complete {
-            counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
-        } else {
-            try flush(staging)  // completed by an earlier call, which may not have flushed it
+        do {
+            if state != .complete {
+                counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
+            } else {
+                try flush(staging)  // completed by an earlier call, which may not have flushed it
+            }
+            try commit(staging, plan: plan)
+            try switchIn()
+        } catch {
+            FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: state == .fresh)
+            throw error
         }
-        try commit(staging, plan: plan)
-        try switchIn()
         progress.enter(.done)
         let done = progress.snapshot
         return ExpansionResult(destination: installer.destination, upToDate: false, identity: plan.stamp,
@@ -40,12 +51,12 @@ struct InstallTransaction {
 
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
     private func currentTree() throws(AssetPackError) -> Descriptor? {
-        guard let status = try parent.status(installer.name) else { return nil }
+        guard let status = try io(parent.status(installer.name)) else { return nil }
         guard status.kind == .directory else {
             throw AssetPackError(.invalidArgument, "the destination exists and is not a folder", path: installer.destination)
         }
-        let tree = try parent.directory(installer.name)
-        if InstallRecord.stamp(of: tree) == nil, try !tree.names().isEmpty {
+        let tree = try io(parent.directory(installer.name))
+        if InstallRecord.stamp(of: tree) == nil, try !io(tree.names()).isEmpty {
             throw AssetPackError(.invalidArgument, "the destination is a folder that assetpack did not create and it is not empty; "
                                  + "refusing to replace it", path: installer.destination)
         }
@@ -60,7 +71,7 @@ struct InstallTransaction {
         let linkable = try unchangedFiles(in: current, plan: plan, excluding: Set(kept.keys).union(left.partial.keys))
         var toWrite = plan.items.indices.filter { plan.items[$0].kind == .file && kept[$0] == nil && linkable[$0] == nil }
         try SpacePreflight.check(sizes: toWrite.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
-                                 on: parent, destination: installer.destination, freeOverride: installer.freeSpaceOverride)
+                                 on: parent, destination: installer.destination, freeOverride: installer.options.testSeam.freeSpace)
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
                                options: installer.options, kept: kept, partial: left.partial)
         try fill.makeDirectories()
@@ -94,8 +105,9 @@ struct InstallTransaction {
     /// Files of the installed tree that the plan keeps unchanged (CRCs by item index).
     private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
                                 excluding present: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
-        guard let current, let previous = InstallRecord.filesByPath(of: current) else { return [:] }
-        return try UpgradeDiff(plan: plan, source: installer.source).unchanged(in: current, previous: previous, excluding: present)
+        guard let current, var previous = InstallRecord.filesByPath(of: current) else { return [:] }
+        for path in repairing { previous[path] = nil }
+        return try UpgradeDiff(plan: plan).unchanged(in: current, previous: previous, excluding: present)
     }
 
     /// With ``Durability/flushOnCommit``, puts every file of the staging tree on the device: one `syncfs`
@@ -103,7 +115,7 @@ struct InstallTransaction {
     /// marks the tree complete is written, so a power loss can never leave a record over unwritten data.
     private func flush(_ staging: Descriptor) throws(AssetPackError) {
         guard durable else { return }
-        try FileSystem.syncFileSystem(staging.fd, path: staging.path)
+        try io(staging.fd.syncFileSystem(path: staging.path))
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }
@@ -117,15 +129,15 @@ struct InstallTransaction {
     /// Switches the staging tree in and removes the previous one.
     private func switchIn() throws(AssetPackError) {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
-        if durable { try FileSystem.sync(parent.fd, path: parent.path) }
+        if durable { try io(parent.fd.sync(path: parent.path)) }
         progress.enter(.switched)
-        if let previous { try TreeRemoval.remove(previous, in: parent) }
+        if let previous { try io(TreeRemoval.remove(previous, in: parent)) }
         try removeLeftovers()
     }
 
     /// Removes a staging or previous tree left beside a complete destination by an interrupted call.
     private func removeLeftovers() throws(AssetPackError) {
-        try TreeRemoval.remove(stagingName, in: parent)
-        try TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent)
+        try io(TreeRemoval.remove(stagingName, in: parent))
+        try io(TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent))
     }
 }

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// The installer's own small files (stamp, record, staging marker): written to a temporary name and
 /// renamed, so each is either absent or whole (flushed first when `durable`); read with a size limit.
 enum SmallFiles {
@@ -13,38 +15,28 @@ enum SmallFiles {
                       _ produce: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let temporary = StagingNames.temporaryPrefix + name
         let display = directory.path + "/" + name
-        try FileSystem.remove(temporary, in: directory.fd, isDirectory: false, path: display)
-        let file = Descriptor(try FileSystem.createFile(temporary, in: directory.fd, path: display), path: display)
+        try io(directory.remove(temporary))
+        let file = try io(directory.createFile(temporary))
         try produce { (bytes) throws(AssetPackError) in
-            try bytes.withBytesThrowingAssetPackError { (raw) throws(AssetPackError) in try FileSystem.writeAll(file.fd, raw, path: display) }
+            try bytes.withBytesThrowingAssetPackError { (raw) throws(AssetPackError) in try io(file.fd.writeAll(raw, path: display)) }
         }
-        try FileSystem.setPermissions(file.fd, PermissionPolicy.defaultFile, path: display)
-        if durable { try FileSystem.sync(file.fd, path: display) }
-        try FileSystem.rename(temporary, in: directory.fd, to: name, in: directory.fd, path: display)
+        try io(file.fd.setPermissions(PermissionPolicy.defaultFile, path: display))
+        if durable { try io(file.fd.sync(path: display)) }
+        try io(directory.rename(temporary, to: name, in: directory))
     }
 
     /// The contents of `name` in `directory`, or nil when it does not exist (or is not a regular file).
     static func read(_ name: String, in directory: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8]? {
-        guard let status = try directory.status(name), status.kind == .file else { return nil }
-        let display = directory.path + "/" + name
-        let file = Descriptor(try FileSystem.openFile(name, in: directory.fd, path: display), path: display)
+        guard let status = try io(directory.status(name)), status.kind == .file else { return nil }
+        let file = try io(directory.openFile(name))
         return try readAll(file, limit: limit)
     }
 
     /// The contents of the file at `path` (the caller's own path), or nil when it cannot be opened.
     /// The up-to-date check uses this: one `open`, one `read`.
     static func read(path: String, limit: Int) -> [UInt8]? {
-        guard let fd = try? FileSystem.openFile(path, in: FileSystem.currentDirectoryDescriptor, path: path) else { return nil }
+        guard let fd = try? FileDescriptor.open(path, .noFollow) else { return nil }
         return try? readAll(Descriptor(fd, path: path), limit: limit)
-    }
-
-    /// `bytes` as UTF-8 text without the ASCII white space around it (the installer's small files are
-    /// one line of ASCII; this keeps Foundation's character sets off the up-to-date path).
-    static func text(_ bytes: [UInt8]) -> String {
-        let white: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
-        guard let first = bytes.firstIndex(where: { !white.contains($0) }),
-              let last = bytes.lastIndex(where: { !white.contains($0) }) else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     private static func readAll(_ file: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8] {
@@ -52,7 +44,7 @@ enum SmallFiles {
         var chunk = [UInt8](repeating: 0, count: min(limit + 1, 64 * 1024))
         while true {
             let count = try chunk.withMutableBytesThrowingAssetPackError { (raw) throws(AssetPackError) -> Int in
-                try FileSystem.read(file.fd, into: raw, path: file.path)
+                try io(file.fd.read(into: raw, path: file.path))
             }
             if count == 0 { return result }
             result.append(contentsOf: chunk[0..<count])

@@ -9,15 +9,16 @@ import AssetPackZip
 ///
 /// Other sources without an identity (a plain folder) must be walked to be known: they have none.
 enum SourceFingerprint {
-    /// The fingerprint of `source` expanded with `options`, or nil when it has none.
+    /// The fingerprint of a source stored as `storage` expanded with `options`, or nil when it has none
+    /// (it is no archive, ``AssetStorage/archive(_:root:)``).
     /// - Complexity: O(entries), about a microsecond per entry.
-    static func of(_ source: any AssetSource, options: ExpansionOptions) -> String? {
-        guard let zip = source as? ZipAssetSource else { return nil }
+    static func of(_ storage: AssetStorage, options: ExpansionOptions) -> String? {
+        guard case .archive(let archive, let root) = storage else { return nil }
         var hash = SHA256()
-        hash.update("assetpack-zip-fingerprint-1\n\(zip.root.utf8.count):\(zip.root)\n\(options.recordTag)\n")
+        hash.update("assetpack-zip-fingerprint-1\n\(root.utf8.count):\(root)\n\(options.recordTag)\n")
         var fields: [UInt8] = []
         fields.reserveCapacity(32)
-        for entry in zip.archive.entries {
+        for entry in archive.entries {
             fields.removeAll(keepingCapacity: true)
             append(UInt64(entry.rawName.count) << 48 | UInt64(entry.method.rawValue) << 32 | UInt64(entry.crc32), to: &fields)
             append(UInt64(entry.versionMadeBy) << 48 | UInt64(entry.flags) << 32 | UInt64(entry.externalAttributes), to: &fields)

@@ -1,10 +1,12 @@
+import AssetPackSystem
+
 /// Refuses a destination that lies inside a folder source (the walk would find the tree being built),
 /// and a folder source that lies inside the destination (the switch would remove it).
 enum SourceOverlap {
     /// Throws ``AssetPackError/Code/invalidArgument`` when `source` is a folder that overlaps the
     /// destination `name` in the folder `parent`.
     static func check(_ source: any AssetSource, parent: String, name: String, destination: String) throws(AssetPackError) {
-        guard let rootPath = folder(of: source), let root = FileSystem.canonicalPath(rootPath),
+        guard let rootPath = source.storage.diskFolder, let root = FileSystem.canonicalPath(rootPath),
               let folder = FileSystem.canonicalPath(parent) else { return }
         let target = (folder == "/" ? "" : folder) + "/" + name
         if within(target, root) {
@@ -12,16 +14,6 @@ enum SourceOverlap {
         }
         if within(root, target) {
             throw AssetPackError(.invalidArgument, "the source folder \(rootPath) is inside the destination", path: destination)
-        }
-    }
-
-    /// The folder on disk a source reads, when it reads one.
-    private static func folder(of source: any AssetSource) -> String? {
-        switch source {
-        case let directory as DirectorySource: directory.root
-        case let bundle as BundleSource: bundle.directory.root
-        case let view as PackedBundleSource: folder(of: view.base)
-        default: nil
         }
     }
 

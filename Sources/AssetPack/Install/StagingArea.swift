@@ -1,3 +1,4 @@
+import AssetPackSystem
 import Foundation
 
 /// The hidden sibling `.<name>.assetpack-staging` where the next version of a destination is built, on
@@ -12,17 +13,25 @@ enum StagingArea {
 
     /// Opens (creating when needed) the staging tree `name` in `parent` for `stamp`.
     static func prepare(_ name: String, in parent: Descriptor, stamp: String) throws(AssetPackError) -> (Descriptor, State) {
-        if let status = try parent.status(name) {
+        if let status = try io(parent.status(name)) {
             if status.kind == .directory {
-                let tree = try parent.directory(name)
+                let tree = try io(parent.directory(name))
                 if InstallRecord.stamp(of: tree) == stamp { return (tree, .complete) }
                 if marker(of: tree) == stamp { return (tree, .resumable) }
             }
-            try TreeRemoval.remove(name, in: parent)
+            try io(TreeRemoval.remove(name, in: parent))
         }
-        let tree = try parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory)
-        try FileSystem.setPermissions(tree.fd, PermissionPolicy.defaultDirectory, path: tree.path)
-        let record = try tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory)
+        let tree: Descriptor
+        do {
+            tree = try parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory)
+        } catch {
+            // The first write beside the destination: name the folder the caller chose, not the hidden name.
+            var failure = error
+            failure.path = parent.path
+            throw AssetPackError(failure)
+        }
+        try io(tree.fd.setPermissions(PermissionPolicy.defaultDirectory, path: tree.path))
+        let record = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         // Never flushed: a marker lost to a power loss only makes the next call start this tree afresh.
         try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record, durable: false)
         return (tree, .fresh)
@@ -31,13 +40,12 @@ enum StagingArea {
     /// Removes the staging marker once the tree is complete (so it does not end up in the destination).
     static func removeMarker(from tree: Descriptor) throws(AssetPackError) {
         guard let record = try? tree.directory(StagingNames.recordDirectory) else { return }
-        try FileSystem.remove(StagingNames.stagingMarkerFile, in: record.fd, isDirectory: false,
-                              path: record.path + "/" + StagingNames.stagingMarkerFile)
+        try io(record.remove(StagingNames.stagingMarkerFile))
     }
 
     private static func marker(of tree: Descriptor) -> String? {
         guard let record = try? tree.directory(StagingNames.recordDirectory),
               let bytes = try? SmallFiles.read(StagingNames.stagingMarkerFile, in: record, limit: 4096) else { return nil }
-        return SmallFiles.text(bytes)
+        return OneLineFile.text(bytes)
     }
 }

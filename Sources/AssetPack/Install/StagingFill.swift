@@ -1,3 +1,6 @@
+import AssetPackSystem
+import AssetPackZip
+
 /// Fills a staging tree from a plan: folders first, then each file that is not already there (kept
 /// from an interrupted run) is hard-linked from the installed tree when unchanged, or written and
 /// verified; symlinks come last and are checked for containment once all exist.
@@ -30,12 +33,11 @@ final class StagingFill: @unchecked Sendable {
         let cursor = DirectoryCursor(root: staging)
         let mask = FileSystem.creationMask()
         for item in plan.items where item.kind == .directory {
-            let parent = try cursor.directory(item.path.parent)
-            let display = parent.path + "/" + item.path.name
-            let created = try FileSystem.makeDirectory(item.path.name, in: parent.fd, mode: item.permissions, path: display)
+            let parent = try io(cursor.directory(item.path.parent.components))
+            let created = try io(parent.makeDirectory(item.path.name, mode: item.permissions))
             if created, let mask, item.permissions & mask == 0 { continue }
-            let folder = try parent.directory(item.path.name)
-            try FileSystem.setPermissions(folder.fd, item.permissions, path: folder.path)
+            let folder = try io(parent.directory(item.path.name))
+            try io(folder.fd.setPermissions(item.permissions, path: folder.path))
         }
     }
 
@@ -46,9 +48,8 @@ final class StagingFill: @unchecked Sendable {
         for (position, crc) in candidates.sorted(by: { $0.key < $1.key }) {
             try progress.checkCancelled()
             let item = plan.items[position]
-            guard let folder = from.existingDirectory(item.path.parent),
-                  try FileSystem.link(item.path.name, in: folder.fd, to: item.path.name, in: try to.directory(item.path.parent).fd,
-                                      path: staging.path + "/" + item.path.string) else {
+            guard let folder = from.existingDirectory(item.path.parent.components),
+                  try io(folder.link(item.path.name, to: item.path.name, in: to.directory(item.path.parent.components))) else {
                 failed.append(position)
                 continue
             }
@@ -65,15 +66,15 @@ final class StagingFill: @unchecked Sendable {
         let jobs = max(1, min(options.jobs, batches.count))
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
-        let writer = FileMaterializer(source: source, progress: progress, durability: options.durability)
+        let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability)
         let flusher = options.durability == .flushOnCommit
             ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
         defer { flusher?.stop() }
-        try WorkerPool.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
+        try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             for position in batches[index] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
-                let folder = try cursors[worker].directory(item.path.parent)
+                let folder = try io(cursors[worker].directory(item.path.parent.components))
                 self.checksums[position] = try writer.write(item, into: folder, using: workers[worker],
                                                             keptBlocks: self.partial[position] ?? [])
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
@@ -89,10 +90,9 @@ final class StagingFill: @unchecked Sendable {
         guard !links.isEmpty else { return }
         let cursor = DirectoryCursor(root: staging)
         for item in links {
-            let folder = try cursor.directory(item.path.parent)
-            let display = staging.path + "/" + item.path.string
-            try FileSystem.remove(item.path.name, in: folder.fd, isDirectory: false, path: display)
-            try FileSystem.makeSymlink(item.path.name, in: folder.fd, target: item.symlinkTarget ?? "", path: display)
+            let folder = try io(cursor.directory(item.path.parent.components))
+            try io(folder.remove(item.path.name))
+            try io(folder.makeSymlink(item.path.name, target: item.symlinkTarget ?? ""))
         }
         let containment = SymlinkContainment(root: staging)
         for item in links {
@@ -109,25 +109,30 @@ final class StagingFill: @unchecked Sendable {
     private func removeSymlinks(_ links: [ExpansionItem]) {
         let cursor = DirectoryCursor(root: staging)
         for item in links {
-            guard let folder = cursor.existingDirectory(item.path.parent), (try? folder.status(item.path.name))??.kind == .symlink
+            guard let folder = cursor.existingDirectory(item.path.parent.components), (try? folder.status(item.path.name))??.kind == .symlink
             else { continue }
-            try? FileSystem.remove(item.path.name, in: folder.fd, isDirectory: false, path: folder.path + "/" + item.path.name)
+            try? folder.remove(item.path.name)
         }
     }
 
     /// `error` about a link, naming the archive entry it came from.
     private static func located(_ error: AssetPackError, _ item: ExpansionItem) -> AssetPackError {
-        guard error.code == .symlink, case .archiveEntry(let handle, let name) = item.origin else { return error }
+        guard error.code == .symlink, case .zipEntry(let handle, let name) = item.origin else { return error }
         return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
-    /// The record of the finished tree.
+    /// The record of the finished tree: its files, folders and links.
     func record() -> InstallRecord {
-        var files: [InstallRecord.File] = []
-        for (position, item) in plan.items.enumerated() where item.kind == .file {
-            files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
-                                            mode: item.permissions))
+        var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
+        for (position, item) in plan.items.enumerated() {
+            switch item.kind {
+            case .file: files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
+                                                        mode: item.permissions))
+            case .directory: directories.append(InstallRecord.Directory(mode: item.permissions, path: item.path.string))
+            case .symlink: links.append(InstallRecord.Link(path: item.path.string, target: item.symlinkTarget ?? ""))
+            }
         }
-        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source, options: options))
+        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options),
+                             directories: directories, links: links)
     }
 }

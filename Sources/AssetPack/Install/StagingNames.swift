@@ -2,7 +2,7 @@
 /// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left.
 enum StagingNames {
     /// The record folder inside a complete destination (and inside a staging tree being built).
-    static let recordDirectory = BundleManifest.reservedDirectory
+    static let recordDirectory = PlanBuilder.recordDirectory
     /// Inside ``recordDirectory``: the stamp (identity and options) of the installed tree.
     static let stampFile = "identity"
     /// Inside ``recordDirectory``: the ``SourceFingerprint`` of an archive given as the source, and the stamp.
@@ -13,7 +13,7 @@ enum StagingNames {
     /// whether the files already there belong to the same bundle.
     static let stagingMarkerFile = "staging"
     /// The prefix of a file being written: it only gets its final name after it verified.
-    static let temporaryPrefix = ".assetpack-tmp-"
+    static let temporaryPrefix = PlanBuilder.temporaryPrefix
 
     /// The staging tree beside destination `name`: `.<name>.assetpack-staging`.
     static func staging(for name: String) -> String { ".\(name).assetpack-staging" }

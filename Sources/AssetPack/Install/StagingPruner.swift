@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 
 /// Resumes an interrupted build: walks the staging tree against the plan and keeps every file that has
@@ -31,14 +32,17 @@ struct StagingPruner {
 
     private func prune(_ folder: Descriptor, at path: AssetPath, index: [AssetPath: Int],
                        outcome: inout Outcome) throws(AssetPackError) {
-        let names = try folder.names()
+        let entries = try io(folder.names())
+        // A name that is not UTF-8 is none the plan wrote (see FileName): removed by its bytes.
+        for entry in entries where entry.string == nil { try io(TreeRemoval.remove(entry, in: folder)) }
+        let names = entries.compactMap(\.string)
         let journals = Set(names.filter(BlockJournal.isJournal))
         var usedJournals: Set<String> = []
         for name in names where !journals.contains(name) {
             if path.isRoot && name == StagingNames.recordDirectory { continue }
-            guard let child = try? path.appending(name), let status = try folder.status(name),
+            guard let child = try? path.appending(name), let status = try io(folder.status(name)),
                   let position = index[child], !name.hasPrefix(StagingNames.temporaryPrefix) else {
-                try TreeRemoval.remove(name, in: folder)
+                try io(TreeRemoval.remove(name, in: folder))
                 continue
             }
             let item = plan.items[position]
@@ -47,21 +51,20 @@ struct StagingPruner {
                 outcome.partial[position] = written
                 usedJournals.insert(BlockJournal.name(for: name))
             } else if status.kind == .directory && item.kind == .directory {
-                try prune(try folder.directory(name), at: child, index: index, outcome: &outcome)
+                try prune(try io(folder.directory(name)), at: child, index: index, outcome: &outcome)
             } else if status.kind == .file && item.kind == .file && status.size == item.size
                         && status.permissions == item.permissions, let crc = try checksum(name, in: folder),
                       item.crc32 == nil || item.crc32 == crc {
                 outcome.kept[position] = crc
             } else {
-                try TreeRemoval.remove(name, in: folder)
+                try io(TreeRemoval.remove(name, in: folder))
             }
         }
-        for journal in journals.subtracting(usedJournals) { try TreeRemoval.remove(journal, in: folder) }
+        for journal in journals.subtracting(usedJournals) { try io(TreeRemoval.remove(journal, in: folder)) }
     }
 
     private func checksum(_ name: String, in folder: Descriptor) throws(AssetPackError) -> UInt32? {
-        let path = folder.path + "/" + name
-        let file = Descriptor(try FileSystem.openFile(name, in: folder.fd, path: path), path: path)
+        let file = try io(folder.openFile(name))
         return try FileChecksum.crc32(of: file)
     }
 }
@@ -73,7 +76,7 @@ enum FileChecksum {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = try FileSystem.read(file.fd, into: buffer, path: file.path)
+            let count = try io(file.fd.read(into: buffer, path: file.path))
             if count == 0 { return crc.value }
             crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }

@@ -1,10 +1,11 @@
+import AssetPackSystem
+
 /// Finds the files of a plan that the installed tree already holds unchanged: same path, size,
 /// permissions and CRC-32 in the installed record, and still a regular file of that size on disk. When
 /// the plan does not know a file's CRC (a plain file of a tree without a manifest), the source file is
 /// read once to compute it — reading is cheaper than rewriting. Such files are hard-linked, not rewritten.
 struct UpgradeDiff {
     let plan: ExpansionPlan
-    let source: any AssetSource
 
     /// Unchanged files' CRCs by item index, skipping `excluded` (files already in staging); `previous` is
     /// the installed record's files by path.
@@ -15,7 +16,7 @@ struct UpgradeDiff {
         for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {
             guard let old = previous[item.path.string], let oldCRC = old.crc32, old.size == item.size,
                   old.mode == item.permissions, try sameCRC(item, oldCRC),
-                  let folder = cursor.existingDirectory(item.path.parent), let status = try folder.status(item.path.name),
+                  let folder = cursor.existingDirectory(item.path.parent.components), let status = try io(folder.status(item.path.name)),
                   status.kind == .file, status.size == item.size else { continue }
             result[position] = oldCRC
         }
@@ -24,7 +25,7 @@ struct UpgradeDiff {
 
     private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
         if let crc = item.crc32 { return crc == installed }
-        let (stream, origin) = try ItemSource.open(item, in: source)
+        let (stream, origin) = try ItemSource.open(item, in: plan.source)
         return try StreamMeasure.measure(stream, name: origin).crc32 == installed
     }
 }

@@ -1,15 +1,38 @@
-/// The manifest at the root of a packed bundle, `.assetpack/manifest.json`: it describes the logical tree
-/// (the app's original asset folder) and how each file is stored in the bundle, so the expander can plan
-/// without walking, report progress against known totals, check free space, and verify every byte.
+/// The manifest at the root of a packed bundle, `assetpack-meta/manifest.json`: it describes the logical
+/// tree (the app's original asset folder) and how each file is stored in the bundle, so the expander can
+/// plan without walking, report progress against known totals, check free space, and verify every byte.
 ///
-/// Everything under the reserved folder ``reservedDirectory`` belongs to assetpack and is never copied.
+/// Everything under the bundle's bookkeeping folder (``reservedDirectory``, or ``legacyReservedDirectory``
+/// in a bundle built before it) belongs to assetpack and is never copied.
+///
+/// **Why `assetpack-meta`.** A bundle travels through other tools' packaging, and each of them drops some
+/// names by default: aapt and AGP's `ignoreAssetsPattern` (`!.svn:!.git:!.ds_store:!*.scc:.*:<dir>_*:!CVS:
+/// !thumbs.db:!picasa.ini:!*~`) drop names starting with `.`, folders starting with `_` and names ending in
+/// `~`; SwiftPM skips dot-names when it gathers resources and takes a folder whose name has an extension
+/// for one opaque file; Xcode gives folders with some extensions a meaning of their own (`.bundle`,
+/// `.lproj`, `.xcassets`). `assetpack-meta` has none of those: no leading `.` or `_`, no trailing `~`, no
+/// extension, lowercase ASCII (aapt refuses names that are not ASCII; no case-folding surprise), and no
+/// tool reserves it (`CVS`, `thumbs.db`, …). The tool's name in it makes a clash with a folder of the
+/// app's own assets unlikely; the packer refuses a source folder that has one at its top.
 public struct BundleManifest: Codable, Sendable, Equatable {
-    /// The reserved folder name at a bundle's (and a destination's) root.
-    public static let reservedDirectory = ".assetpack"
+    /// The bookkeeping folder at a bundle's root, as the packer writes it.
+    public static let reservedDirectory = "assetpack-meta"
     /// The manifest's path inside a bundle.
-    public static let path = ".assetpack/manifest.json"
+    public static let path = "assetpack-meta/manifest.json"
     /// A small file holding only ``identity``, so an up-to-date check reads a few bytes.
-    public static let identityPath = ".assetpack/identity"
+    public static let identityPath = "assetpack-meta/identity"
+
+    /// The bookkeeping folder of bundles built before ``reservedDirectory``: still read (after the new
+    /// name), never written. aapt's default ignore list drops it.
+    public static let legacyReservedDirectory = ".assetpack"
+    /// Both bookkeeping folders, in the order they are looked for: hidden from the logical tree at a
+    /// bundle's root.
+    public static let reservedDirectories = [reservedDirectory, legacyReservedDirectory]
+
+    /// True when `name`, at the root of a bundle, is one of its bookkeeping folders.
+    public static func isReservedName(_ name: String) -> Bool {
+        name == reservedDirectory || name == legacyReservedDirectory
+    }
     /// The format version this code writes and reads.
     public static let currentFormat = 1
 
@@ -36,12 +59,6 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         self.entries = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         self.identity = ContentIdentity.of(self.entries)
     }
-
-    /// Bytes of all files in the logical tree.
-    public var totalSize: UInt64 { entries.reduce(0) { $0 + ($1.size ?? 0) } }
-
-    /// Number of logical files.
-    public var fileCount: Int { entries.filter { $0.kind == .file }.count }
 
     /// One logical entry.
     public struct Entry: Codable, Sendable, Equatable {

@@ -96,9 +96,6 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
         return AssetPath(validated: components + [name])
     }
 
-    /// True when `other` is this path or lies below it.
-    public func contains(_ other: AssetPath) -> Bool { other.components.starts(with: components) }
-
     /// Equal when the bytes are equal: two Unicode spellings of "café" are different files on most file
     /// systems, so they are different paths here (Swift's `String ==` would call them equal).
     public static func == (lhs: AssetPath, rhs: AssetPath) -> Bool {

@@ -1,7 +1,9 @@
+import AssetPackZip
+
 /// SHA-256 (FIPS 180-4), used for content identities (bundle manifests, walked trees, archive
 /// fingerprints). Small and dependency-free; whole 64-byte blocks are compressed straight from the
 /// caller's bytes, so hashing a large plan or central directory costs little next to reading it.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
     private var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
     /// Bytes of an incomplete block, fewer than 64.
@@ -9,31 +11,28 @@ public struct SHA256: Sendable {
     private var length: UInt64 = 0
 
     /// A hash of no bytes.
-    public init() {}
+    package init() {}
 
     /// Adds bytes.
-    public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+    package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(raw: UnsafeRawBufferPointer($0)) }
         if done == nil { Array(bytes).withUnsafeBytes { update(raw: $0) } }
     }
 
     /// Adds a string's UTF-8 bytes.
-    public mutating func update(_ text: String) {
+    package mutating func update(_ text: String) {
         var text = text
         text.withUTF8 { update(raw: UnsafeRawBufferPointer($0)) }
     }
 
     /// The digest as 64 lowercase hex digits. The hash can not be updated afterwards.
-    public mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         let bitLength = length * 8
         var tail: [UInt8] = [0x80]
         tail += [UInt8](repeating: 0, count: (119 - pending.count) % 64)
         tail += (0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64($0))) }
         update(tail)
-        return [h0, h1, h2, h3, h4, h5, h6, h7].map { word in
-            let digits = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - digits.count) + digits
-        }.joined()
+        return [h0, h1, h2, h3, h4, h5, h6, h7].map(hex).joined()
     }
 
     private mutating func update(raw bytes: UnsafeRawBufferPointer) {

@@ -11,9 +11,9 @@
 /// ``AssetPath/maxDepth``. A name listed twice (byte for byte) is reported once; names that differ only
 /// in Unicode normalization or case are both reported.
 ///
-/// The reserved folder ``BundleManifest/reservedDirectory`` (`.assetpack`) at the root is skipped: it
-/// holds the bundle's own bookkeeping (manifest, identity), never app assets. Deeper folders of that
-/// name are ordinary assets.
+/// The bookkeeping folders ``BundleManifest/reservedDirectories`` (`assetpack-meta`, and the legacy
+/// `.assetpack`) at the root are skipped: they hold the bundle's own bookkeeping (manifest, identity),
+/// never app assets. Deeper folders of those names are ordinary assets.
 ///
 /// Items come in ``AssetPath`` order (parents before their children, siblings by UTF-8 bytes), whatever
 /// order the source lists them in.
@@ -61,7 +61,7 @@ public struct AssetWalker: Sendable {
     private func children(of directory: AssetPath, names: [String]) throws(AssetPackError) -> [AssetPath] {
         var seen: Set<[UInt8]> = []
         var paths: [AssetPath] = []
-        for name in names where !(directory.isRoot && name == BundleManifest.reservedDirectory) {
+        for name in names where !(directory.isRoot && BundleManifest.isReservedName(name)) {
             guard seen.insert(Array(name.utf8)).inserted else { continue }
             do {
                 paths.append(try directory.appending(name))

@@ -11,7 +11,7 @@ struct BuildCommand: ParsableCommand {
         discussion: """
             OUT mirrors SRC: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
-            for byte, and .assetpack/manifest.json describes every file and folder. Files over 4 MiB are \
+            for byte, and assetpack-meta/manifest.json describes every file and folder. Files over 4 MiB are \
             deflated in independent blocks on every core, and the manifest records where the blocks start so \
             expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
             OUT lends its archives for files that did not change. With --archive, every file is deflated into \
@@ -34,33 +34,36 @@ struct BuildCommand: ParsableCommand {
     @Option(help: "Deflate level 0–9 (0 stores packed files).")
     var level: Int = 6
 
-    @Option(help: ArgumentHelp("Threads compressing at once (default: one per core); the output is the same for any number.",
-                               valueName: "N"))
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Flag(help: "Follow symbolic links (anywhere they point) instead of refusing them.")
     var followSymlinks = false
 
+    @OptionGroup(title: "Leaving files out") var exclude: ExcludeOptions
+
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var report: ReportOptions
+
+    @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
+    var printAndroidSettings = false
 
     func validate() throws {
-        guard ByteSize.parse(threshold) != nil else {
+        guard ByteCount.parse(threshold) != nil else {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
+        guard !(json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
     }
 
     func run() throws {
-        let options = BuildOptions(rules: PackingRules(threshold: ByteSize.parse(threshold) ?? PackingRules.defaultThreshold,
+        let options = BuildOptions(rules: PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold,
                                                        level: level),
-                                   followSymlinks: followSymlinks, jobs: jobs ?? BuildOptions.defaultJobs)
-        let bar = quiet || !Reporting.stderrIsTerminal ? nil : ProgressBar()
+                                   followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
+                                   exclusions: try exclude.exclusions())
+        let bar = ProgressBar.onTerminal(unless: report.quiet)
         try Reporting.run {
             defer { bar?.clear() }
             let summary = if let archive {
@@ -71,28 +74,10 @@ struct BuildCommand: ParsableCommand {
             bar?.clear()
             if json {
                 print(summary.json())
-            } else if !quiet {
+            } else if !report.quiet {
                 print(summary.text)
             }
+            if printAndroidSettings { print(AndroidSettings.text(for: summary)) }
         }
-    }
-}
-
-/// A one-line progress bar redrawn on stderr (only used when stderr is a terminal).
-final class ProgressBar: Sendable {
-    /// Redraws the bar for `progress`.
-    @Sendable func update(_ progress: BuildProgress) {
-        let fraction = progress.totalBytes == 0 ? 1 : Double(progress.bytesDone) / Double(progress.totalBytes)
-        let filled = Int(fraction * 30)
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-        let name = progress.path.count > 40 ? "…" + progress.path.suffix(39) : progress.path
-        Self.write("\r[\(bar)] \(progress.filesDone)/\(progress.fileCount) \(name)\u{1B}[K")
-    }
-
-    /// Erases the bar.
-    func clear() { Self.write("\r\u{1B}[K") }
-
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -1,11 +1,7 @@
 import ArgumentParser
 import AssetPack
+import AssetPackSystem
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `assetpack expand [BUNDLE] --to DIR`: put a bundle, an asset folder or an archive on storage the way an
 /// app does at first launch — staged, verified, switched in atomically, resumable, and a no-op when the
@@ -42,36 +38,37 @@ struct ExpandCommand: ParsableCommand {
     @Flag(help: "Create symbolic-link entries of archives (only links that stay inside DIR).")
     var allowSymlinks = false
 
-    @Option(help: "How many files to write at once (the default is the number of cores).")
-    var jobs: Int?
+    @Flag(help: "Expand a tree that holds no file (by default that is an error: a misspelt --root, an empty source).")
+    var allowEmpty = false
+
+    @OptionGroup var jobs: JobsOption
 
     @Flag(name: .customLong("no-sync"),
           help: ArgumentHelp("Do not flush the tree to the disk before recording it complete: faster, still safe if the process is killed, not if the power fails.",
                              discussion: "By default the expanded tree is flushed (syncfs) before its record is written, as an app's first launch must do."))
     var noSync = false
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var report: ReportOptions
 
     @Flag(help: "Print a JSON summary: files, bytes, seconds, upToDate, destination.")
     var json = false
 
-    func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
-    }
+    @Flag(help: ArgumentHelp("Read every installed file again, compare it with the install record and repair what differs.",
+                             discussion: "Only the entries that differ are written again, through the same staging and atomic switch; the report lists them, and the entries the record does not know."))
+    var verify = false
 
     func run() throws {
-        let bar = quiet || json || !Reporting.stderrIsTerminal ? nil : ExpandProgressBar()
-        let hook = TestKillHook.fromEnvironment()
+        let bar = ProgressBar.onTerminal(unless: report.quiet || json)
         try Reporting.run {
             let source = try AssetSources.container(path: bundle, root: root)
-            let options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs ?? ExpansionOptions.defaultJobs,
-                                           durability: noSync ? .none : .flushOnCommit)
+            var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
+                                           durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
+            options.testSeam = .fromEnvironment()
             let installer = try AssetInstaller(source: source, destination: destination, options: options)
+            if verify { return try verifyAndRepair(installer, bar: bar) }
             let result: ExpansionResult
             do {
                 result = try installer.install { progress in
-                    hook?.check(progress)
                     bar?.update(progress)
                 }
             } catch {
@@ -83,10 +80,10 @@ struct ExpandCommand: ParsableCommand {
         }
     }
 
-    private func report(_ result: ExpansionResult) {
+    func report(_ result: ExpansionResult) {
         if json {
             print(ExpandSummary(result).json())
-        } else if quiet {
+        } else if report.quiet {
             return
         } else if result.upToDate {
             print("\(result.destination) is up to date")
@@ -129,51 +126,5 @@ struct ExpandSummary: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-}
-
-/// A one-line progress bar on stderr (only when stderr is a terminal).
-final class ExpandProgressBar: Sendable {
-    /// Redraws the bar.
-    func update(_ progress: ExpansionProgress) {
-        guard progress.phase == .writing else { return }
-        let fraction = progress.bytesTotal == 0 ? 1 : Double(progress.bytesDone) / Double(progress.bytesTotal)
-        let filled = max(0, min(30, Int(fraction * 30)))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
-        let name = progress.path?.string ?? ""
-        let shown = name.count > 40 ? "…" + name.suffix(39) : Substring(name)
-        Self.write("\r[\(bar)] \(progress.filesDone)/\(progress.filesTotal) \(shown)\u{1B}[K")
-    }
-
-    /// Erases the bar.
-    func clear() { Self.write("\r\u{1B}[K") }
-
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
-/// Test hook: `ASSETPACK_TEST_KILL_AFTER_FILES=N` makes the process kill itself with SIGKILL once it has
-/// written N files; `ASSETPACK_TEST_KILL_AFTER_BYTES=N` once N bytes are done (inside a large file:
-/// progress is reported every 4 MiB); `ASSETPACK_TEST_KILL_AT=committed|switched` once it reaches that
-/// step. This lets the end-to-end tests interrupt an expansion at exact points, deterministically.
-struct TestKillHook: Sendable {
-    var afterFiles: Int?
-    var afterBytes: UInt64?
-    var atPhase: ExpansionProgress.Phase?
-
-    static func fromEnvironment() -> TestKillHook? {
-        // getenv, not ProcessInfo: this runs on every start, and the up-to-date path must stay short.
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-        let hook = TestKillHook(afterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
-                                afterBytes: variable("ASSETPACK_TEST_KILL_AFTER_BYTES").flatMap { UInt64($0) },
-                                atPhase: variable("ASSETPACK_TEST_KILL_AT").flatMap { ExpansionProgress.Phase(rawValue: $0) })
-        return hook.afterFiles == nil && hook.afterBytes == nil && hook.atPhase == nil ? nil : hook
-    }
-
-    func check(_ progress: ExpansionProgress) {
-        if let afterFiles, progress.filesWritten >= afterFiles { kill(getpid(), SIGKILL) }
-        if let afterBytes, progress.phase == .writing, progress.bytesDone >= afterBytes { kill(getpid(), SIGKILL) }
-        if let atPhase, progress.phase == atPhase { kill(getpid(), SIGKILL) }
     }
 }

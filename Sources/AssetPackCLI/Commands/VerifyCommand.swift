@@ -1,26 +1,40 @@
 import ArgumentParser
+import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
-/// `assetpack verify ARCHIVE`: read every entry and check its size and CRC-32.
+/// `assetpack verify ARCHIVE`: read every entry of a zip and check its size and CRC-32; or, for a bundle
+/// folder, every file against the manifest and every entry of its packed archives (``BundleVerification``).
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Read every entry of a zip archive and check sizes and CRC-32; exit non-zero at the first bad entry."
+        abstract: "Read every entry of a zip archive and check sizes and CRC-32, or every file of a bundle folder against its manifest and every entry of its packed archives; exit non-zero at the first bad one."
     )
 
-    @Argument(help: "The zip archive to check.")
-    var archive: String
+    @OptionGroup var archive: ArchiveArgument
 
-    @Flag(name: .shortAndLong, help: "Print nothing on success.")
-    var quiet = false
+    @OptionGroup var report: ReportOptions
 
     func run() throws {
         try Reporting.run {
-            let opened = try ZipArchive(path: archive)
+            if try io(FileSystem.status(archive.path))?.kind == .directory {
+                let summary = try BundleVerification.verify(DirectorySource(root: archive.path))
+                if !report.quiet {
+                    print("\(archive.path): OK, \(counted(summary.files, "file")), \(summary.bytes) bytes and "
+                          + "\(counted(summary.archives, "packed archive")) (\(counted(summary.archiveEntries, "entry", "entries"))) "
+                          + "verified against \(summary.manifest)")
+                }
+                return
+            }
+            let opened = try ZipArchive(path: archive.path)
             let bytes = try opened.verify()
-            if !quiet {
-                print("\(archive): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
+            if !report.quiet {
+                print("\(archive.path): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
             }
         }
+    }
+
+    private func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
     }
 }

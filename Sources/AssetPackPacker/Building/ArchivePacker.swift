@@ -1,9 +1,10 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// Packs a source folder into ONE zip (`assetpack build --archive OUT.zip`): every folder becomes a
 /// directory entry (so empty ones survive), every file an entry at its path, and the manifest is added
-/// last as `.assetpack/manifest.json` and `.assetpack/identity`.
+/// last as `assetpack-meta/manifest.json` and `assetpack-meta/identity`.
 ///
 /// The archive is itself the container, so nothing is nested and the threshold plays no part in how a
 /// file is compressed: every file is deflated, as `zip` does, unless deflate does not pay. A file of at
@@ -35,10 +36,7 @@ public struct ArchivePacker: Sendable {
     /// - Throws: ``AssetPackError`` as ``Packer/build(source:output:progress:)`` does.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
-        try options.rules.validate()
-        try SourceScanner.checkRoot(source)
-        let location = try OutputLocation(output, form: .archive, source: source)
-        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved]).scan(source)
+        let (location, items) = try options.scan(source, into: output, form: .archive)
         let staged = try location.stageArchive()
         var summary = BuildSummary(source: source, output: output, form: "archive")
         do throws(AssetPackError) {
@@ -57,7 +55,7 @@ public struct ArchivePacker: Sendable {
             try ManifestWriter.add(manifest, to: writer)
             do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
             summary.identity = manifest.identity
-            summary.bytesOut = try FileSystem.info(staged)?.size ?? 0
+            summary.bytesOut = try io(FileSystem.status(staged))?.size ?? 0
             try location.commit(staged)
         } catch {
             location.discard(staged)

@@ -13,7 +13,7 @@ enum PreparedEntry: Sendable {
 /// Prepares and writes the entries of an archive build; ``prepare(_:)`` is safe to call from several threads.
 struct ArchiveWork: Sendable {
     let options: BuildOptions
-    private let tools: Pool<InMemoryTools>
+    private let tools: ObjectPool<InMemoryTools, AssetPackError>
 
     /// Files up to this size are read and compressed in memory by the worker threads.
     static let inMemoryLimit = 1 << 20
@@ -21,7 +21,7 @@ struct ArchiveWork: Sendable {
     init(options: BuildOptions) {
         self.options = options
         let level = max(1, options.rules.level)
-        self.tools = Pool { () throws(AssetPackError) -> InMemoryTools in
+        self.tools = ObjectPool { () throws(AssetPackError) -> InMemoryTools in
             do throws(ZipError) { return try InMemoryTools(level: level) } catch { throw AssetPackError(error) }
         }
     }
@@ -37,13 +37,13 @@ struct ArchiveWork: Sendable {
     /// Reads and compresses a small file, or chooses the method of a larger one.
     func prepare(_ item: SourceItem) throws(AssetPackError) -> PreparedEntry {
         guard item.kind == .file else { return .directory }
-        let stores = options.rules.level == 0 || PackingRules.isZip(item.path.name)
+        let stores = options.rules.level == 0 || item.path.isZipArchiveName
         guard item.size <= UInt64(Self.inMemoryLimit) else {
             if stores { return .streamed(method: .stored) }
             let packer = EntryPacker(rules: options.rules, followSymlinks: options.followSymlinks)
             return .streamed(method: try packer.chooseMethod(for: item))
         }
-        return try tools.with { (tools) throws(AssetPackError) -> PreparedEntry in
+        return try tools.withObject { (tools) throws(AssetPackError) -> PreparedEntry in
             let contents = UnsafeRawBufferPointer(rebasing: tools.input[0..<Int(item.size)])
             try read(item, into: tools.input)
             var crc = CRC32()

@@ -9,12 +9,17 @@ public struct BuildOptions: Sendable {
     public var followSymlinks: Bool
     /// Threads compressing at once (at least 1). The output is the same bytes whatever the number.
     public var jobs: Int
+    /// The files and folders of the source left out (by default ``ExcludePatterns/defaults``).
+    public var exclusions: ExcludePatterns
 
-    /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks, one job per core.
-    public init(rules: PackingRules = PackingRules(), followSymlinks: Bool = false, jobs: Int = BuildOptions.defaultJobs) {
+    /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks, one job per core,
+    /// and leave out the usual clutter (``ExcludePatterns/defaultPatterns``).
+    public init(rules: PackingRules = PackingRules(), followSymlinks: Bool = false, jobs: Int = BuildOptions.defaultJobs,
+                exclusions: ExcludePatterns = .defaults) {
         self.rules = rules
         self.followSymlinks = followSymlinks
         self.jobs = max(1, jobs)
+        self.exclusions = exclusions
     }
 
     /// The number of active processor cores.
@@ -46,5 +51,18 @@ struct ProgressCounter {
         bytesDone += item.size
         handler?(BuildProgress(filesDone: filesDone, fileCount: fileCount, bytesDone: bytesDone,
                                totalBytes: totalBytes, path: item.path.string))
+    }
+}
+
+extension BuildOptions {
+    /// The first steps of every build: checks the rules and the source folder, works out where the output
+    /// goes (never inside the source), and lists the source tree in walking order, output left out.
+    func scan(_ source: String, into output: String,
+              form: OutputLocation.Form) throws(AssetPackError) -> (location: OutputLocation, items: [SourceItem]) {
+        try rules.validate()
+        try SourceScanner.checkRoot(source)
+        let location = try OutputLocation(output, form: form, source: source)
+        let scanner = SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions)
+        return (location, try scanner.scan(source))
     }
 }

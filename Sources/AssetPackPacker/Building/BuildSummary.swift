@@ -75,7 +75,7 @@ public struct BuildSummary: Codable, Sendable, Equatable {
         return """
             built \(output) from \(source)
               \(files) files, \(directories) folders; \(packed) packed (\(stored) stored, \(reused) reused)
-              \(ByteSize.format(bytesIn)) in, \(ByteSize.format(bytesOut)) out (\(percent)%) in \(String(format: "%.2f", seconds)) s
+              \(ByteCount.text(bytesIn)) in, \(ByteCount.text(bytesOut)) out (\(percent)%) in \(String(format: "%.2f", seconds)) s
             """
     }
 }

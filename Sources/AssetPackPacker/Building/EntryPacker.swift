@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// How one file ended up in its archive.
@@ -68,7 +69,7 @@ struct EntryPacker: Sendable {
             ? try Self.addInBlocks(item, as: entry, to: writer, rules: rules, jobs: jobs, follow: followSymlinks)
             : try Self.addStreaming(item, as: entry, method: method, to: writer, follow: followSymlinks)
         do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
-        try FileSystem.setPermissions(archive, 0o644)
+        try io(FileSystem.setPermissions(archive, 0o644))
         return PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
                           compressedSize: written.compressedSize,
                           blocks: written.blocks.flatMap { $0.blocks.count > 1 ? $0.pairs : nil })

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// What became of one file of a folder build.
@@ -15,7 +16,7 @@ struct FileWork: Sendable {
     let options: BuildOptions
     let cache: IncrementalCache?
     let packer: EntryPacker
-    private let copiers = Pool { FileCopier() }
+    private let copiers = ObjectPool { () throws(AssetPackError) in FileCopier() }
 
     init(root: String, options: BuildOptions, cache: IncrementalCache?) {
         self.root = root
@@ -32,14 +33,14 @@ struct FileWork: Sendable {
             throw AssetPackError(.invalidArgument, "a folder is not a file to write", path: item.sourcePath)
         case .copy:
             let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
-            let crc = try copiers.with { (copier) throws(AssetPackError) -> UInt32 in
+            let crc = try copiers.withObject { (copier) throws(AssetPackError) -> UInt32 in
                 try copier.copy(source, to: root + "/" + item.path.string, permissions: item.isExecutable ? 0o755 : 0o644)
             }
             return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string)), written: item.size,
                          packed: nil, reused: false)
         case .pack(let archive, let entry):
             if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry) {
-                try copiers.with { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
+                try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
                 return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
             }
             let method = try packer.chooseMethod(for: item)
@@ -61,7 +62,7 @@ struct FileWork: Sendable {
                       reused: Bool) throws(AssetPackError) -> FileOutcome {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
                                                     compressedSize: packed.compressedSize, blocks: packed.blocks)
-        let written = try FileSystem.info(root + "/" + archive.string)?.size ?? 0
+        let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
         return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage), written: written,
                      packed: packed, reused: reused)
     }

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// The previous bundle at the output path, lending its archives to the next build so unchanged files are
@@ -25,11 +26,10 @@ struct IncrementalCache: Sendable {
     private let followSymlinks: Bool
     private let rules: PackingRules
 
-    /// The bundle at `bundle`, when its manifest reads and it was packed the way `rules` packs; else nil.
+    /// The bundle at `bundle`, when its manifest reads and checks out (``BundleManifest/read(from:)``) and it
+    /// was packed the way `rules` packs; else nil.
     static func load(bundle: String, rules: PackingRules, followSymlinks: Bool) -> IncrementalCache? {
-        let manifestPath = bundle + "/" + BundleManifest.path
-        guard let bytes = try? FileDescriptorStream(path: manifestPath).readAll(limit: 1 << 30),
-              let manifest = try? BundleManifest.decode(bytes, origin: manifestPath),
+        guard let manifest = try? BundleManifest.read(from: DirectorySource(root: bundle)),
               manifest.generator == ManifestWriter.generator, manifest.packing == rules.fingerprint
         else { return nil }
         return IncrementalCache(root: bundle, entries: Dictionary(manifest.entries.map { ($0.path, $0) }) { first, _ in first },
@@ -44,7 +44,7 @@ struct IncrementalCache: Sendable {
               storage.entry == entry, let file = try? AssetPath(storage.file), !file.isRoot
         else { return nil }
         let path = root + "/" + file.string
-        guard (try? FileSystem.info(path))??.kind == .file,
+        guard (try? FileSystem.status(path))??.kind == .file,
               let archive = try? ZipArchive(path: path), archive.entries.count == 1, archive.comment.isEmpty,
               let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item),
               blocksFit(storage.blocks, zipEntry), (try? sameContents(item, zipEntry, in: archive)) == true
@@ -83,7 +83,7 @@ struct IncrementalCache: Sendable {
         while true {
             let count = try Self.fill(left, from: source)
             guard try Self.fill(right, from: reader) == count else { return false }
-            guard FileSystem.equalBytes(left.baseAddress!, right.baseAddress!, count: count) else { return false }
+            guard Memory.equal(left.baseAddress!, right.baseAddress!, count: count) else { return false }
             if count == 0 { return source.bytesRead == item.size }
         }
     }
@@ -101,8 +101,8 @@ struct IncrementalCache: Sendable {
 
     /// Puts the archive at `old` into the new bundle at `destination`: a hard link, or a copy.
     func adopt(_ old: String, as destination: String, copier: FileCopier) throws(AssetPackError) {
-        if try FileSystem.hardLink(old, to: destination) { return }
-        let size = try FileSystem.info(old)?.size ?? 0
+        if try io(FileSystem.hardLink(old, to: destination)) { return }
+        let size = try io(FileSystem.status(old))?.size ?? 0
         _ = try copier.copy(SourceFile(old, expectedSize: size, follow: false), to: destination, permissions: 0o644)
     }
 }

@@ -1,9 +1,10 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// Packs a source folder into a bundle folder: the output mirrors the source, files larger than the
 /// threshold become `name.zip` archives holding one entry each, smaller files are copied byte for byte,
-/// every folder (empty ones too) is created, and `.assetpack/manifest.json` describes it all.
+/// every folder (empty ones too) is created, and `assetpack-meta/manifest.json` describes it all.
 ///
 /// ```swift
 /// let summary = try Packer().build(source: "assets", output: "assets.bundle")
@@ -37,13 +38,10 @@ public struct Packer: Sendable {
     /// Packs `source` into the bundle folder `output`, replacing a previous bundle there.
     /// - Throws: ``AssetPackError`` naming the file: the source is missing or not a folder, the output is
     ///   inside the source (or the reverse) or is in the way, a symlink or special file, an unreadable
-    ///   file, a reserved `.assetpack` at the top of the source, a failed write.
+    ///   file, a bookkeeping folder's name (`assetpack-meta`, `.assetpack`) at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
-        try options.rules.validate()
-        try SourceScanner.checkRoot(source)
-        let location = try OutputLocation(output, form: .folder, source: source)
-        let items = try SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved]).scan(source)
+        let (location, items) = try options.scan(source, into: output, form: .folder)
         let plan = try BundlePlan.make(items, rules: options.rules)
         let cache = location.exists
             ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks) : nil
@@ -85,7 +83,7 @@ struct FolderBuild {
     /// ``BuildOptions/jobs`` threads, recording each in plan order.
     mutating func write(_ plan: [PlannedEntry], counter: inout ProgressCounter) throws(AssetPackError) {
         for planned in plan where planned.action == .directory {
-            try FileSystem.makeDirectory(root + "/" + planned.item.path.string)
+            try io(FileSystem.makeDirectory(root + "/" + planned.item.path.string))
             entries.append(.directory(planned.item.path.string))
             summary.directories += 1
         }

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// A source file read front to back, once, counting its bytes so that a file that changed size since the
@@ -15,10 +16,10 @@ final class SourceFile: ByteStream {
 
     /// Opens `path`, expected to hold `expectedSize` bytes.
     init(_ path: String, expectedSize: UInt64, follow: Bool) throws(AssetPackError) {
-        let descriptor = try FileSystem.openForReading(path, follow: follow)
+        let descriptor = try openSource(path, follow: follow)
         self.path = path
         self.expectedSize = expectedSize
-        self.stream = FileDescriptorStream(descriptor: descriptor, name: path, closeOnDeinit: true)
+        self.stream = FileDescriptorStream(descriptor: descriptor.rawValue, name: path, closeOnDeinit: true)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
@@ -30,7 +31,7 @@ final class SourceFile: ByteStream {
     /// The error to report when writing this file's bytes failed with `error`: a file that changed size
     /// while it was read (which the zip writer notices first) is named as such; other failures pass through.
     func explain(_ error: ZipError) -> AssetPackError {
-        guard error.code != .io, bytesRead != expectedSize else { return AssetPackError(error) }
+        guard error.code != .io, error.code != .zlib, bytesRead != expectedSize else { return AssetPackError(error) }
         return changedError
     }
 
@@ -55,16 +56,16 @@ final class SourceFileRegion: RandomAccessSource, @unchecked Sendable {
     let path: String
     /// The size the scan saw.
     let size: UInt64
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
     /// Opens `path`, expected to hold `expectedSize` bytes.
     init(_ path: String, expectedSize: UInt64, follow: Bool) throws(AssetPackError) {
-        self.descriptor = try FileSystem.openForReading(path, follow: follow)
+        self.descriptor = try openSource(path, follow: follow)
         self.path = path
         self.size = expectedSize
     }
 
-    deinit { FileSystem.closeRead(descriptor) }
+    deinit { descriptor.close() }
 
     var name: String { path }
 
@@ -72,9 +73,9 @@ final class SourceFileRegion: RandomAccessSource, @unchecked Sendable {
         guard offset < size, buffer.count > 0 else { return 0 }
         let wanted = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), size - offset))])
         do {
-            return try AssetPack.FileSystem.pread(descriptor, into: wanted, at: offset, path: path)
+            return try descriptor.read(at: offset, into: wanted, path: path)
         } catch {
-            throw ZipError(.io, error.message, archive: path, errno: error.errno)
+            throw ZipError(error)
         }
     }
 
@@ -87,12 +88,24 @@ final class SourceFileRegion: RandomAccessSource, @unchecked Sendable {
     /// Throws unless the file still has the size the scan saw.
     /// - Throws: `.verification` naming the file when it changed size while being read.
     func checkUnchanged() throws(AssetPackError) {
-        let now = try FileSystem.size(of: descriptor, path: path)
+        let now = try io(descriptor.status(path: path)).size
         guard now == size else { throw changedError(found: "\(now) bytes") }
     }
 
     private func changedError(found: String) -> AssetPackError {
         AssetPackError(.verification, "changed while being packed: \(size) bytes when scanned, \(found) now", path: path)
+    }
+}
+
+/// Opens the source file at `path` for reading; with `follow` false a symlink is refused (`O_NOFOLLOW`).
+private func openSource(_ path: String, follow: Bool) throws(AssetPackError) -> FileDescriptor {
+    do throws(SystemError) {
+        return try FileDescriptor.open(path, follow ? [] : .noFollow)
+    } catch where error.errno == .tooManySymbolicLinkLevels && !follow {
+        throw AssetPackError(.symlink, "became a symbolic link while packing", path: path,
+                             cause: .system(call: error.call, errno: error.errno.rawValue))
+    } catch {
+        throw AssetPackError(error)
     }
 }
 
@@ -106,7 +119,7 @@ final class FileCopier {
     /// Copies `source` to the new file `destination` (which must not exist) with `permissions`.
     /// - Returns: the CRC-32 of the bytes copied.
     func copy(_ source: SourceFile, to destination: String, permissions: UInt32) throws(AssetPackError) -> UInt32 {
-        let output = try FileSystem.createFile(destination, permissions: permissions)
+        let output = try io(FileSystem.createFile(destination, permissions: permissions))
         var crc = CRC32()
         do throws(AssetPackError) {
             while true {
@@ -115,13 +128,13 @@ final class FileCopier {
                 if count == 0 { break }
                 let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
                 crc.update(chunk)
-                try AssetPack.FileSystem.writeAll(output, chunk, path: destination)
+                try io(output.writeAll(chunk, path: destination))
             }
         } catch {
-            FileSystem.closeRead(output)
+            output.close()
             throw error
         }
-        try FileSystem.closeWritten(output, path: destination)
+        try io(output.closeAfterWriting(path: destination))
         try source.checkComplete()
         return crc.value
     }

@@ -1,9 +1,12 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
-/// Writes a bundle's `.assetpack/manifest.json` (deterministic JSON, see ``BundleManifest``) and
-/// `.assetpack/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
-/// entries of a bundle archive.
+/// Writes a bundle's `assetpack-meta/manifest.json` (deterministic JSON, see ``BundleManifest``) and
+/// `assetpack-meta/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
+/// entries of a bundle archive. The folder's name survives the default ignore lists of aapt, AGP, SwiftPM
+/// and Xcode (``BundleManifest/reservedDirectory`` says why); bundles built with the legacy `.assetpack`
+/// are still read, but never written.
 public enum ManifestWriter {
     /// The generator recorded in every manifest this packer writes.
     public static let generator = "assetpack 0.1.0"
@@ -24,7 +27,7 @@ public enum ManifestWriter {
     /// - Returns: the bytes written.
     @discardableResult
     public static func write(_ manifest: BundleManifest, intoFolder root: String) throws(AssetPackError) -> UInt64 {
-        try FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory)
+        try io(FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory))
         let json = try manifest.encodedJSON()
         let identity = Array(manifest.identity.utf8)
         try writeFile(root + "/" + BundleManifest.path, json)
@@ -45,13 +48,13 @@ public enum ManifestWriter {
     }
 
     private static func writeFile(_ path: String, _ bytes: [UInt8]) throws(AssetPackError) {
-        let fd = try FileSystem.createFile(path, permissions: 0o644)
+        let fd = try io(FileSystem.createFile(path, permissions: 0o644))
         do throws(AssetPackError) {
-            try FileSystem.writeAll(fd, bytes, path: path)
+            try io(fd.writeAll(bytes, path: path))
         } catch {
-            FileSystem.closeRead(fd)
+            fd.close()
             throw error
         }
-        try FileSystem.closeWritten(fd, path: path)
+        try io(fd.closeAfterWriting(path: path))
     }
 }

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// Where a build goes, checked before anything is written, and how it gets there without ever leaving a
@@ -52,15 +53,15 @@ struct OutputLocation {
 
     /// The absolute path of `path` with the symlinks of its longest existing ancestor resolved.
     static func resolve(_ path: String) throws(AssetPackError) -> String {
-        if let real = FileSystem.realPath(path) { return real }
-        let absolute = path.hasPrefix("/") ? path : try FileSystem.currentDirectory() + "/" + path
+        if let real = FileSystem.canonicalPath(path) { return real }
+        let absolute = path.hasPrefix("/") ? path : try io(FileSystem.currentDirectory()) + "/" + path
         var missing: [String] = []
         var existing = absolute
-        while FileSystem.realPath(existing) == nil && existing != "/" {
+        while FileSystem.canonicalPath(existing) == nil && existing != "/" {
             missing.insert(FileSystem.lastComponent(existing), at: 0)
             existing = FileSystem.parentPath(existing)
         }
-        var parts = (FileSystem.realPath(existing) ?? "/").split(separator: "/").map(String.init)
+        var parts = (FileSystem.canonicalPath(existing) ?? "/").split(separator: "/").map(String.init)
         for part in missing where part != "." {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
         }
@@ -69,12 +70,12 @@ struct OutputLocation {
 
     /// Whether something is at `path`; throws when it is in the way.
     private static func checkExisting(_ path: String, form: Form) throws(AssetPackError) -> Bool {
-        guard let info = try FileSystem.info(path) else { return false }
+        guard let info = try io(FileSystem.status(path)) else { return false }
         var replaceable = false
         switch (form, info.kind) {
         case (.folder, .directory):
             replaceable = try isBundleFolder(path)
-            if !replaceable { replaceable = try FileSystem.names(in: path).isEmpty }
+            if !replaceable { replaceable = try io(FileSystem.names(in: path)).isEmpty }
         case (.archive, .file):
             replaceable = isBundleArchive(path)
         default:
@@ -89,14 +90,20 @@ struct OutputLocation {
         return true
     }
 
-    /// True when the folder at `path` holds `.assetpack/manifest.json`.
+    /// True when the folder at `path` holds a manifest (`assetpack-meta/manifest.json`, or the legacy
+    /// `.assetpack/manifest.json`).
     static func isBundleFolder(_ path: String) throws(AssetPackError) -> Bool {
-        try FileSystem.info(path + "/" + BundleManifest.path)?.kind == .file
+        for directory in BundleManifest.reservedDirectories
+        where try io(FileSystem.status(path + "/" + directory + "/manifest.json"))?.kind == .file {
+            return true
+        }
+        return false
     }
 
-    /// True when the file at `path` is a zip with a `.assetpack/manifest.json` entry.
+    /// True when the file at `path` is a zip with a manifest entry (new or legacy name).
     static func isBundleArchive(_ path: String) -> Bool {
-        (try? ZipArchive(path: path).entry(named: BundleManifest.path)) != nil
+        guard let archive = try? ZipArchive(path: path) else { return false }
+        return BundleManifest.reservedDirectories.contains { archive.entry(named: $0 + "/manifest.json") != nil }
     }
 
     // MARK: - Staging and committing
@@ -109,31 +116,31 @@ struct OutputLocation {
 
     /// Creates the output's parent folders, then a temporary sibling folder to build into.
     func stageFolder() throws(AssetPackError) -> String {
-        try FileSystem.makeDirectories(parent)
-        return try FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "tmp-")
+        try io(FileSystem.makeDirectories(parent))
+        return try io(FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "tmp-"))
     }
 
     /// Creates the output's parent folders, then a temporary sibling file to write the archive into.
     func stageArchive() throws(AssetPackError) -> String {
-        try FileSystem.makeDirectories(parent)
-        let (staged, descriptor) = try FileSystem.makeTemporaryFile(prefix: siblingPrefix + "tmp-")
-        try FileSystem.closeWritten(descriptor, path: staged)
+        try io(FileSystem.makeDirectories(parent))
+        let (staged, descriptor) = try io(FileSystem.makeTemporaryFile(prefix: siblingPrefix + "tmp-"))
+        try io(descriptor.closeAfterWriting(path: staged))
         return staged
     }
 
     /// Moves the finished `staged` build to ``path``, replacing what was there.
     func commit(_ staged: String) throws(AssetPackError) {
-        try FileSystem.setPermissions(staged, form == .folder ? 0o755 : 0o644)
-        guard form == .folder, try FileSystem.info(path) != nil else {
-            try FileSystem.rename(staged, to: path)
+        try io(FileSystem.setPermissions(staged, form == .folder ? 0o755 : 0o644))
+        guard form == .folder, try io(FileSystem.status(path)) != nil else {
+            try io(FileSystem.rename(staged, to: path))
             return
         }
         // A non-empty folder cannot be replaced by rename(2): move the old one aside first. mkdtemp makes
         // an empty folder with a unique name, which rename(2) may replace.
-        let aside = try FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "old-")
-        try FileSystem.rename(path, to: aside)
+        let aside = try io(FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "old-"))
+        try io(FileSystem.rename(path, to: aside))
         do {
-            try FileSystem.rename(staged, to: path)
+            try io(FileSystem.rename(staged, to: path))
         } catch {
             try? FileSystem.rename(aside, to: path)
             throw error

@@ -7,8 +7,8 @@ import AssetPackZip
 /// Files larger than ``threshold`` are packed; files at or under it are copied byte for byte. The default
 /// threshold is 1 MiB (1,048,576 bytes), old Android's `UNCOMPRESS_DATA_MAX`: the largest compressed asset
 /// its `AssetManager` could open, which is why large assets were shipped pre-zipped in the first place.
-/// A file whose name ends in `.zip` is never packed: a zip inside a zip gains nothing, and the asset must
-/// come back as the same zip.
+/// A zip archive (a name ending in `.zip` after something, ``AssetPath/isZipArchiveName``) is never packed:
+/// a zip inside a zip gains nothing, and the asset must come back as the same zip.
 public struct PackingRules: Sendable, Hashable {
     /// The default threshold: 1,048,576 bytes (1 MiB).
     public static let defaultThreshold: UInt64 = 1 << 20
@@ -51,13 +51,11 @@ public struct PackingRules: Sendable, Hashable {
     func deflatesInBlocks(size: UInt64) -> Bool { size > UInt64(blockSize) }
 
     /// True when the file at `path` with `size` bytes goes into a zip of its own: it is larger than the
-    /// threshold (any file, even an empty one, when the threshold is 0) and not a `.zip`.
+    /// threshold (any file, even an empty one, when the threshold is 0) and not a zip archive
+    /// (``AssetPath/isZipArchiveName``), which stays a plain file.
     public func packs(_ path: AssetPath, size: UInt64) -> Bool {
-        (threshold == 0 || size > threshold) && !Self.isZip(path.name)
+        (threshold == 0 || size > threshold) && !path.isZipArchiveName
     }
-
-    /// True when `name` ends in `.zip` (any case): such an asset stays a plain file.
-    public static func isZip(_ name: String) -> Bool { name.lowercased().hasSuffix(".zip") }
 
     /// True when compressed bytes `compressed` of `original` save at least `fraction`.
     static func saves(_ compressed: UInt64, of original: UInt64, atLeast fraction: Double) -> Bool {

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 
 /// One file or folder found in the source tree.
 public struct SourceItem: Sendable, Hashable {
@@ -25,7 +26,10 @@ public struct SourceItem: Sendable, Hashable {
 /// It refuses, with an error naming the path: a symlink (unless ``followSymlinks``; a followed link that
 /// dangles, loops back to a folder being walked, or points into `excluded` is refused too), a FIFO, socket
 /// or device, a name that is not valid UTF-8 or not a safe ``AssetPath`` component, a folder it cannot
-/// read, and a top-level `.assetpack` (the reserved manifest folder of bundles).
+/// read, and a top-level `assetpack-meta` or `.assetpack` (the bookkeeping folders of bundles,
+/// ``BundleManifest/reservedDirectories``).
+///
+/// What ``exclusions`` match is left out before any of those checks (an excluded folder is not entered).
 ///
 /// With ``followSymlinks`` a link is followed wherever it points, inside the source folder or not: the
 /// developer asked for it, and sharing assets between apps through links is the usual reason.
@@ -34,11 +38,14 @@ public struct SourceScanner: Sendable {
     public var followSymlinks: Bool
     /// Absolute, resolved paths that a followed link must not lead into (the output being written).
     public var excluded: [String]
+    /// The files and folders to leave out (`--exclude`).
+    public var exclusions: ExcludePatterns
 
     /// A scanner; links are refused unless `followSymlinks`.
-    public init(followSymlinks: Bool = false, excluded: [String] = []) {
+    public init(followSymlinks: Bool = false, excluded: [String] = [], exclusions: ExcludePatterns = .none) {
         self.followSymlinks = followSymlinks
         self.excluded = excluded
+        self.exclusions = exclusions
     }
 
     /// Every file and folder below `root` (not `root` itself), in walking order.
@@ -57,8 +64,8 @@ public struct SourceScanner: Sendable {
     /// Checks that `root` is a folder (following a link to one).
     /// - Throws: `.notFound` when nothing is there, `.invalidArgument` when it is not a folder.
     @discardableResult
-    static func checkRoot(_ root: String) throws(AssetPackError) -> FileSystem.Info {
-        guard let top = try FileSystem.info(root, follow: true) else {
+    static func checkRoot(_ root: String) throws(AssetPackError) -> FileStatus {
+        guard let top = try io(FileSystem.status(root, followingLinks: true)) else {
             throw AssetPackError(.notFound, "source folder does not exist", path: root)
         }
         guard top.kind == .directory else {
@@ -71,7 +78,7 @@ public struct SourceScanner: Sendable {
     struct Identity: Hashable {
         var device: UInt64
         var inode: UInt64
-        init(_ info: FileSystem.Info) { (device, inode) = (info.device, info.inode) }
+        init(_ info: FileStatus) { (device, inode) = (info.device, info.inode) }
     }
 
     /// The state of one walk: the folders on the current path, for loop detection.
@@ -80,10 +87,13 @@ public struct SourceScanner: Sendable {
         var ancestors: [Identity]
 
         mutating func visit(_ directory: String, as logical: AssetPath, into items: inout [SourceItem]) throws(AssetPackError) {
-            let names = try FileSystem.names(in: directory).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            guard let listed = try io(FileSystem.names(in: directory)).strings else {
+                throw AssetPackError(.unsafePath, "holds a file whose name is not valid UTF-8", path: directory)
+            }
+            let names = listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for name in names {
                 let sourcePath = directory + "/" + name
-                if logical.isRoot && name == BundleManifest.reservedDirectory {
+                if logical.isRoot && BundleManifest.isReservedName(name) {
                     throw AssetPackError(.conflict, "the name \(name) is reserved for the bundle manifest; rename it",
                                          path: sourcePath)
                 }
@@ -95,12 +105,14 @@ public struct SourceScanner: Sendable {
 
         private mutating func visitChild(_ sourcePath: String, path: AssetPath,
                                          into items: inout [SourceItem]) throws(AssetPackError) {
-            guard var info = try FileSystem.info(sourcePath) else {
+            guard var info = try io(FileSystem.status(sourcePath)) else {
                 throw AssetPackError(.notFound, "disappeared while scanning", path: sourcePath)
             }
+            if scanner.exclusions.excludes(path, isDirectory: info.kind == .directory) { return }
             var resolved = sourcePath
             if info.kind == .symlink {
                 (info, resolved) = try scanner.follow(sourcePath)
+                if info.kind == .directory && scanner.exclusions.excludes(path, isDirectory: true) { return }
             }
             switch info.kind {
             case .file:
@@ -117,19 +129,19 @@ public struct SourceScanner: Sendable {
                 ancestors.removeLast()
             case .symlink:
                 throw AssetPackError(.symlink, "symbolic link could not be resolved", path: sourcePath)
-            case .special(let what):
-                throw AssetPackError(.unsupported, "is a \(what); only files and folders can be packed", path: sourcePath)
+            case .fifo, .socket, .device, .other:
+                throw AssetPackError(.unsupported, "is a \(info.kind); only files and folders can be packed", path: sourcePath)
             }
         }
     }
 
     /// Resolves the link at `path` when links are followed; refuses it otherwise.
-    func follow(_ path: String) throws(AssetPackError) -> (FileSystem.Info, String) {
+    func follow(_ path: String) throws(AssetPackError) -> (FileStatus, String) {
         guard followSymlinks else {
             throw AssetPackError(.symlink, "is a symbolic link; links are not packed (use --follow-symlinks to pack what it points to)",
                                  path: path)
         }
-        guard let target = FileSystem.realPath(path), let info = try FileSystem.info(target) else {
+        guard let target = FileSystem.canonicalPath(path), let info = try io(FileSystem.status(target)) else {
             throw AssetPackError(.symlink, "symbolic link points to nothing", path: path)
         }
         if let output = excluded.first(where: { OutputLocation.isInside(target, $0) }) {

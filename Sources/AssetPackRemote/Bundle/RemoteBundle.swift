@@ -1,8 +1,9 @@
 import AssetPack
 import Foundation
 
-/// A bundle folder served over HTTP, as `assetpack build` writes it: `ROOT/.assetpack/identity`,
-/// `ROOT/.assetpack/manifest.json`, its signature `ROOT/.assetpack/manifest.sig`, and the files and archives
+/// A bundle folder served over HTTP, as `assetpack build` writes it: ``BundleManifest/identityPath``,
+/// ``BundleManifest/path``, its signature ``ManifestSignature/path`` (all in the reserved folder), and the
+/// files and archives
 /// the manifest names, each at `ROOT/<bundle-relative path>`.
 public struct RemoteBundle: Sendable {
     /// The bundle folder's URL, e.g. `https://cdn.example.com/app.bundle`.

@@ -2,7 +2,7 @@ import AssetPack
 import Foundation
 
 /// A detached Ed25519 signature of a bundle's manifest, made at build time and served beside it as
-/// ``path`` (`.assetpack/manifest.sig`):
+/// ``path`` (`manifest.sig` in the bundle's reserved folder, beside the manifest):
 ///
 /// ```
 /// assetpack ed25519 signature
@@ -15,7 +15,7 @@ import Foundation
 /// over a manifest cannot be replayed as a signature of anything else made with the same key.
 public struct ManifestSignature: Sendable, Equatable {
     /// The signature file's path inside a bundle.
-    public static let path = ".assetpack/manifest.sig"
+    public static let path = BundleManifest.reservedDirectory + "/manifest.sig"
     /// The first line of a signature file.
     public static let header = "assetpack ed25519 signature"
     /// The bytes signed before the manifest's: `assetpack manifest signature 1` and a newline.

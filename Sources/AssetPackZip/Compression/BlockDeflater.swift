@@ -25,7 +25,7 @@ public final class BlockDeflater {
     static let segmentSize = 64 * 1024
 
     /// A compressor at `level` 1–9.
-    /// - Throws: ``ZipError/Code/invalidArgument`` for another level; `.io` when zlib cannot start.
+    /// - Throws: ``ZipError/Code/invalidArgument`` for another level; `.zlib` when zlib cannot start.
     public init(level: Int, storesNoise: Bool = true) throws(ZipError) {
         guard (1...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 1–9") }
         self.level = level
@@ -115,7 +115,7 @@ public final class BlockDeflater {
     }
 
     private func overflow(_ count: Int, _ room: Int) -> ZipError {
-        ZipError(.io, "deflate needed more than \(room) bytes for \(count)")
+        ZipError(.zlib, "deflate needed more than \(room) bytes for \(count)")
     }
 }
 

@@ -2,7 +2,8 @@ import CZlib
 
 /// A raw-deflate (RFC 1951) compressor over zlib's `deflate`, one per writer. Not thread-safe.
 final class Deflater {
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let zlib: ZlibStream
+    private var stream: UnsafeMutablePointer<z_stream> { zlib.pointer }
 
     /// How a ``deflate(_:into:flush:)`` call ends its input.
     enum Flush {
@@ -26,27 +27,13 @@ final class Deflater {
     }
 
     /// The outcome of one step: input consumed, output produced, and whether `.finish` completed.
-    struct Step {
-        var consumed: Int
-        var produced: Int
-        var finished: Bool
-    }
+    typealias Step = ZlibStream.Step
 
     /// A compressor at `level` 0–9 (zlib's 6 is the usual default).
     init(level: Int) throws(ZipError) {
         guard (0...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 0–9") }
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = assetpack_deflate_init_raw(stream, Int32(level), 8)
-        guard status == Z_OK else {
-            stream.deallocate()
-            throw ZipError(.io, "zlib deflateInit2 failed with status \(status)")
-        }
-    }
-
-    deinit {
-        deflateEnd(stream)
-        stream.deallocate()
+        zlib = try ZlibStream(call: "deflateInit2", start: { assetpack_deflate_init_raw($0, Int32(level), 8) },
+                              end: { deflateEnd($0) })
     }
 
     /// Starts a new stream with the same settings.
@@ -55,37 +42,26 @@ final class Deflater {
     /// Compresses from `input` into `output`.
     func deflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                  flush: Flush) throws(ZipError) -> Step {
-        let inCount = min(input.count, Int(UInt32.max))
-        let outCount = min(output.count, Int(UInt32.max))
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
-        stream.pointee.avail_in = uInt(inCount)
-        stream.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(outCount)
-        let status = CZlib.deflate(stream, flush.zlibValue)
-        let step = Step(consumed: inCount - Int(stream.pointee.avail_in),
-                        produced: outCount - Int(stream.pointee.avail_out),
-                        finished: status == Z_STREAM_END)
-        stream.pointee.next_in = nil
-        stream.pointee.next_out = nil
+        let (step, status) = zlib.step(input, into: output) { CZlib.deflate($0, flush.zlibValue) }
         guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-            throw ZipError(.io, "zlib deflate failed with status \(status)")
+            throw ZipError.zlib("deflate", status: status)
         }
         return step
     }
 
     /// Switches to `level` 0–9 for the input that follows (zlib's `deflateParams`): what was compressed so
     /// far is ended as a block (`Z_BLOCK`) into `output` first. Returns the bytes produced there.
-    /// - Throws: ``ZipError/Code/io`` when `output` is too small for that block or zlib refuses.
+    /// - Throws: ``ZipError/Code/zlib`` when `output` is too small for that block or zlib refuses.
     func setLevel(_ level: Int, flushingInto output: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         let flushed = try deflate(UnsafeRawBufferPointer(start: nil, count: 0), into: output, flush: .block)
-        guard flushed.produced < output.count else { throw ZipError(.io, "no room to end a deflate block before a level change") }
+        guard flushed.produced < output.count else { throw ZipError(.zlib, "no room to end a deflate block before a level change") }
         stream.pointee.next_out = output.baseAddress.map { ($0 + flushed.produced).assumingMemoryBound(to: Bytef.self) }
         stream.pointee.avail_out = uInt(min(output.count - flushed.produced, Int(UInt32.max)))
         let before = Int(stream.pointee.avail_out)
         let status = deflateParams(stream, Int32(level), Z_DEFAULT_STRATEGY)
         let produced = flushed.produced + before - Int(stream.pointee.avail_out)
         stream.pointee.next_out = nil
-        guard status == Z_OK else { throw ZipError(.io, "zlib deflateParams failed with status \(status)") }
+        guard status == Z_OK else { throw ZipError.zlib("deflateParams", status: status) }
         return produced
     }
 

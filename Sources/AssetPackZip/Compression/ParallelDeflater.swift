@@ -63,7 +63,7 @@ public struct ParallelDeflater: Sendable {
     /// Compresses the bytes `range` of `source` (all of it when nil) and hands the deflate stream to
     /// `write` in order, a block at a time, on the calling thread.
     /// - Throws: ``ZipError``: `.truncated` when the source ends before the range does, what `write` or a
-    ///   read throws, `.io` when zlib fails.
+    ///   read throws, `.zlib` when zlib fails.
     public func compress(_ source: any RandomAccessSource, range: Range<UInt64>? = nil,
                          into write: (UnsafeRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Output {
         let range = range ?? 0..<source.size

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Produces results for the items `0..<count` on several threads and consumes them in item order on the
 /// calling thread: how independent pieces (deflate blocks, files of one archive) are compressed in
 /// parallel and still written into one file in a fixed order, so the file is the same whatever the
@@ -11,7 +13,7 @@
 ///
 /// The first error — from `produce` on any thread, or from `consume` — stops the pipeline: no new item
 /// is started, every thread is joined, results not consumed are dropped, and the error is rethrown.
-public enum OrderedPipeline {
+package enum OrderedPipeline {
     /// Runs the pipeline.
     /// - Parameters:
     ///   - count: the number of items.
@@ -20,7 +22,7 @@ public enum OrderedPipeline {
     ///   - weights: each item's weight (e.g. its bytes); nil weighs every item 1.
     ///   - produce: makes item `index`'s result; called on any of the threads, once per item.
     ///   - consume: takes item `index`'s result; called on the calling thread, in index order.
-    public static func run<Output: Sendable, Failure: Error>(
+    package static func run<Output: Sendable, Failure: Error>(
         count: Int, jobs: Int, window: Int, weights: [Int]? = nil,
         produce: @Sendable (_ index: Int) throws(Failure) -> Output,
         consume: (_ index: Int, _ output: Output) throws(Failure) -> Void

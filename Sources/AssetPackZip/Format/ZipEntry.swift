@@ -108,3 +108,18 @@ public struct ZipEntry: Sendable, Hashable {
     /// True when the owner-execute bit is set.
     public var isExecutable: Bool { (unixMode ?? 0) & 0o100 != 0 }
 }
+
+extension ZipEntry {
+    /// Refuses what the readers cannot decode: encryption, patched data, methods other than stored and deflate.
+    /// - Throws: ``ZipError`` at the local header: `.encrypted`, `.unsupportedFeature` or `.unsupportedMethod`.
+    public func checkReadable() throws(ZipError) {
+        func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
+            ZipError(code, message, offset: localHeaderOffset)
+        }
+        if isEncrypted { throw fail(.encrypted, "entry is encrypted; encrypted entries are not supported") }
+        if flags & GeneralPurposeFlag.patchedData != 0 { throw fail(.unsupportedFeature, "patched data is not supported") }
+        guard method.isSupported else {
+            throw fail(.unsupportedMethod, "compression method \(method) is not supported (only stored and deflate)")
+        }
+    }
+}

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// Bytes read front to back, once: a pipe, a socket, an entry being inflated. What the forward-only
 /// ``ZipStreamReader`` reads from, and what an open entry offers.
@@ -45,13 +39,13 @@ public final class FileDescriptorStream: ByteStream {
 
     /// Opens `path` for reading front to back.
     public convenience init(path: String) throws(ZipError) {
-        self.init(descriptor: try Syscall.open(path, flags: O_RDONLY), name: path, closeOnDeinit: true)
+        self.init(descriptor: try io(FileDescriptor.open(path)).rawValue, name: path, closeOnDeinit: true)
     }
 
-    deinit { if ownsDescriptor { Syscall.close(descriptor) } }
+    deinit { if ownsDescriptor { FileDescriptor(rawValue: descriptor).close() } }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
-        try Syscall.read(descriptor, into: buffer, path: name)
+        try io(FileDescriptor(rawValue: descriptor).read(into: buffer, path: name))
     }
 }
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// Bytes that can be read at any offset, from any thread: what ``ZipArchive`` reads from.
 ///
@@ -43,23 +37,39 @@ public final class FileSource: RandomAccessSource {
     /// Opens `path` for reading.
     /// - Throws: ``ZipError`` with code `.io` when the file cannot be opened.
     public init(path: String) throws(ZipError) {
-        descriptor = try Syscall.open(path, flags: O_RDONLY)
+        let file = try io(FileDescriptor.open(path))
         do {
-            size = try Syscall.fileSize(descriptor, path: path)
+            size = try io(file.status(path: path)).size
         } catch {
-            Syscall.close(descriptor)
+            file.close()
             throw error
         }
+        descriptor = file.rawValue
         name = path
     }
 
-    deinit { Syscall.close(descriptor) }
+    /// Takes ownership of the open `descriptor` (closed when this object goes away) and reads the file it
+    /// refers to, whose size is asked once; `name` is shown in messages.
+    /// - Throws: ``ZipError`` with code `.io` when the size cannot be read (the descriptor is then closed).
+    public init(descriptor: Int32, name: String) throws(ZipError) {
+        let file = FileDescriptor(rawValue: descriptor)
+        do {
+            size = try io(file.status(path: name)).size
+        } catch {
+            file.close()
+            throw error
+        }
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    deinit { FileDescriptor(rawValue: descriptor).close() }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
         guard offset < size else { return 0 }
         let wanted = Int(min(UInt64(buffer.count), size - offset))
-        return try Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]),
-                                 at: offset, path: name)
+        return try io(FileDescriptor(rawValue: descriptor)
+            .read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), path: name))
     }
 }
 

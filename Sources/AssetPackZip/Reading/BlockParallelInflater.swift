@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Inflates one block-deflated entry (written by ``ParallelDeflater``) on several threads: each block of
 /// the ``DeflateBlockIndex`` is inflated by a fresh inflater and written with `pwrite` at its offset in
 /// the output file, so one large file expands at the speed of several cores.
@@ -34,14 +36,11 @@ public struct BlockParallelInflater: Sendable {
     ///   archive's ratio limit, and what reading the local header throws.
     public init(archive: ZipArchive, entry: ZipEntry, index: DeflateBlockIndex) throws(ZipError) {
         do throws(ZipError) {
-            if entry.isEncrypted { throw ZipError(.encrypted, "entry is encrypted; encrypted entries are not supported") }
+            try entry.checkReadable()
             guard entry.method == .deflate else {
                 throw ZipError(.unsupportedMethod, "a block index needs a deflated entry, not \(entry.method)")
             }
-            if let ratio = archive.limits.maxCompressionRatio, entry.uncompressedSize > archive.limits.ratioGraceSize,
-               Double(entry.uncompressedSize) > ratio * Double(max(entry.compressedSize, 1)) {
-                throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
-            }
+            try archive.limits.checkRatio(output: entry.uncompressedSize, input: entry.compressedSize)
             try self.init(source: archive.source, dataRange: try archive.dataRange(of: entry),
                           uncompressedSize: entry.uncompressedSize, crc32: entry.crc32, index: index, entryName: entry.name)
         } catch {
@@ -165,8 +164,8 @@ public struct BlockParallelInflater: Sendable {
         var offset = span.uncompressed.lowerBound
         while offset < span.uncompressed.upperBound {
             let wanted = Int(min(UInt64(kit.output.count), span.uncompressed.upperBound - offset))
-            let got = try Syscall.pread(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: kit.output[0..<wanted]),
-                                        at: offset, path: path)
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: kit.output[0..<wanted])
+            let got = try io(FileDescriptor(rawValue: descriptor).read(at: offset, into: chunk, path: path))
             guard got > 0 else {
                 throw ZipError(.truncated, "block \(number), kept from an interrupted run, ends early in \(path)", offset: offset)
             }
@@ -260,7 +259,7 @@ private struct BlockOutput {
 
     mutating func write(_ bytes: UnsafeRawBufferPointer, progress: (UInt64) -> Bool) throws(ZipError) {
         crc.update(bytes)
-        try Syscall.pwriteAll(descriptor, bytes, at: start + written, path: path)
+        try io(FileDescriptor(rawValue: descriptor).writeAll(bytes, at: start + written, path: path))
         written += UInt64(bytes.count)
         guard progress(UInt64(bytes.count)) else { throw ZipError(.cancelled, "inflating was stopped") }
     }
@@ -298,9 +297,4 @@ private struct BlockInput {
         start = 0
         filled = got
     }
-}
-
-extension ZipError.Code {
-    /// The caller stopped the work (a progress callback returned false).
-    public static let cancelled = ZipError.Code(rawValue: "cancelled")
 }

@@ -83,9 +83,3 @@ enum LocalHeaderCheck {
         }
     }
 }
-
-/// Eight hex digits, for checksums in messages.
-func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
-}

@@ -1,9 +1,9 @@
 /// Reads one entry's data from a ``StreamInput`` and stops exactly at its end, for ``ZipStreamReader``.
-/// The same contract as ``ZipEntryReader``: never more bytes than declared, and size and CRC-32 verified
-/// before the end is reported. Where the data ends comes either from the local header (``Length/declared``)
-/// or, for deflate with a data descriptor, from the deflate stream itself (``Length/descriptor``), after which
-/// the descriptor is read from the bytes zlib left unconsumed.
-final class StreamEntryData {
+/// The same contract as ``ZipEntryReader``, kept by the same ``CheckedStream``: never more bytes than
+/// declared, and size and CRC-32 verified before the end is reported. Where the data ends comes either from
+/// the local header (``Length/declared``) or, for deflate with a data descriptor, from the deflate stream
+/// itself (``Length/descriptor``), after which the descriptor is read from the bytes zlib left unconsumed.
+final class StreamEntryData: CheckedSource {
     /// Where the entry's data ends.
     enum Length {
         /// The local header gave CRC-32 and sizes.
@@ -16,10 +16,9 @@ final class StreamEntryData {
     private let inflater: Inflater?
     private let length: Length
     private let limits: ZipLimits
-    private var crc = CRC32()
     private var streamEnded = false
-    /// Uncompressed bytes handed out.
-    private(set) var produced: UInt64 = 0
+    /// Size, CRC-32 and the sticky error.
+    private var check: CheckedStream
     /// Compressed bytes taken from the input.
     private(set) var consumed: UInt64 = 0
     /// CRC-32 and sizes, once the end has been reached and verified.
@@ -31,17 +30,41 @@ final class StreamEntryData {
         self.inflater = inflater
         self.length = length
         self.limits = limits
+        var expected: CheckedStream.Expectation?
+        if case .declared(let values) = length {
+            expected = .init(size: values.uncompressedSize, crc32: values.crc32, compressedSize: values.compressedSize,
+                             claim: "declared in the local header")
+        }
+        self.check = CheckedStream(expecting: expected)
     }
+
+    /// Uncompressed bytes handed out.
+    var produced: UInt64 { check.produced }
 
     /// Fills `buffer` with the next bytes; returns 0 at the end, which is reached only after size and
     /// CRC-32 checked out.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
-        guard verified == nil, buffer.count > 0 else { return 0 }
-        let count = inflater == nil ? try readStored(into: buffer) : try readDeflated(into: buffer)
-        crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        produced += UInt64(count)
-        if streamEnded || declaredEndReached { try finish() }
+        let count = try check.read(into: buffer, from: self)
+        if check.isVerified && verified == nil {
+            verified = DataDescriptor(crc32: check.crc32, compressedSize: consumed, uncompressedSize: check.produced)
+        }
         return count
+    }
+
+    // MARK: - Decoding, for the check
+
+    func decode(into buffer: UnsafeMutableRawBufferPointer, produced: UInt64) throws(ZipError) -> Int {
+        inflater == nil ? try readStored(into: buffer) : try readDeflated(into: buffer, produced: produced)
+    }
+
+    var hasEnded: Bool { inflater == nil ? compressedLeft == 0 : streamEnded }
+
+    /// Errors without an offset get the input's.
+    func locate(_ error: ZipError) -> ZipError {
+        guard error.offset == nil else { return error }
+        var located = error
+        located.offset = input.offset
+        return located
     }
 
     // MARK: - Sizes
@@ -50,12 +73,6 @@ final class StreamEntryData {
     private var declared: DataDescriptor? {
         if case .declared(let values) = length { return values }
         return nil
-    }
-
-    /// All declared bytes are out (always false with a descriptor).
-    private var declaredEndReached: Bool {
-        guard let declared else { return false }
-        return inflater == nil ? consumed == declared.compressedSize : produced == declared.uncompressedSize
     }
 
     /// Compressed bytes of this entry not yet taken from the input (unbounded with a descriptor).
@@ -77,21 +94,19 @@ final class StreamEntryData {
 
     // MARK: - Deflate
 
-    private func readDeflated(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
-        let limit = declared.map { $0.uncompressedSize - produced } ?? .max
-        let room = Int(min(UInt64(buffer.count), limit))
-        guard room > 0 else { return 0 }
-        let output = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room])
+    /// Inflates into `buffer`; 0 once the deflate stream has ended.
+    private func readDeflated(into buffer: UnsafeMutableRawBufferPointer, produced: UInt64) throws(ZipError) -> Int {
+        guard !streamEnded else { return 0 }
         while true {
-            let step = try inflateStep(into: output)
-            try checkRatio(output: produced + UInt64(step.produced))
+            let step = try inflateStep(into: buffer, produced: produced)
+            try limits.checkRatio(output: produced + UInt64(step.produced), input: consumed)
             if step.produced > 0 || step.finished { return step.produced }
         }
     }
 
     /// One call to zlib on the input at hand (refilled when empty); records what was consumed and whether
     /// the deflate stream ended. Throws when the data stops, or zlib stops making progress, before the end.
-    private func inflateStep(into output: UnsafeMutableRawBufferPointer) throws(ZipError) -> Inflater.Step {
+    private func inflateStep(into output: UnsafeMutableRawBufferPointer, produced: UInt64) throws(ZipError) -> Inflater.Step {
         let window = try inputWindow()
         let step = try inflater!.inflate(window, into: output)
         input.consume(step.consumed)
@@ -114,43 +129,15 @@ final class StreamEntryData {
         return UnsafeRawBufferPointer(rebasing: input.buffered[0..<available])
     }
 
-    private func checkRatio(output: UInt64) throws(ZipError) {
-        guard let ratio = limits.maxCompressionRatio, output > limits.ratioGraceSize else { return }
-        if Double(output) > ratio * Double(max(consumed, 1)) {
-            throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1", offset: input.offset)
-        }
-    }
-
     // MARK: - End
 
-    /// The data is all out: a declared deflate stream must end here with nothing more; then the values the
-    /// data has must match the local header's or the descriptor's.
-    private func finish() throws(ZipError) {
-        if inflater != nil && !streamEnded { try drainToStreamEnd() }
-        let actual = DataDescriptor(crc32: crc.value, compressedSize: consumed, uncompressedSize: produced)
-        let end = input.offset
-        switch length {
-        case .declared(let expected):
-            try check(actual, against: expected, source: "local header", at: end)
-        case .descriptor(let zip64):
-            let expected = try readDescriptor(zip64: zip64, actual: actual)
-            try check(actual, against: expected, source: "data descriptor", at: end)
-        }
-        verified = actual
-    }
-
-    /// Runs zlib with one byte of room until the stream ends; any output means more data than declared.
-    private func drainToStreamEnd() throws(ZipError) {
-        var scratch: UInt8 = 0
-        while !streamEnded {
-            let step = try withUnsafeMutableBytes(of: &scratch) { (out) throws(ZipError) -> Inflater.Step in
-                try inflateStep(into: out)
-            }
-            if step.produced > 0 {
-                throw ZipError(.sizeMismatch, "deflate stream holds more than the \(produced) bytes declared",
-                               offset: input.offset)
-            }
-        }
+    /// The data descriptor after the deflate stream: what the data must be.
+    func expectationAtEnd(size: UInt64, crc32: UInt32) throws(ZipError) -> CheckedStream.Expectation {
+        guard case .descriptor(let zip64) = length else { throw ZipError(.invalidArgument, "the local header gave the sizes") }
+        let actual = DataDescriptor(crc32: crc32, compressedSize: consumed, uncompressedSize: size)
+        let descriptor = try readDescriptor(zip64: zip64, actual: actual)
+        return .init(size: descriptor.uncompressedSize, crc32: descriptor.crc32, compressedSize: descriptor.compressedSize,
+                     claim: "declared in the data descriptor")
     }
 
     /// Reads the descriptor after the deflate stream, choosing its layout with
@@ -163,22 +150,5 @@ final class StreamEntryData {
         }
         input.consume(layout.length)
         return descriptor
-    }
-
-    /// Compares what the data turned out to be with what `source` declared; `offset` is where the data ended.
-    private func check(_ actual: DataDescriptor, against expected: DataDescriptor, source: String,
-                       at offset: UInt64) throws(ZipError) {
-        guard actual.uncompressedSize == expected.uncompressedSize else {
-            throw ZipError(.sizeMismatch, "data is \(actual.uncompressedSize) bytes, "
-                           + "the \(source) says \(expected.uncompressedSize)", offset: offset)
-        }
-        guard actual.compressedSize == expected.compressedSize else {
-            throw ZipError(.sizeMismatch, "compressed data is \(actual.compressedSize) bytes, "
-                           + "the \(source) says \(expected.compressedSize)", offset: offset)
-        }
-        guard actual.crc32 == expected.crc32 else {
-            throw ZipError(.checksum, "CRC-32 mismatch: the \(source) says \(hex(expected.crc32)), "
-                           + "data has \(hex(actual.crc32))", offset: offset)
-        }
     }
 }

@@ -1,8 +1,9 @@
-/// A stream of one entry's uncompressed bytes. It checks what a caller cannot forget to check: it never
-/// yields more bytes than the entry declares, and it verifies the exact size and the CRC-32 before it
-/// hands out the last bytes — a damaged entry throws instead of ending. A truncated or damaged deflate
-/// stream is an error, never a hang. One reader per thread; open as many as you like.
-public final class ZipEntryReader: ByteStream {
+/// A stream of one entry's uncompressed bytes. It checks what a caller cannot forget to check (with a
+/// ``CheckedStream``): it never yields more bytes than the entry declares, and it verifies the exact size
+/// and the CRC-32 before it hands out the last bytes — a damaged entry throws instead of ending. A
+/// truncated or damaged deflate stream is an error, never a hang. One reader per thread; open as many as
+/// you like.
+public final class ZipEntryReader: ByteStream, CheckedSource {
     /// The entry being read.
     public let entry: ZipEntry
     private let source: any RandomAccessSource
@@ -20,11 +21,10 @@ public final class ZipEntryReader: ByteStream {
     private var inputStart = 0, inputEnd = 0
     private var nextOffset: UInt64
     private var compressedLeft: UInt64
-    private var produced: UInt64 = 0
-    private var crc = CRC32()
-    private var finished = false
-    /// The error that ended the stream; every later read throws it again.
-    private var failure: ZipError?
+    /// True once the deflate stream's last block was inflated.
+    private var inflaterEnded = false
+    /// Size, CRC-32 and the sticky error.
+    private var check: CheckedStream
 
     init(archive: ZipArchive, entry: ZipEntry, bufferSize: Int, buffers: ZipReadBuffers? = nil) throws(ZipError) {
         // Some writers store an empty deflated file as no bytes at all, not as an empty deflate stream.
@@ -34,7 +34,7 @@ public final class ZipEntryReader: ByteStream {
         var prefetched = 0
         let dataStart: UInt64
         do {
-            try Self.checkSupported(entry)
+            try entry.checkReadable()
             try LocalHeaderCheck.checkFixedPartFits(entry, in: archive.source)
             borrowed = try buffers?.borrow(inflating: inflating)
             if let buffers, borrowed != nil {
@@ -62,6 +62,7 @@ public final class ZipEntryReader: ByteStream {
         self.limits = archive.limits
         self.nextOffset = dataStart
         self.compressedLeft = entry.compressedSize
+        self.check = CheckedStream(expecting: .init(size: entry.uncompressedSize, crc32: entry.crc32, claim: "declared in the central directory"))
         if let buffers, borrowed != nil {
             self.lender = buffers
             self.input = buffers.input
@@ -82,43 +83,29 @@ public final class ZipEntryReader: ByteStream {
         }
     }
 
-    /// Refuses what this reader cannot decode: encryption, patched data, methods other than stored and deflate.
-    private static func checkSupported(_ entry: ZipEntry) throws(ZipError) {
-        func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
-            ZipError(code, message, offset: entry.localHeaderOffset)
-        }
-        if entry.isEncrypted { throw fail(.encrypted, "entry is encrypted; encrypted entries are not supported") }
-        if entry.flags & GeneralPurposeFlag.patchedData != 0 { throw fail(.unsupportedFeature, "patched data is not supported") }
-        guard entry.method.isSupported else {
-            throw fail(.unsupportedMethod, "compression method \(entry.method) is not supported (only stored and deflate)")
-        }
-    }
-
     deinit {
         if let lender { lender.giveBack() } else if input.count > 0 { input.deallocate() }
     }
 
     /// Bytes handed out so far.
-    public var bytesRead: UInt64 { produced }
+    public var bytesRead: UInt64 { check.produced }
 
     /// Fills `buffer` with the next bytes; returns 0 at the end, which is reached only after size and
     /// CRC-32 checked out. After a failure every call throws the same error: a damaged stream never
     /// looks like a clean end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
-        if let failure { throw failure }
-        do {
-            if finished || buffer.count == 0 { return 0 }
-            let count = inflating ? try readDeflated(into: buffer) : try readStored(into: buffer)
-            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            produced += UInt64(count)
-            if produced == entry.uncompressedSize && !finished { try finish() }
-            return count
-        } catch {
-            let located = error.inArchive(source.name).forEntry(entry.name)
-            failure = located
-            throw located
-        }
+        try check.read(into: buffer, from: self)
     }
+
+    // MARK: - Decoding, for the check
+
+    package func decode(into buffer: UnsafeMutableRawBufferPointer, produced: UInt64) throws(ZipError) -> Int {
+        inflating ? try readDeflated(into: buffer, produced: produced) : try readStored(into: buffer)
+    }
+
+    package var hasEnded: Bool { inflating ? inflaterEnded : compressedLeft == 0 && inputStart == inputEnd }
+
+    package func locate(_ error: ZipError) -> ZipError { error.inArchive(source.name).forEntry(entry.name) }
 
     private func readStored(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         if inputStart < inputEnd {
@@ -137,24 +124,18 @@ public final class ZipEntryReader: ByteStream {
         return got
     }
 
-    private func readDeflated(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
-        let room = Int(min(UInt64(buffer.count), entry.uncompressedSize - produced))
-        guard room > 0 else {
-            // Nothing more is declared; the stream must end now without more output.
-            try finish()
-            return 0
-        }
-        let output = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<room])
+    /// Inflates into `buffer`; 0 once the deflate stream has ended.
+    private func readDeflated(into buffer: UnsafeMutableRawBufferPointer, produced: UInt64) throws(ZipError) -> Int {
+        guard !inflaterEnded else { return 0 }
         let inflater = try ownInflater()
         while true {
             try refillIfEmpty()
-            let step = try inflater.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: output)
+            let step = try inflater.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: buffer)
             inputStart += step.consumed
-            try checkRatio(extra: UInt64(step.produced))
-            if step.produced > 0 { return step.produced }
-            if step.finished {
-                throw ZipError(.sizeMismatch, "deflate stream ends after \(produced) bytes, but \(entry.uncompressedSize) are declared")
-            }
+            let consumed = entry.compressedSize - compressedLeft - UInt64(inputEnd - inputStart)
+            try limits.checkRatio(output: produced + UInt64(step.produced), input: consumed)
+            if step.finished { inflaterEnded = true }
+            if step.produced > 0 || step.finished { return step.produced }
             if step.consumed == 0 && inputStart == inputEnd && compressedLeft == 0 {
                 throw ZipError(.truncated, "deflate stream is cut short after \(produced) of \(entry.uncompressedSize) bytes")
             }
@@ -179,43 +160,5 @@ public final class ZipEntryReader: ByteStream {
         compressedLeft -= UInt64(got)
         inputStart = 0
         inputEnd = got
-    }
-
-    private func checkRatio(extra: UInt64) throws(ZipError) {
-        guard let ratio = limits.maxCompressionRatio else { return }
-        let out = produced + extra
-        guard out > limits.ratioGraceSize else { return }
-        let consumed = entry.compressedSize - compressedLeft - UInt64(inputEnd - inputStart)
-        if Double(out) > ratio * Double(max(consumed, 1)) {
-            throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
-        }
-    }
-
-    /// All declared bytes are out: a deflate stream must end here with nothing more, and the CRC must match.
-    private func finish() throws(ZipError) {
-        if inflating {
-            let inflater = try ownInflater()
-            var scratch: UInt8 = 0
-            while true {
-                try refillIfEmpty()
-                let step = try withUnsafeMutableBytes(of: &scratch) { (out) throws(ZipError) -> Inflater.Step in
-                    try inflater.inflate(UnsafeRawBufferPointer(rebasing: input[inputStart..<inputEnd]), into: out)
-                }
-                inputStart += step.consumed
-                if step.produced > 0 {
-                    throw ZipError(.sizeMismatch, "deflate stream holds more than the \(entry.uncompressedSize) bytes declared")
-                }
-                if step.finished { break }
-                if step.consumed == 0 && inputStart == inputEnd && compressedLeft == 0 {
-                    throw ZipError(.truncated, "deflate stream is cut short after all \(produced) declared bytes")
-                }
-            }
-        } else if produced != entry.uncompressedSize {
-            throw ZipError(.sizeMismatch, "stored data is \(produced) bytes, \(entry.uncompressedSize) declared")
-        }
-        guard crc.value == entry.crc32 else {
-            throw ZipError(.checksum, "CRC-32 mismatch: expected \(hex(entry.crc32)), data has \(hex(crc.value))")
-        }
-        finished = true
     }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// The lookup tables of an archive: name → entry, and directory → children, with directories synthesized
 /// from longer names (APKs and many jars have no directory entries). Each table is built at its first
@@ -26,7 +20,7 @@ final class ZipIndex: @unchecked Sendable {
             guard lhs.text.utf8.count == rhs.text.utf8.count else { return false }
             let same = lhs.text.utf8.withContiguousStorageIfAvailable { left in
                 rhs.text.utf8.withContiguousStorageIfAvailable { right in
-                    left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+                    left.isEmpty || Memory.equal(left.baseAddress!, right.baseAddress!, count: left.count)
                 }
             }
             return same.flatMap { $0 } ?? lhs.text.utf8.elementsEqual(rhs.text.utf8)

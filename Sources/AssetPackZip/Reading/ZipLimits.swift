@@ -26,3 +26,16 @@ public struct ZipLimits: Sendable, Hashable {
     public static let unlimited = ZipLimits(maxEntries: .max, maxTotalUncompressedSize: .max,
                                             maxCompressionRatio: nil, ratioGraceSize: .max)
 }
+
+extension ZipLimits {
+    /// Refuses `output` bytes inflated from `input` compressed bytes when that passes
+    /// ``maxCompressionRatio`` (output below ``ratioGraceSize`` is never judged). The readers check it as
+    /// they inflate; a caller may check an entry's declared sizes before reading any byte.
+    /// - Throws: ``ZipError/Code/limitExceeded`` naming the limit.
+    public func checkRatio(output: UInt64, input: UInt64) throws(ZipError) {
+        guard let ratio = maxCompressionRatio, output > ratioGraceSize else { return }
+        if Double(output) > ratio * Double(max(input, 1)) {
+            throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
+        }
+    }
+}

@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// A buffered, append-only file that can patch bytes it wrote earlier (a local header whose sizes are known
 /// only after the data): patches land in the buffer when the bytes are still there, else with `pwrite`.
-final class OutputFile {
-    let descriptor: Int32
+final class OutputFile: ZipOutput {
+    let descriptor: FileDescriptor
     let path: String
     private let ownsDescriptor: Bool
     private var buffer: UnsafeMutableRawBufferPointer
@@ -20,7 +14,7 @@ final class OutputFile {
     /// Bytes written so far (the offset of the next byte).
     var position: UInt64 { flushedUpTo + UInt64(buffered) }
 
-    init(descriptor: Int32, path: String, startOffset: UInt64 = 0, ownsDescriptor: Bool, bufferSize: Int = 1 << 20) {
+    init(descriptor: FileDescriptor, path: String, startOffset: UInt64 = 0, ownsDescriptor: Bool, bufferSize: Int = 1 << 20) {
         self.descriptor = descriptor
         self.path = path
         self.ownsDescriptor = ownsDescriptor
@@ -29,14 +23,14 @@ final class OutputFile {
     }
 
     /// Creates (or truncates) `path`.
-    convenience init(creating path: String, mode: mode_t = 0o644) throws(ZipError) {
-        let fd = try Syscall.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+    convenience init(creating path: String, mode: UInt32 = 0o644) throws(ZipError) {
+        let fd = try io(FileDescriptor.open(path, [.writeOnly, .create, .truncate], permissions: mode))
         self.init(descriptor: fd, path: path, ownsDescriptor: true)
     }
 
     deinit {
         buffer.deallocate()
-        if ownsDescriptor { Syscall.close(descriptor) }
+        if ownsDescriptor { descriptor.close() }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(ZipError) {
@@ -44,16 +38,12 @@ final class OutputFile {
         guard bytes.count > 0 else { return }
         if bytes.count > buffer.count - buffered { try flush() }
         if bytes.count >= buffer.count {
-            try Syscall.writeAll(descriptor, bytes, path: path)
+            try io(descriptor.writeAll(bytes, path: path))
             flushedUpTo += UInt64(bytes.count)
             return
         }
         (buffer.baseAddress! + buffered).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         buffered += bytes.count
-    }
-
-    func write(_ bytes: [UInt8]) throws(ZipError) {
-        try bytes.withRawBytes { (raw) throws(ZipError) in try write(raw) }
     }
 
     /// Overwrites bytes at `offset`, which must be before ``position``.
@@ -63,7 +53,7 @@ final class OutputFile {
             let start = Int(offset - flushedUpTo)
             bytes.withUnsafeBytes { (buffer.baseAddress! + start).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         } else if offset + UInt64(bytes.count) <= flushedUpTo {
-            try bytes.withRawBytes { (raw) throws(ZipError) in try Syscall.pwriteAll(descriptor, raw, at: offset, path: path) }
+            try bytes.withRawBytes { (raw) throws(ZipError) in try io(descriptor.writeAll(raw, at: offset, path: path)) }
         } else {
             try flush()
             try patch(bytes, at: offset)
@@ -72,13 +62,13 @@ final class OutputFile {
 
     func flush() throws(ZipError) {
         guard buffered > 0 else { return }
-        try Syscall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<buffered]), path: path)
+        try io(descriptor.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<buffered]), path: path))
         flushedUpTo += UInt64(buffered)
         buffered = 0
     }
 
     func sync() throws(ZipError) {
         try flush()
-        try Syscall.fsync(descriptor, path: path)
+        try io(descriptor.sync(path: path))
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// Writes a zip archive front to back (APPNOTE 4.3.6): stored or deflated entries with CRC-32 and sizes in
 /// the local header (the header is patched once the data is written, so no data descriptor is ever used),
@@ -18,7 +14,7 @@ public final class ZipWriter {
     /// The options given at creation.
     public let options: ZipWriterOptions
     /// Internal for the entry kinds added in extensions (`ZipWriter+Precompressed.swift`).
-    let output: OutputFile
+    let output: any ZipOutput
     private var central: [CentralDirectoryHeader] = []
     private var names: Set<String> = []
     private var finished = false
@@ -33,13 +29,14 @@ public final class ZipWriter {
 
     /// Writes to an open, seekable descriptor from its current end; the descriptor is not closed.
     public convenience init(descriptor: Int32, name: String, options: ZipWriterOptions = ZipWriterOptions()) throws(ZipError) {
-        let start = lseek(descriptor, 0, SEEK_CUR)
-        guard start >= 0 else { throw .system("lseek", path: name, errno: errno) }
-        try self.init(output: OutputFile(descriptor: descriptor, path: name, startOffset: UInt64(start), ownsDescriptor: false),
+        let file = FileDescriptor(rawValue: descriptor)
+        let start = try io(file.currentOffset(path: name))
+        try self.init(output: OutputFile(descriptor: file, path: name, startOffset: start, ownsDescriptor: false),
                       options: options)
     }
 
-    private init(output: OutputFile, options: ZipWriterOptions) throws(ZipError) {
+    /// Writes to `output` from its current position (a file, or bytes kept in memory by a test).
+    package init(output: any ZipOutput, options: ZipWriterOptions = ZipWriterOptions()) throws(ZipError) {
         guard (0...9).contains(options.level) else {
             throw ZipError(.invalidArgument, "deflate level \(options.level) is not 0–9", archive: output.path)
         }
@@ -166,7 +163,7 @@ public final class ZipWriter {
         let layout = LocalHeaderLayout(sizeHint: sizeHint, method: spec.method,
                                        alignment: spec.method == .stored ? options.storedAlignment : 0,
                                        headerOffset: output.position, nameLength: nameBytes.count)
-        let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? Syscall.currentTime())
+        let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? SystemClock.unixTime())
         var header = LocalFileHeader(
             versionNeeded: layout.zip64 ? 45 : 20, flags: nameBytes.contains { $0 >= 0x80 } ? GeneralPurposeFlag.utf8 : 0,
             method: spec.method.rawValue, dosTime: time.time, dosDate: time.date, crc32: 0, compressedSize: 0,

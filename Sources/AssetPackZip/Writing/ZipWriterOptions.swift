@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import AssetPackSystem
 
 /// How a ``ZipWriter`` writes entries.
 public struct ZipWriterOptions: Sendable, Hashable {
@@ -30,7 +26,7 @@ public struct ZipWriterOptions: Sendable, Hashable {
 
     /// The value of the `SOURCE_DATE_EPOCH` environment variable, when it is a number.
     public static var sourceDateEpoch: Int64? {
-        sourceDateEpoch(from: getenv("SOURCE_DATE_EPOCH").map { String(cString: $0) })
+        sourceDateEpoch(from: CurrentProcess.environment("SOURCE_DATE_EPOCH"))
     }
 
     /// Parses a `SOURCE_DATE_EPOCH` value: decimal seconds, surrounding spaces and newlines allowed; nil otherwise.

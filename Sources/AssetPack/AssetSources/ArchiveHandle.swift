@@ -1,0 +1,64 @@
+import AssetPackSystem
+import AssetPackZip
+
+/// An archive the expander reads entries from, shared by every item that reads from it: the source
+/// itself (``init(opened:)``), or an archive stored in a source, opened on first use. A stored archive is
+/// read with random access when the source offers it (``SourceAccess``), else spooled once into an
+/// unlinked temporary file (see ``SpooledFile``).
+final class ArchiveHandle: @unchecked Sendable {
+    /// The archive's name in messages: its path in the source, or the archive's own name.
+    let displayName: String
+    private let location: Location
+    private let monitor = Monitor()
+    private var opened: ZipArchive?
+
+    /// Where the archive is.
+    private enum Location {
+        /// Open from the start: read without taking the lock (every entry of an archive source uses it).
+        case given(ZipArchive)
+        /// At `path` of a source, to be read with `limits`.
+        case stored(SourceAccess, AssetPath, ZipLimits)
+    }
+
+    /// The archive stored at `path` of `access`'s source, read with `limits`.
+    init(in access: SourceAccess, at path: AssetPath, limits: ZipLimits) {
+        self.location = .stored(access, path, limits)
+        self.displayName = path.string
+    }
+
+    /// An archive already open.
+    init(opened archive: ZipArchive) {
+        self.location = .given(archive)
+        self.displayName = archive.name
+    }
+
+    /// The open archive (opening it on the first call).
+    func archive() throws(AssetPackError) -> ZipArchive {
+        switch location {
+        case .given(let archive): archive
+        case .stored(let access, let path, let limits): try open(path, of: access, limits: limits)
+        }
+    }
+
+    private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
+        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in try openOnce(path, of: access, limits: limits) }
+    }
+
+    /// ``open(_:of:limits:)`` inside the lock.
+    private func openOnce(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
+        if let opened { return opened }
+        let bytes: any RandomAccessSource
+        if let direct = try access.randomAccess(path) {
+            bytes = direct
+        } else {
+            bytes = try SpooledFile(copying: try access.source.open(path), name: path.string)
+        }
+        do {
+            let archive = try ZipArchive(source: bytes, limits: limits)
+            opened = archive
+            return archive
+        } catch {
+            throw AssetPackError(error.inArchive(displayName))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import AssetPackSystem
+import AssetPackZip
+import Foundation
+
+/// A stream copied into a temporary file that is unlinked at once, so it can be read at any offset
+/// (an archive the source can only hand out front to back). Nothing is left on disk, even after a crash.
+final class SpooledFile: RandomAccessSource, @unchecked Sendable {
+    let size: UInt64
+    let name: String
+    private let file: Descriptor
+
+    /// Copies `stream` into a fresh unlinked file in the system's temporary folder.
+    init(copying stream: any ByteStream, name: String) throws(AssetPackError) {
+        let folder = try io(Descriptor.directory(FileManager.default.temporaryDirectory.path))
+        let temporary = ".assetpack-spool-\(CurrentProcess.id)-\(UInt64.random(in: 0...UInt64.max))"
+        self.file = try io(folder.createFile(temporary, readable: true))
+        try io(folder.remove(temporary))
+        self.name = name
+        var total: UInt64 = 0
+        let spool = file
+        try stream.forEachPiece(name: name) { (piece) throws(AssetPackError) in
+            try io(spool.fd.writeAll(piece, path: name))
+            total += UInt64(piece.count)
+        }
+        self.size = total
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
+        do {
+            return try file.fd.read(at: offset, into: buffer, path: name)
+        } catch {
+            throw ZipError(error)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import AssetPackSystem
+
+/// What ``AssetInstaller/verify(repair:progress:cancellation:)`` found and did.
+public struct VerifyResult: Sendable, Equatable {
+    /// What became of the destination.
+    public enum Outcome: String, Sendable, Hashable {
+        /// It held the source's version and every entry matched the record: nothing was written.
+        case upToDate = "up-to-date"
+        /// It held the source's version; the entries that differed were written again.
+        case repaired
+        /// It held nothing, another version, or no readable record: the source was installed (an upgrade,
+        /// which rewrote the entries that differed instead of reusing them).
+        case installed
+        /// With `repair: false`: the source's version, with entries that differ.
+        case damaged
+        /// With `repair: false`: nothing, another version, or no readable record.
+        case outdated
+    }
+
+    /// The destination, absolute.
+    public var destination: String
+    /// What became of it.
+    public var outcome: Outcome
+    /// Entries that differed from the install record, found before anything was written, in path order.
+    public var problems: [InstalledTreeProblem] = []
+    /// The paths of ``problems``, written again by this call (empty when nothing was written).
+    public var repaired: [String] = []
+    /// Names in the destination that the record did not know, in path order (a folder once, ending with
+    /// `/`). A repair or an upgrade switches in a tree without them: see ``unknownRemoved``.
+    public var unknown: [String] = []
+    /// True when ``unknown`` were removed by this call's repair or install.
+    public var unknownRemoved = false
+    /// Files (and symlinks) the record lists, all checked, and the files' bytes.
+    public var filesChecked = 0
+    public var bytesChecked: UInt64 = 0
+    /// What the install part did, when anything was installed or repaired (nil otherwise).
+    public var expansion: ExpansionResult?
+}
+
+extension AssetInstaller {
+    /// The deep check: reads every installed file again and compares it with the install record — type,
+    /// size, permissions, CRC-32, and folders and link targets — and, with `repair`, writes again what
+    /// differs, through the same staging tree and atomic switch as ``install(progress:cancellation:)``.
+    ///
+    /// A repair is an upgrade to the same version in which the entries that differ are treated as missing:
+    /// every other file is hard-linked from the installed tree into staging (as an upgrade links unchanged
+    /// files), the differing ones are written from the source and verified, a new record is written, and
+    /// the tree is switched in whole. A reader sees the damaged tree or the repaired one, and an error
+    /// leaves the damaged tree as it was. Like an upgrade, the switch leaves out the names the record does
+    /// not know (``VerifyResult/unknown``): they are listed, and removed only when something is repaired.
+    /// A destination that holds another version, or none, is installed as ``install(progress:cancellation:)``
+    /// does, except that damaged files are never reused.
+    ///
+    /// Runs under the install lock. The check reads every file (on ``ExpansionOptions/jobs`` threads), so
+    /// it costs about what reading the tree costs; the fast up-to-date check of ``install(progress:cancellation:)``
+    /// reads two small files instead and trusts the tree.
+    /// - Parameters:
+    ///   - repair: write what differs; false only checks (and never writes or creates anything).
+    ///   - progress: reported while repairing or installing, as for ``install(progress:cancellation:)``.
+    ///   - cancellation: stops a repair at the next file; the destination keeps its damaged tree.
+    /// - Throws: ``AssetPackError``, as ``install(progress:cancellation:)`` does.
+    @discardableResult
+    public func verify(repair: Bool = true, progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
+                       cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> VerifyResult {
+        let started = SystemClock.monotonicSeconds()
+        var result = VerifyResult(destination: destination, outcome: .outdated)
+        if repair { _ = try io(FileSystem.makeDirectories(parentPath)) }
+        guard let parent = try InstallLocation(self).openParent() else { return result }
+        let lock = try InstallLock(parent)
+        defer { lock.release() }
+        let found = try InstalledTreeCheck.inspect(name, in: parent, readContents: true, jobs: options.jobs)
+        if let found { result.take(found.outcome) }
+        if result.problems.isEmpty, found?.stamp != nil, upToDateStamp() != nil {
+            result.outcome = .upToDate
+            return result
+        }
+        guard repair else {
+            var current = false
+            if let stamp = found?.stamp { current = try sourceStamp(recorded: stamp) == stamp }
+            result.outcome = !current ? .outdated : result.problems.isEmpty ? .upToDate : .damaged
+            return result
+        }
+        var expansion = try rebuild(in: parent, repairing: Set(result.problems.map(\.path)), progress: progress,
+                                    cancellation: cancellation)
+        expansion.seconds = SystemClock.monotonicSeconds() - started
+        guard !expansion.upToDate else {
+            result.outcome = .upToDate
+            return result
+        }
+        result.outcome = expansion.identity == found?.stamp ? .repaired : .installed
+        result.repaired = result.problems.map(\.path)
+        result.unknownRemoved = !result.unknown.isEmpty
+        result.expansion = expansion
+        return result
+    }
+
+    /// Runs the install transaction with `repairing` never reused. A staging tree left beside the
+    /// destination is removed first when repairing: with the stamps equal, an old tree switched out by an
+    /// interrupted repair would look like a complete new one.
+    private func rebuild(in parent: Descriptor, repairing: Set<String>, progress: (@Sendable (ExpansionProgress) -> Void)?,
+                         cancellation: ExpansionCancellation?) throws(AssetPackError) -> ExpansionResult {
+        try SourceOverlap.check(source, parent: parentPath, name: name, destination: destination)
+        if !repairing.isEmpty {
+            try io(TreeRemoval.remove(StagingNames.staging(for: name), in: parent))
+            try io(TreeRemoval.remove(StagingNames.previous(for: name), in: parent))
+        }
+        let tracker = ProgressTracker(callback: progress, cancellation: cancellation)
+        return try InstallTransaction(installer: self, parent: parent, progress: tracker, repairing: repairing).run()
+    }
+}
+
+extension VerifyResult {
+    /// Takes what the check found.
+    fileprivate mutating func take(_ outcome: InstalledTreeCheck.Outcome) {
+        problems = outcome.problems
+        unknown = outcome.unknown
+        filesChecked = outcome.files
+        bytesChecked = outcome.bytes
+    }
+}

@@ -1,0 +1,74 @@
+import AssetPackSystem
+
+/// What ``InstalledTree/uninstall(at:)`` removed.
+public struct UninstallResult: Sendable, Equatable {
+    /// The destination, absolute.
+    public var destination: String
+    /// The stamp of the tree removed; nil when no tree was installed there.
+    public var identity: String?
+    /// Files (and symlinks) its record listed, and their bytes.
+    public var files = 0
+    public var bytes: UInt64 = 0
+    /// Names in the tree that its record did not know, removed with it, in path order (a folder once,
+    /// ending with `/`).
+    public var unknown: [String] = []
+    /// Hidden trees of this destination that an interrupted install left beside it (staging, previous
+    /// version), removed too: their paths.
+    public var leftovers: [String] = []
+
+    /// True when anything was removed.
+    public var removedAnything: Bool { identity != nil || !leftovers.isEmpty }
+}
+
+extension InstalledTree {
+    /// Removes the tree installed at `destination`, its record, and what an interrupted install left beside
+    /// it (its hidden staging and previous trees), under the install lock (``AssetInstaller``'s), so never
+    /// while an install of a destination in the same folder runs.
+    ///
+    /// Safe by construction:
+    /// - A folder without an install record (`.assetpack/identity`) is refused, whatever it holds: only
+    ///   a tree that assetpack installed is removed. A destination that is a file or a symbolic link is
+    ///   refused too.
+    /// - Nothing is followed: the tree is removed by descriptor, one entry at a time, and a link inside it is
+    ///   removed, never what it points to (``TreeRemoval``).
+    /// - The tree is first renamed to its hidden previous name, in one step, so the destination and its
+    ///   record disappear at once; a crash while its files are removed leaves only that hidden tree, which
+    ///   the next install or uninstall removes.
+    /// - A missing destination is not an error: nothing is installed, and only leftovers are removed.
+    ///
+    /// Files the app put inside the tree go with it; they are listed in ``UninstallResult/unknown``.
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` for a folder without a record, a file or a link.
+    @discardableResult
+    public static func uninstall(at destination: String) throws(AssetPackError) -> UninstallResult {
+        let location = try InstallLocation(path: destination)
+        var result = UninstallResult(destination: location.destination)
+        guard let parent = try location.openParent() else { return result }
+        let lock = try InstallLock(parent)
+        defer { lock.release() }
+        if let found = try InstalledTreeCheck.inspect(location.name, in: parent, readContents: false, jobs: 1) {
+            guard let stamp = found.stamp else {
+                throw AssetPackError(.invalidArgument, "holds no install record (.assetpack/identity); refusing to remove a folder "
+                                     + "that assetpack did not install", path: location.destination)
+            }
+            result.identity = stamp
+            (result.files, result.bytes, result.unknown) = (found.outcome.files, found.outcome.bytes, found.outcome.unknown)
+        }
+        for name in [location.stagingName, location.previousName] where try io(parent.status(name)) != nil {
+            result.leftovers.append(parent.child(name))
+            try io(TreeRemoval.remove(name, in: parent))
+        }
+        if result.identity != nil {
+            try io(parent.rename(location.name, to: location.previousName, in: parent))
+            try io(TreeRemoval.remove(location.previousName, in: parent))
+        }
+        return result
+    }
+}
+
+extension AssetInstaller {
+    /// Removes the installed tree of ``destination`` (see ``InstalledTree/uninstall(at:)``).
+    @discardableResult
+    public func uninstall() throws(AssetPackError) -> UninstallResult {
+        try InstalledTree.uninstall(at: destination)
+    }
+}

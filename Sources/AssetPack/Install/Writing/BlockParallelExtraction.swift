@@ -1,0 +1,119 @@
+import AssetPackSystem
+import AssetPackZip
+
+/// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
+/// inflates the blocks at once and writes each at its offset in the file. It checks the index against the
+/// entry before reading, every block against the index, and the combined CRC-32 against the entry; the
+/// entry's size and CRC-32 are checked against the plan here first, so the file is exactly as verified as
+/// one streamed by ``FileMaterializer``, which gives it its permissions only afterwards. An index that does
+/// not fit is an error, never a silent fallback: it means the manifest is damaged.
+///
+/// Each block written is recorded in a ``BlockJournal`` beside the file, so a run killed or cancelled in
+/// the middle of a large file resumes it: the blocks recorded are read back (their CRC-32s take part in
+/// the combined check) and only the others are inflated. When the kept blocks do not check out, the file
+/// is written again from the start.
+enum BlockParallelExtraction {
+    /// Write-back is started after every this many bytes when asked for: a large file is then already
+    /// mostly on disk when it is finished.
+    static let writebackInterval: UInt64 = 32 << 20
+
+    /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is an
+    /// archive entry with a block index; nil for any other item, which the caller streams. `kept`: blocks
+    /// an interrupted run wrote into `file` (from its journal; empty for a new file). `reportsBytes`: tell
+    /// `progress` about bytes as they are written (else the caller reports the file when it is done);
+    /// `startsWriteback`: start write-back of what was written every ``writebackInterval`` bytes.
+    static func write(_ item: ExpansionItem, into file: Descriptor, in folder: Descriptor, keeping kept: Set<Int>,
+                      progress: ProgressTracker, reportsBytes: Bool, startsWriteback: Bool) throws(AssetPackError) -> UInt32? {
+        guard let layout = item.blocks, case .zipEntry(let handle, let name) = item.origin else { return nil }
+        let archive = try handle.archive()
+        let origin = handle.displayName
+        let entry = try checkedEntry(name, of: archive, for: item, origin: origin)
+        try progress.checkCancelled()
+        let inflater: BlockParallelInflater
+        do {
+            inflater = try BlockParallelInflater(archive: archive, entry: entry, index: DeflateBlockIndex(pairs: layout.pairs))
+        } catch {
+            throw AssetPackError(error.inArchive(origin))
+        }
+        let journal: BlockJournal
+        if !kept.isEmpty, let existing = try BlockJournal.open(for: item.path.name, in: folder) {
+            journal = existing
+        } else {
+            journal = try BlockJournal.create(for: item.path.name, in: folder)
+        }
+        let pacer = WritebackPacer(descriptor: startsWriteback ? file.fd : nil)
+        let run = { (kept: Set<Int>) throws(ZipError) -> UInt32 in
+            try inflater.inflate(into: file.fd.rawValue, path: file.path, jobs: layout.jobs, keeping: kept,
+                                 blockWritten: { number in try? journal.record(number) },
+                                 progress: { bytes in
+                                     if reportsBytes { progress.advance(bytes: bytes) }
+                                     pacer.wrote(bytes)
+                                     return (try? progress.checkCancelled()) != nil
+                                 })
+        }
+        var crc: UInt32?
+        if !kept.isEmpty {
+            do throws(ZipError) {
+                crc = try run(kept)
+                let keptBytes = kept.reduce(UInt64(0)) { $0 + UInt64(inflater.spans[$1].uncompressed.count) }
+                progress.resumed(bytes: reportsBytes ? keptBytes : 0)
+            } catch where error.code == .checksum || error.code == .truncated {
+                // The kept blocks are not what the entry holds (a crash of the machine can lose data that
+                // the journal says was written): start over.
+                try journal.clear()
+                try io(file.fd.truncate(to: 0, path: file.path))
+            } catch {
+                throw try failure(error, origin: origin, progress: progress)
+            }
+        }
+        if crc == nil {
+            do throws(ZipError) { crc = try run([]) } catch { throw try failure(error, origin: origin, progress: progress) }
+        }
+        guard let crc else { return nil }
+        // The inflater checked the entry's CRC-32, which matches the plan's; checked again where it is used.
+        if let expected = item.crc32, expected != crc {
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))", path: origin)
+        }
+        return crc
+    }
+
+    /// The error to throw for `error` of the inflater: the tracker's own when it was a cancellation.
+    private static func failure(_ error: ZipError, origin: String, progress: ProgressTracker) throws(AssetPackError) -> AssetPackError {
+        if error.code == .cancelled { try progress.checkCancelled() }
+        return AssetPackError(error.inArchive(origin))
+    }
+
+    /// The entry `name`, which must have the size and CRC-32 the plan expects for `item`.
+    private static func checkedEntry(_ name: String, of archive: ZipArchive, for item: ExpansionItem,
+                                     origin: String) throws(AssetPackError) -> ZipEntry {
+        guard let entry = archive.entry(named: name) else {
+            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
+        }
+        guard entry.uncompressedSize == item.size, item.crc32.map({ $0 == entry.crc32 }) ?? true else {
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", path: origin)
+        }
+        return entry
+    }
+}
+
+/// Starts write-back of a file every ``BlockParallelExtraction/writebackInterval`` bytes written to it,
+/// from whichever thread wrote them.
+private final class WritebackPacer: @unchecked Sendable {
+    private let descriptor: FileDescriptor?
+    private let monitor = Monitor()
+    private var pending: UInt64 = 0
+
+    init(descriptor: FileDescriptor?) { self.descriptor = descriptor }
+
+    func wrote(_ bytes: UInt64) {
+        guard let descriptor else { return }
+        let due: Bool = monitor.withLock {
+            pending += bytes
+            guard pending >= BlockParallelExtraction.writebackInterval else { return false }
+            pending = 0
+            return true
+        }
+        if due { descriptor.startWriteback() }
+    }
+}

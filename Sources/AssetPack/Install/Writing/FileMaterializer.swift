@@ -1,0 +1,343 @@
+import AssetPackSystem
+import AssetPackZip
+
+/// Writes one file item into a staging tree, verified, with as few system calls and copies as the data
+/// allows. The file is created under its final name (`O_EXCL`, never through a symlink); the bytes are
+/// streamed in while their CRC-32 is computed (once: a zip entry's reader computes and checks it
+/// itself); the exact size and the CRC are checked; a file that fails is removed. A small file costs
+/// `openat`, one `write` and `close` (and `fchmod` when its CRC-32 is not known in advance).
+///
+/// Why no temporary name and rename: the staging tree is invisible until it is switched in as a whole,
+/// and on resume ``StagingPruner`` keeps a file only when its size and permission bits are the planned
+/// ones and, when the plan knows the CRC-32 (every archive entry, every file of a bundle), when the
+/// bytes read back match it — so a file a crash left half-written or unchecked is removed, whatever its
+/// name. Such a file is therefore created with its planned bits at once (when the umask, read once per
+/// expansion, leaves them alone). A file whose CRC-32 the plan does not know (a plain folder without a
+/// manifest) is created with **no** permission bits and gets its planned ones only once it is complete:
+/// a planned mode always includes the owner's read and write bits (``PermissionPolicy``), so there "has
+/// its planned mode" means "was written to the end". A temporary name per file would buy nothing more.
+///
+/// The item's origin, resolved while planning (``ExpansionItem/Origin``), decides how the bytes are copied:
+/// - a zip entry (of an archive given as the source, inside a tree, or packed in a bundle) is read with
+///   the worker's ``ZipReadBuffers`` (one `pread` for a small entry's header and data, one zlib stream per
+///   worker);
+/// - a local file (of a folder source) is opened from the worker's descriptor of its folder (`openat` with
+///   `O_NOFOLLOW`), cloned with `FICLONE` where the file system shares blocks (then only read back for
+///   the CRC-32), else read and written through the worker's buffer;
+/// - a stream comes from the source's `open`.
+///
+/// `copy_file_range` is not used: the CRC-32 must be computed from the bytes anyway, and reading them
+/// into a buffer that is then written costs the same as an in-kernel copy plus a read for the CRC.
+///
+/// With ``Durability/flushOnCommit``, write-back of a large file is started every 32 MiB and when it is
+/// finished (so the final `syncfs` has less to wait for; ``BackgroundFlush`` covers small files); where
+/// there is no `syncfs`, each file is flushed.
+struct FileMaterializer: Sendable {
+    /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from (``ExpansionPlan/source``).
+    let source: any AssetSource
+    /// The folder ``ExpansionItem/Origin/localFile(_:)`` origins are below (``ExpansionPlan/folder``).
+    let folder: String?
+    let progress: ProgressTracker
+    let durability: Durability
+    let cloning = CloneSupport()
+    /// The process's umask (nil when it cannot be read).
+    let creationMask = FileSystem.creationMask()
+
+    /// Files this large have their write-back started right away when flushing.
+    static let earlyWritebackSize: UInt64 = 1 << 20
+
+    /// Writes `item` into `directory` (its parent folder) using `worker`'s buffers; returns the CRC-32 of
+    /// what was written. `keptBlocks`: for a block-indexed file an interrupted run left unfinished, the
+    /// blocks its journal records (the file is then continued, not created).
+    func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker,
+               keptBlocks: Set<Int> = []) throws(AssetPackError) -> UInt32 {
+        let name = item.path.name
+        let modeAtCreation = finalModeAtCreation(item)
+        let file = keptBlocks.isEmpty
+            ? try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0)
+            : try io(directory.openFile(name, .readWrite))
+        do {
+            // A packed entry with a block index is inflated on several threads; anything else is streamed.
+            let inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+                                                             reportsBytes: reportsBytes(of: item),
+                                                             startsWriteback: durability == .flushOnCommit && FileDescriptor.canSyncFileSystem)
+            let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
+            if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
+            if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
+            if durability == .flushOnCommit { flushSoon(file, size: item.size) }
+            return crc
+        } catch {
+            // A large file stopped on request keeps what it has: its journal lets the next call go on.
+            if error.code == .cancelled && item.blocks != nil { throw error }
+            try? directory.remove(name)
+            try? BlockJournal.remove(for: name, in: directory)
+            throw error
+        }
+    }
+
+    /// True when ``write(_:into:using:)`` reports `item`'s bytes to the progress tracker while writing;
+    /// a smaller file's bytes are reported with the file.
+    func reportsBytes(of item: ExpansionItem) -> Bool { item.size > UInt64(MaterializerWorker.bufferSize) }
+
+    /// True when `item` can be created with its planned bits right away: a resume re-verifies it against
+    /// its known CRC-32, and the umask leaves the bits alone.
+    private func finalModeAtCreation(_ item: ExpansionItem) -> Bool {
+        guard item.crc32 != nil, let creationMask else { return false }
+        return item.permissions & creationMask == 0
+    }
+
+    /// Creates `name` with permission bits `mode`, readable too (a clone is read back); a name already
+    /// there (a file a failed call could not remove) is replaced.
+    private func create(_ name: String, in directory: Descriptor, mode: UInt32) throws(AssetPackError) -> Descriptor {
+        do throws(SystemError) {
+            return try directory.createFile(name, readable: true, mode: mode)
+        } catch where error.errno == .fileExists {
+            try io(directory.remove(name))
+            return try io(directory.createFile(name, readable: true, mode: mode))
+        } catch {
+            throw AssetPackError(error)
+        }
+    }
+
+    /// Puts the item's bytes into `file` and checks them against the plan; returns their CRC-32.
+    private func fill(_ file: Descriptor, with item: ExpansionItem, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        switch item.origin {
+        case .zipEntry(let handle, let name):
+            return try copyEntry(name, of: try handle.archive(), origin: handle.displayName, item, into: file, worker)
+        case .localFile(let path):
+            if let folder {
+                return try copyFile(path, from: worker.tree(at: folder), item, into: file, worker)
+            }
+            fallthrough  // no folder to read from (a plan never names one without it): through the source
+        case .stream:
+            let (stream, origin) = try ItemSource.open(item, in: source)
+            return try pump(stream, origin: origin, item, into: file, worker, computeCRC: true)
+        case .none:
+            throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
+        }
+    }
+
+    /// Streams zip entry `name` into `file`. Its reader checks the size and CRC-32 before it ends, so its
+    /// CRC (which must be the plan's) is the file's.
+    private func copyEntry(_ name: String, of archive: ZipArchive, origin: String, _ item: ExpansionItem,
+                           into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item)
+        let reader: ZipEntryReader
+        do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw AssetPackError(error.inArchive(origin)) }
+        _ = try pump(reader, origin: origin, item, into: file, worker, computeCRC: false)
+        return entry.crc32
+    }
+
+    /// Copies the file at `path` of a folder source into `file`: a clone when the file system can, else
+    /// through the worker's buffer.
+    private func copyFile(_ path: AssetPath, from tree: SourceTree, _ item: ExpansionItem, into file: Descriptor,
+                          _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
+        let (input, size) = try tree.open(path)
+        let origin = input.path
+        guard size == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(size) bytes") }
+        if size >= CloneSupport.minimumSize, cloning.isWorthTrying,
+           cloning.record(try io(file.fd.cloneContents(of: input.fd, path: file.path))) {
+            progress.advance(bytes: reportsBytes(of: item) ? size : 0)
+            return try check(try worker.checksum(of: file, size: size), item, origin: origin)
+        }
+        var crc = CRC32()
+        var done: UInt64 = 0
+        while done < size {
+            try progress.checkCancelled()
+            let count = try io(input.fd.read(into: worker.chunk(upTo: size - done), path: origin))
+            guard count > 0 else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(done) bytes") }
+            let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
+            crc.update(chunk)
+            try io(file.fd.writeAll(chunk, path: file.path))
+            done += UInt64(count)
+            wrote(count, total: done, of: item, to: file)
+        }
+        return try check(crc.value, item, origin: origin)
+    }
+
+    /// Streams `stream` into `file`, never accepting more than the planned size, and checks the size.
+    /// With `computeCRC` it computes the CRC-32, checks it against the plan and returns it; without (a zip
+    /// entry's reader checks its own) it returns 0.
+    private func pump(_ stream: any ByteStream, origin: String, _ item: ExpansionItem, into file: Descriptor,
+                      _ worker: MaterializerWorker, computeCRC: Bool) throws(AssetPackError) -> UInt32 {
+        var crc = CRC32()
+        var written: UInt64 = 0
+        while true {
+            try progress.checkCancelled()
+            let count: Int
+            do { count = try stream.read(into: worker.buffer) } catch { throw AssetPackError(error.inArchive(origin)) }
+            if count == 0 { break }
+            guard written + UInt64(count) <= item.size else {
+                throw ItemSource.sizeMismatch(item, origin: origin, found: "more than \(item.size) bytes")
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
+            if computeCRC { crc.update(chunk) }
+            try io(file.fd.writeAll(chunk, path: file.path))
+            written += UInt64(count)
+            wrote(count, total: written, of: item, to: file)
+        }
+        guard written == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(written) bytes") }
+        return computeCRC ? try check(crc.value, item, origin: origin) : 0
+    }
+
+    /// After `count` more bytes of `item` (`total` so far) went into `file`: reports them when the file is
+    /// large, and when flushing, starts write-back every ``BlockParallelExtraction/writebackInterval``
+    /// bytes, so that a large file is mostly on disk by the time it is finished.
+    private func wrote(_ count: Int, total: UInt64, of item: ExpansionItem, to file: Descriptor) {
+        guard reportsBytes(of: item) else { return }
+        progress.advance(bytes: UInt64(count))
+        let interval = BlockParallelExtraction.writebackInterval
+        if durability == .flushOnCommit, FileDescriptor.canSyncFileSystem, total / interval != (total - UInt64(count)) / interval {
+            file.fd.startWriteback()
+        }
+    }
+
+    /// `crc` when the plan expects it (or expects none).
+    private func check(_ crc: UInt32, _ item: ExpansionItem, origin: String) throws(AssetPackError) -> UInt32 {
+        if let expected = item.crc32, expected != crc {
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))",
+                                 path: origin)
+        }
+        return crc
+    }
+
+    /// Starts write-back of a large file now (Linux), or flushes the file where the file system cannot be
+    /// flushed as a whole at the end.
+    private func flushSoon(_ file: Descriptor, size: UInt64) {
+        if !FileDescriptor.canSyncFileSystem {
+            try? file.fd.sync(path: file.path)
+        } else if size >= Self.earlyWritebackSize {
+            file.fd.startWriteback()
+        }
+    }
+}
+
+/// One worker thread's reusable state: a copy buffer, zip read buffers (an input buffer and a zlib
+/// stream) and, for a folder source, descriptors of the folders it reads from. Memory is bounded by
+/// workers × (two 256 KiB buffers + one zlib stream), whatever the number or size of files.
+final class MaterializerWorker {
+    /// Bytes of the copy buffer.
+    static let bufferSize = 256 * 1024
+    /// The copy buffer.
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: MaterializerWorker.bufferSize, alignment: 64)
+    /// The zip read buffers.
+    let zip = ZipReadBuffers()
+    private var sourceTree: SourceTree?
+
+    deinit { buffer.deallocate() }
+
+    /// The first `limit` bytes of the buffer (all of it when it is smaller).
+    func chunk(upTo limit: UInt64) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), limit))])
+    }
+
+    /// The reader of the folder tree at `root` (the same for every file of an expansion).
+    func tree(at root: String) -> SourceTree {
+        if let sourceTree { return sourceTree }
+        let tree = SourceTree(root: root)
+        sourceTree = tree
+        return tree
+    }
+
+    /// The CRC-32 of the first `size` bytes of `file`, read from its start.
+    func checksum(of file: Descriptor, size: UInt64) throws(AssetPackError) -> UInt32 {
+        var crc = CRC32()
+        var done: UInt64 = 0
+        while done < size {
+            let count = try io(file.fd.read(at: done, into: chunk(upTo: size - done), path: file.path))
+            guard count > 0 else { break }
+            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            done += UInt64(count)
+        }
+        return crc.value
+    }
+}
+
+/// Reads files of a folder source the way ``DirectorySource`` does — one component at a time with
+/// `O_NOFOLLOW`, refusing links and anything but regular files — but from descriptors of its folders
+/// kept open between files (``DirectoryCursor``), so a file costs one `openat` and one `fstat`.
+final class SourceTree {
+    private let root: String
+    private var cursor: DirectoryCursor?
+
+    init(root: String) { self.root = root }
+
+    /// The regular file at `path`, open for reading, and its size.
+    /// - Throws: `.notFound` when it is missing, `.symlink` for a link, `.unsupported` for anything else.
+    func open(_ path: AssetPath) throws(AssetPackError) -> (file: Descriptor, size: UInt64) {
+        if cursor == nil { cursor = DirectoryCursor(root: try io(Descriptor.directory(root))) }
+        let folder = try io(cursor!.directory(path.parent.components))
+        let opened: Descriptor?
+        do throws(SystemError) {
+            // O_NONBLOCK: opening a FIFO must not hang; it is refused just below. Regular files ignore it.
+            opened = try folder.openExisting(path.name, .nonBlocking)
+        } catch where error.errno == .tooManySymbolicLinkLevels {
+            throw AssetPackError(.symlink, "is a symbolic link; links are not followed", path: folder.child(path.name))
+        } catch {
+            throw AssetPackError(error)
+        }
+        guard let file = opened else { throw AssetPackError(.notFound, "no such file", path: folder.child(path.name)) }
+        let status = try io(file.status())
+        guard status.kind == .file else {
+            throw AssetPackError(.unsupported, "is not a regular file (a FIFO, socket or device)", path: file.path)
+        }
+        return (file, status.size)
+    }
+}
+
+/// Whether `FICLONE` works for this expansion: tried on the first large plain file, and not again once it
+/// failed (one failed `ioctl` per expansion on file systems without reflinks).
+final class CloneSupport: @unchecked Sendable {
+    /// Files smaller than this are copied (a clone saves little and costs a call).
+    static let minimumSize: UInt64 = 64 * 1024
+    private let monitor = Monitor()
+    private var failed = false
+
+    /// False once a clone failed.
+    var isWorthTrying: Bool {
+        monitor.withLock { !failed }
+    }
+
+    /// Notes the outcome of a clone; returns it.
+    func record(_ worked: Bool) -> Bool {
+        if !worked {
+            monitor.withLock { failed = true }
+        }
+        return worked
+    }
+}
+
+/// Opens the bytes of a file item, checking an archive entry against the plan first.
+enum ItemSource {
+    /// The stream and the name to use for it in messages.
+    static func open(_ item: ExpansionItem, in source: any AssetSource) throws(AssetPackError) -> (any ByteStream, String) {
+        switch item.origin {
+        case .stream(let path), .localFile(let path):
+            return (try source.open(path), source.name + "/" + path.string)
+        case .zipEntry(let handle, let name):
+            let archive = try handle.archive()
+            let origin = handle.displayName
+            let entry = try checkedEntry(name, of: archive, origin: origin, for: item)
+            do { return (try archive.open(entry), origin) } catch { throw AssetPackError(error.inArchive(origin)) }
+        case .none:
+            throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
+        }
+    }
+
+    /// Entry `name` of `archive`, which must have the item's planned size and CRC-32.
+    static func checkedEntry(_ name: String, of archive: ZipArchive, origin: String,
+                             for item: ExpansionItem) throws(AssetPackError) -> ZipEntry {
+        guard let entry = archive.entry(named: name) else {
+            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
+        }
+        if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {
+            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
+                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", path: origin)
+        }
+        return entry
+    }
+
+    static func sizeMismatch(_ item: ExpansionItem, origin: String, found: String) -> AssetPackError {
+        AssetPackError(.verification, "\"\(item.path)\" has \(found), expected \(item.size) bytes", path: origin)
+    }
+}

@@ -1,0 +1,137 @@
+import AssetPackZip
+
+extension BundleManifest {
+    /// The largest manifest read, in bytes: 256 MiB, about a million files.
+    public static let maxEncodedSize = 256 << 20
+
+    /// Reads and checks the manifest of the bundle `source`; nil when it has none. This is the one reader
+    /// of manifests: the packed-bundle view, the planner, the packer's incremental build, the NDK source
+    /// and the container check all use it (``locate(in:)``, ``locate(named:opening:)``).
+    ///
+    /// The manifest is looked for under ``reservedDirectory`` first, then under
+    /// ``legacyReservedDirectory`` (bundles built before the new name). Checks: at most
+    /// ``maxEncodedSize`` bytes; a known format, valid paths and complete file entries
+    /// (``decode(_:origin:)``); an ``identity`` that matches the entries (``ContentIdentity``); and, when
+    /// the same folder has the small `identity` file, that it holds the same identity.
+    /// - Throws: `.manifest` for a manifest that fails a check; `.limitExceeded` past the size; read errors.
+    public static func read(from source: any AssetSource) throws(AssetPackError) -> BundleManifest? {
+        try locate(in: source)?.manifest
+    }
+
+    /// A manifest read from a bundle, and which of the bookkeeping folders it was in.
+    public struct Located: Sendable {
+        /// The manifest, checked as ``BundleManifest/read(from:)`` checks it.
+        public let manifest: BundleManifest
+        /// The bookkeeping folder it was in: ``BundleManifest/reservedDirectory`` or
+        /// ``BundleManifest/legacyReservedDirectory``.
+        public let directory: String
+        /// Its path in the bundle (`assetpack-meta/manifest.json` or `.assetpack/manifest.json`).
+        public var path: String { directory + "/" + BundleManifest.manifestName }
+        /// True when it was in the legacy `.assetpack` folder.
+        public var isLegacy: Bool { directory == BundleManifest.legacyReservedDirectory }
+    }
+
+    /// Reads the manifest of the bundle `source` as ``read(from:)`` does, and says where it was.
+    public static func locate(in source: any AssetSource) throws(AssetPackError) -> Located? {
+        try locate(named: source.name) { (path) throws(AssetPackError) in try open(path, of: source) }
+    }
+
+    /// Reads the manifest of a bundle that is not an ``AssetSource`` yet (Android's asset manager, before
+    /// the tree is known) through `open`, which returns the stream of a bundle path or nil when there is
+    /// no such file; as ``read(from:)`` does: the new folder first, then the legacy one, the identity file
+    /// beside the manifest checked. `name` names the bundle in messages.
+    public static func locate(named name: String,
+                              opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
+        for directory in reservedDirectories {
+            let manifestPath = directory + "/" + manifestName
+            guard let stream = try open(manifestPath) else { continue }
+            let origin = "\(name): \(manifestPath)"
+            let manifest = try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
+            let identityPath = directory + "/" + identityName
+            if let identity = try open(identityPath),
+               OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
+                throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
+            }
+            return Located(manifest: manifest, directory: directory)
+        }
+        return nil
+    }
+
+    /// Reads the manifest from `stream` (a source that cannot be opened as an ``AssetSource`` yet, such as
+    /// Android's asset manager): at most ``maxEncodedSize`` bytes, decoded and checked as ``read(from:)``
+    /// does, without the identity-file check. `origin` names it in messages.
+    public static func read(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> BundleManifest {
+        try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
+    }
+
+    /// Decodes `bytes` and checks the identity against the entries.
+    private static func read(bytes: [UInt8], origin: String) throws(AssetPackError) -> BundleManifest {
+        let manifest = try decode(bytes, origin: origin)
+        try manifest.checkIdentity(origin: origin)
+        return manifest
+    }
+
+    /// The identity in the bundle's small `identity` file (under ``reservedDirectory``, else under
+    /// ``legacyReservedDirectory``), or nil when `source` has none: all that the installer's up-to-date
+    /// check reads from a bundle.
+    static func readIdentity(from source: any AssetSource) throws(AssetPackError) -> String? {
+        for directory in reservedDirectories {
+            let path = directory + "/" + identityName
+            if let stream = try open(path, of: source) {
+                return OneLineFile.text(try readAll(stream, limit: OneLineFile.maxSize, origin: "\(source.name): \(path)"))
+            }
+        }
+        return nil
+    }
+
+    /// Throws `.manifest` when ``identity`` is not the ``ContentIdentity`` of ``entries``.
+    func checkIdentity(origin: String) throws(AssetPackError) {
+        guard ContentIdentity.of(entries) == identity else {
+            throw AssetPackError(.manifest, "the manifest's identity does not match its entries", path: origin)
+        }
+    }
+
+    /// Where the manifest of `source` is, for messages.
+    static func origin(in source: any AssetSource) -> String { "\(source.name): \(path)" }
+
+    /// The file at bundle path `path` of `source` (a constant of this file, always valid), or nil when it
+    /// does not exist.
+    private static func open(_ path: String, of source: any AssetSource) throws(AssetPackError) -> (any ByteStream)? {
+        do {
+            return try source.open(try AssetPath(path))
+        } catch where error.code == .notFound {
+            return nil
+        }
+    }
+
+    /// All of `stream`, at most `limit` bytes.
+    private static func readAll(_ stream: any ByteStream, limit: Int, origin: String) throws(AssetPackError) -> [UInt8] {
+        do {
+            return try stream.readAll(limit: limit)
+        } catch {
+            throw AssetPackError(error, path: origin)
+        }
+    }
+
+    /// The manifest's name inside a bookkeeping folder.
+    static let manifestName = "manifest.json"
+    /// The identity file's name inside a bookkeeping folder.
+    static let identityName = "identity"
+}
+
+/// The small one-line text files of a bundle and of an install (the bundle's `assetpack-meta/identity`, the
+/// installer's stamp, marker and source files): at most ``maxSize`` bytes, read as UTF-8 text without the
+/// ASCII white space around it.
+enum OneLineFile {
+    /// The most bytes such a file may have.
+    static let maxSize = 4096
+
+    /// `bytes` as UTF-8 text without the ASCII white space around it (these files are one line of ASCII;
+    /// this keeps Foundation's character sets off the up-to-date path).
+    static func text(_ bytes: [UInt8]) -> String {
+        let white: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]
+        guard let first = bytes.firstIndex(where: { !white.contains($0) }),
+              let last = bytes.lastIndex(where: { !white.contains($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}

@@ -1,0 +1,145 @@
+import AssetPackZip
+
+/// Plans the entries of one zip archive from its central directory, entry by entry, before anything is
+/// written: each name must be a safe relative path (``ArchiveEntryPolicy``), encrypted or unsupported
+/// entries and declared compression bombs fail here, FIFO, socket and device entries become regular files,
+/// links are refused unless allowed. Every entry goes to the ``PlanBuilder``, which refuses duplicates, case and normalization
+/// twins, and a file that is also a folder — what a walk of the archive's folded index could not notice
+/// (a leading `/`, empty components, a name stored twice, a directory entry beside a file of that name).
+///
+/// One loop serves both archives the expander meets; a small ``Rules`` value says how they differ:
+/// - an archive given as the source (``Rules/source(root:options:)``: `assetpack expand app.zip`): the
+///   tree below its folder `root`, exactly as a `list`/`open` walk would find it, without a `list` and an
+///   `open` per file. Entries outside the root are never expanded and not checked; folders and files get
+///   the default permissions; the bookkeeping folders at the top are skipped; every `.zip` file is planned as unzipped
+///   into its folder (after every entry of the source is in) unless ``ExpansionOptions/keepZips``; links
+///   are refused even when allowed, since the source is read through `list` and `open`, which have none.
+/// - an archive found in a tree (``Rules/nested(into:)``), unzipped into its folder, one level: entries
+///   keep the permissions they state (through ``PermissionPolicy``), and links are created when allowed.
+struct ArchiveEntryPlanner {
+    /// How the entries of one archive become plan items.
+    struct Rules {
+        /// The folder of the archive whose entries are planned, without `/` at either end ("" for all).
+        var root: String
+        /// The folder of the plan the entries land in.
+        var destination: AssetPath
+        /// Files and folders get the permissions their entries state (else the defaults).
+        var keepsPermissions: Bool
+        /// Link entries are created when ``ExpansionOptions/allowSymlinks`` is set (else always refused).
+        var createsLinks: Bool
+        /// `.zip` files are planned as unzipped into their folder, once every entry of this archive is in.
+        var unpacksZips: Bool
+        /// The bookkeeping folders at the top (``BundleManifest/reservedDirectories``) are skipped, as a walk
+        /// skips them.
+        var skipsRecordFolder: Bool
+
+        /// An archive given as the source: its tree below the folder `root`.
+        static func source(root: String, options: ExpansionOptions) -> Rules {
+            Rules(root: root, destination: .root, keepsPermissions: false, createsLinks: false,
+                  unpacksZips: !options.keepZips, skipsRecordFolder: true)
+        }
+
+        /// An archive found in a tree, unzipped into `folder` (its parent folder).
+        static func nested(into folder: AssetPath) -> Rules {
+            Rules(root: "", destination: folder, keepsPermissions: true, createsLinks: true,
+                  unpacksZips: false, skipsRecordFolder: false)
+        }
+    }
+
+    /// The source that holds the archives unzipped (a nested one is read from it).
+    let source: SourceAccess
+    let options: ExpansionOptions
+
+    /// Plans the archive stored at `archivePath` of the source as unzipped into `directory`.
+    func unpack(_ archivePath: AssetPath, into directory: AssetPath, builder: inout PlanBuilder) throws(AssetPackError) {
+        let handle = ArchiveHandle(in: source, at: archivePath, limits: options.limits)
+        try plan(handle, rules: .nested(into: directory), builder: &builder)
+    }
+
+    /// Adds every entry of `handle`'s archive that `rules` takes to `builder`.
+    /// - Throws: `.unsafePath`, `.conflict`, `.symlink`, `.unsupported` or `.limitExceeded`, naming the
+    ///   archive and the entry; errors of a nested archive.
+    func plan(_ handle: ArchiveHandle, rules: Rules, builder: inout PlanBuilder) throws(AssetPackError) {
+        let archive = try handle.archive()
+        let origin = handle.displayName
+        let root = rules.root.utf8.split(separator: UInt8(ascii: "/")).map { Array($0) }
+        var nested: [AssetPath] = []
+        if builder.items.isEmpty { builder.reserve(archive.entries.count) }  // the archive is the whole plan
+        for entry in archive.entries {
+            guard let relative = try path(of: entry, below: root, archive: origin) else { continue }
+            if rules.skipsRecordFolder && relative.components.first.map(BundleManifest.isReservedName) == true { continue }
+            let target = try place(relative, of: entry, under: rules.destination, archive: origin)
+            if target.isRoot { continue }
+            switch entry.kind {
+            case .directory:
+                let permissions = PermissionPolicy.directory(rules.keepsPermissions ? entry.permissions : nil)
+                try builder.add(.directory(target, permissions: permissions), from: origin)
+            case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
+                try ArchiveEntryPolicy.checkReadable(entry, archive: origin)
+                try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: origin)
+                if rules.unpacksZips && target.isZipArchiveName {
+                    // Its own folders are added now; its contents once every entry of this archive is in.
+                    try builder.add(.directory(target.parent), from: origin)
+                    nested.append(target)
+                } else {
+                    try builder.add(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
+                                                  permissions: ArchiveEntryPolicy.filePermissions(entry, keeping: rules.keepsPermissions),
+                                                  origin: .zipEntry(handle, entryName: entry.name)), from: origin)
+                }
+            case .symlink:
+                let link = try symlinkTarget(entry, archive: archive, rules: rules, origin: origin)
+                try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
+                                              origin: .zipEntry(handle, entryName: entry.name)), from: origin)
+            }
+        }
+        for path in nested.sorted() { try unpack(path, into: path.parent, builder: &builder) }
+    }
+
+    /// The entry's validated path below `root` (see ``ArchiveEntryPolicy``); nil for an entry outside it.
+    private func path(of entry: ZipEntry, below root: [[UInt8]], archive: String) throws(AssetPackError) -> AssetPath? {
+        if !root.isEmpty {
+            let parts = entry.name.utf8.split(separator: UInt8(ascii: "/")).map { Array($0) }
+            guard parts.starts(with: root), parts.count != root.count else { return nil }
+        }
+        let full = try ArchiveEntryPolicy.path(of: entry, archive: archive)
+        if root.isEmpty { return full }
+        return try ArchiveEntryPolicy.path(of: entry, relativeName: full.components.dropFirst(root.count).joined(separator: "/"),
+                                           archive: archive)
+    }
+
+    /// `directory` + `relative`.
+    private func place(_ relative: AssetPath, of entry: ZipEntry, under directory: AssetPath,
+                       archive: String) throws(AssetPackError) -> AssetPath {
+        if directory.isRoot { return relative }
+        var target = directory
+        do {
+            for component in relative.components { target = try target.appending(component) }
+        } catch {
+            throw AssetPackError(.unsafePath, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
+        }
+        return target
+    }
+
+    private func symlinkTarget(_ entry: ZipEntry, archive: ZipArchive, rules: Rules, origin: String) throws(AssetPackError) -> String {
+        guard options.allowSymlinks else { throw ArchiveEntryPlanner.symlinkRefused(entry, archive: origin) }
+        guard rules.createsLinks else {
+            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; an archive expanded "
+                                 + "as the source is read through list/open, which has no links, so its links are "
+                                 + "not created even when allowed", path: origin)
+        }
+        let bytes: [UInt8]
+        do { bytes = try archive.contents(of: entry, limit: 4096) } catch { throw AssetPackError(error.inArchive(origin)) }
+        let target = String(decoding: bytes, as: UTF8.self)
+        if bytes.isEmpty || bytes.first == UInt8(ascii: "/") || bytes.contains(0) || bytes.contains(UInt8(ascii: "\\")) {
+            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) links to \(AssetPath.quoted(target)), "
+                                 + "which is not a relative path inside the destination", path: origin)
+        }
+        return target
+    }
+
+    /// The error for a link entry when links are not allowed.
+    static func symlinkRefused(_ entry: ZipEntry, archive: String) -> AssetPackError {
+        AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links are created only when allowed "
+                       + "(ExpansionOptions.allowSymlinks, --allow-symlinks)", path: archive)
+    }
+}

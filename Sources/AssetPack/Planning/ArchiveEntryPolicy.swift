@@ -1,0 +1,76 @@
+import AssetPackZip
+
+/// What every archive entry must be before anything is written, wherever the archive sits (inside a tree,
+/// or given as the source): its name is one safe relative path, its bytes can be read, and the sizes it
+/// declares are not a bomb. Each refusal names the archive and the entry.
+///
+/// **Names.** The name must be a valid ``AssetPath`` (no `..`, `.`, empty components, absolute start,
+/// backslash, drive letter, NUL or control character; components of at most 255 bytes, at most 3,072
+/// bytes and 128 levels in all). An empty name is refused. A name without the UTF-8 flag (APPNOTE 4.4.4
+/// bit 11) is IBM code page 437 text by the zip specification, so bytes that are not UTF-8 are accepted as
+/// that text (`caf` + 0x82 is `café`); a name *with* the flag whose bytes are not UTF-8 is refused, because
+/// the archive contradicts itself.
+///
+/// **Kinds.** An entry whose mode says FIFO, socket or device (`EntryKind.special`) is written as a regular
+/// file holding its data (possibly none), with the default permissions — never as a special file. Info-ZIP's
+/// `zip` reading from a pipe (`some-command | zip out.zip -`) records the pipe's FIFO mode for the entry, and
+/// `unzip` and Python's `zipfile` extract it as a regular file too. (A FIFO or device on disk in a folder
+/// source is still refused: that is a node, not data.)
+enum ArchiveEntryPolicy {
+    /// True when the entry is expanded as a regular file: a file entry, or a FIFO, socket or device entry.
+    static func isFile(_ entry: ZipEntry) -> Bool {
+        entry.kind == .file || entry.kind == .special
+    }
+
+    /// The permission bits of the file an entry becomes (see ``isFile(_:)``): the entry's own through
+    /// ``PermissionPolicy`` when `keeping` them, else (and always for a FIFO, socket or device entry, whose
+    /// bits describe the node, not the data) the default.
+    static func filePermissions(_ entry: ZipEntry, keeping: Bool) -> UInt32 {
+        PermissionPolicy.file(keeping && entry.kind == .file ? entry.permissions : nil)
+    }
+
+    /// The entry's path relative to where its archive is unpacked. `relativeName` is the part of the name
+    /// below the source's root, when the archive is the source and has one.
+    /// - Throws: ``AssetPackError/Code/unsafePath`` naming the entry.
+    static func path(of entry: ZipEntry, relativeName: String? = nil, archive: String) throws(AssetPackError) -> AssetPath {
+        var shown: String { AssetPath.quoted(entry.name) }  // only for messages: quoting costs more than the checks
+        if entry.rawName.isEmpty {
+            throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: the name is empty", path: archive)
+        }
+        if entry.flags & utf8Flag != 0, String(validating: entry.rawName, as: UTF8.self) == nil {
+            let hex = entry.rawName.prefix(64).map { String($0, radix: 16) }.joined(separator: " ")
+            throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
+                                 path: archive)
+        }
+        let name = relativeName ?? entry.name
+        do {
+            return try AssetPath(name)
+        } catch {
+            let prefix = name.utf8.elementsEqual(entry.name.utf8) ? "entry " : "entry \(shown): "
+            throw AssetPackError(.unsafePath, prefix + error.message, path: archive)
+        }
+    }
+
+    /// Refuses an entry whose data this package cannot read (``ZipEntry/checkReadable()``): encrypted,
+    /// patched, or compressed with a method other than stored and deflate.
+    /// - Throws: ``AssetPackError/Code/unsupported`` naming the entry and the method or encryption.
+    static func checkReadable(_ entry: ZipEntry, archive: String) throws(AssetPackError) {
+        do throws(ZipError) { try entry.checkReadable() } catch {
+            throw AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
+        }
+    }
+
+    /// Refuses an entry whose *declared* sizes already exceed the compression-ratio limit, before any byte
+    /// is read (the reader checks the real ratio again while inflating, since declared sizes can lie).
+    /// - Throws: ``AssetPackError/Code/limitExceeded`` naming the entry and the limit.
+    static func checkDeclaredRatio(_ entry: ZipEntry, limits: ZipLimits, archive: String) throws(AssetPackError) {
+        do throws(ZipError) { try limits.checkRatio(output: entry.uncompressedSize, input: entry.compressedSize) } catch {
+            throw AssetPackError(.limitExceeded, "entry \(AssetPath.quoted(entry.name)) declares \(entry.uncompressedSize) bytes from "
+                                 + "\(entry.compressedSize) compressed, past the compression-ratio limit of "
+                                 + "\(Int(limits.maxCompressionRatio ?? 0)):1 (ZipLimits.maxCompressionRatio)", path: archive)
+        }
+    }
+
+    /// APPNOTE 4.4.4 bit 11: the name and comment are UTF-8.
+    private static let utf8Flag: UInt16 = 1 << 11
+}

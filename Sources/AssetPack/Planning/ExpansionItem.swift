@@ -1,0 +1,72 @@
+import AssetPackZip
+
+/// One thing the expander creates under the destination: a directory, a file, or (when allowed) a symlink.
+public struct ExpansionItem: Sendable {
+    /// What kind of node the item becomes.
+    public enum Kind: String, Sendable, Hashable {
+        /// A folder.
+        case directory
+        /// A regular file, written and verified.
+        case file
+        /// A symbolic link (only when ``ExpansionOptions/allowSymlinks`` is set).
+        case symlink
+    }
+
+    /// Where the item goes, relative to the destination.
+    public let path: AssetPath
+    /// Directory, file or symlink.
+    public let kind: Kind
+    /// Bytes of a file (0 otherwise).
+    public let size: UInt64
+    /// The CRC-32 the file must have, when the bundle or archive states one; nil for a plain file of a
+    /// tree without a manifest (its CRC is computed while copying and recorded).
+    public let crc32: UInt32?
+    /// Permission bits after ``PermissionPolicy`` (no setuid, setgid, sticky or world-writable bits).
+    public let permissions: UInt32
+    /// The link target (symlinks only).
+    public let symlinkTarget: String?
+    /// Where the bytes come from.
+    let origin: Origin
+    /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
+    /// entry is then inflated on several threads by the installer. Nil otherwise.
+    let blocks: BlockLayout?
+
+    /// Where an item's bytes come from, resolved once while planning (``ResolvedSource``) into what the
+    /// installer reads without asking the source again.
+    enum Origin: Sendable {
+        /// Nothing to read: a directory or a symlink.
+        case none
+        /// The file at this path of the plan's source (``ExpansionPlan/source``), read with its `open`.
+        case stream(AssetPath)
+        /// The regular file at this path below the plan's folder on disk (``ExpansionPlan/folder``).
+        case localFile(AssetPath)
+        /// Entry `entryName` of a zip archive: the source itself, an archive inside it, or a bundle's
+        /// packing archive.
+        case zipEntry(ArchiveHandle, entryName: String)
+    }
+
+    init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
+         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil) {
+        self.path = path
+        self.kind = kind
+        self.size = size
+        self.crc32 = crc32
+        self.permissions = permissions
+        self.symlinkTarget = symlinkTarget
+        self.origin = origin
+        self.blocks = blocks
+    }
+
+    /// A directory item.
+    static func directory(_ path: AssetPath, permissions: UInt32 = PermissionPolicy.defaultDirectory) -> ExpansionItem {
+        ExpansionItem(path: path, kind: .directory, permissions: permissions)
+    }
+}
+
+/// The block index of a packed entry (``BundleManifest/Storage/blocks``) and how many threads inflate it.
+struct BlockLayout: Sendable {
+    /// `[uncompressed offset, compressed offset]` where each block starts, as the manifest says.
+    let pairs: [[UInt64]]
+    /// Threads inflating blocks at once.
+    let jobs: Int
+}

@@ -1,0 +1,47 @@
+/// Everything an expansion will create, known before the first byte is written: the items in path order
+/// (a directory before what it holds), totals for progress and the free-space check, and the identity the
+/// installer records once the tree is complete.
+public struct ExpansionPlan: Sendable {
+    /// A name for the source, for messages.
+    public let sourceName: String
+    /// Every directory, file and symlink, sorted by path (``AssetPath`` order); each directory once.
+    public let items: [ExpansionItem]
+    /// The content identity of the logical tree: the manifest's identity, or for a tree without a
+    /// manifest a SHA-256 over paths, kinds, sizes, CRC-32s (when an archive states them) and modes.
+    public let identity: String
+    /// True when the plan comes from the bundle's manifest, false when from a walk of the source.
+    public let usesManifest: Bool
+    /// What the installer records: the identity plus the options that change the result.
+    let stamp: String
+    /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from: the source planned, or the
+    /// bundle itself under a packed-bundle view.
+    let source: any AssetSource
+    /// The folder on disk ``ExpansionItem/Origin/localFile(_:)`` origins are below, when the source is one.
+    let folder: String?
+
+    /// A plan of `items`, whose origins were named by `reading`.
+    init(sourceName: String, items: [ExpansionItem], identity: String, usesManifest: Bool, stamp: String,
+         reading: ResolvedSource) {
+        self.sourceName = sourceName
+        self.items = items
+        self.identity = identity
+        self.usesManifest = usesManifest
+        self.stamp = stamp
+        self.source = reading.source
+        self.folder = reading.folder
+    }
+
+    /// Files and symlinks to create.
+    public var fileCount: Int { items.count(where: { $0.kind != .directory }) }
+
+    /// Bytes of all files.
+    public var totalBytes: UInt64 { items.reduce(0) { $0 + $1.size } }
+
+    /// The stamp a manifest bundle with `identity` gets.
+    static func manifestStamp(_ identity: String) -> String { "assetpack-1 manifest \(identity)" }
+
+    /// The stamp a walked tree gets.
+    static func treeStamp(_ identity: String, options: ExpansionOptions) -> String {
+        "assetpack-1 tree \(identity) \(options.recordTag)"
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import AssetPackZip
+
+/// Turns a source into an ``ExpansionPlan``. The source is resolved once (``ResolvedSource``); a source
+/// holding a manifest (a packed bundle) is planned from the manifest alone, without a
+/// walk; any other source is walked with `list`/`open` and each `.zip` file found is planned as unzipped
+/// into its parent folder (unless ``ExpansionOptions/keepZips``). A packed-bundle view
+/// (``AssetStorage/packedBundle(base:manifest:)``) is planned from the bundle under it.
+public enum ExpansionPlanner {
+    /// Plans the expansion of `source`.
+    /// - Throws: ``AssetPackError``: `.manifest` for a bad manifest, `.unsafePath` for a bad name,
+    ///   `.conflict` for colliding names, `.symlink` for a refused link, `.archive` for a broken archive.
+    public static func plan(_ source: any AssetSource, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) -> ExpansionPlan {
+        if case .packedBundle(let base, let manifest) = source.storage {
+            // The logical view hides how files are stored; plan from the bundle itself.
+            return try ManifestPlanner(source: ResolvedSource(base), manifest: manifest, options: options).plan()
+        }
+        let resolved = ResolvedSource(source)
+        if let manifest = try BundleManifest.read(from: source) {
+            return try ManifestPlanner(source: resolved, manifest: manifest, options: options).plan()
+        }
+        return try TreePlanner(source: resolved, options: options).plan()
+    }
+
+    /// The stamp of a packed bundle read from its small `assetpack-meta/identity` file alone, or nil when the
+    /// source has none. This is all the up-to-date check reads from the bundle.
+    static func quickStamp(_ source: any AssetSource) -> String? {
+        if case .packedBundle(let base, _) = source.storage { return quickStamp(base) }
+        guard let identity = try? BundleManifest.readIdentity(from: source) else { return nil }
+        return ExpansionPlan.manifestStamp(identity)
+    }
+}

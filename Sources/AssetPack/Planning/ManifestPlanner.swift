@@ -1,0 +1,42 @@
+/// Plans a packed bundle from its manifest: every logical directory and file, each file read either
+/// from a plain file of the bundle or from its entry in the archive the manifest names (as
+/// ``BundleManifest/Entry/location(origin:)`` reads the manifest). No walk.
+struct ManifestPlanner {
+    /// The bundle as stored.
+    let source: ResolvedSource
+    let manifest: BundleManifest
+    let options: ExpansionOptions
+
+    func plan() throws(AssetPackError) -> ExpansionPlan {
+        var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
+        builder.reserve(manifest.entries.count)
+        var archives: [AssetPath: ArchiveHandle] = [:]
+        for entry in manifest.entries {
+            let path = try AssetPath(entry.path)
+            let origin = "\(BundleManifest.path) entry \"\(entry.path)\""
+            switch entry.kind {
+            case .directory:
+                try builder.add(.directory(path, permissions: PermissionPolicy.directory(entry.mode)), from: origin)
+            case .file:
+                let from = try self.origin(of: entry, archives: &archives)
+                let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
+                try builder.add(ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
+                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks), from: origin)
+            }
+        }
+        return ExpansionPlan(sourceName: source.name, items: builder.takeSortedItems(), identity: manifest.identity,
+                             usesManifest: true, stamp: ExpansionPlan.manifestStamp(manifest.identity), reading: source)
+    }
+
+    private func origin(of entry: BundleManifest.Entry,
+                        archives: inout [AssetPath: ArchiveHandle]) throws(AssetPackError) -> ExpansionItem.Origin {
+        switch try entry.location(origin: BundleManifest.path) {
+        case .plain(let file):
+            return source.origin(of: file)
+        case .packed(let archive, let name):
+            let handle = archives[archive] ?? ArchiveHandle(in: source.access, at: archive, limits: options.limits)
+            archives[archive] = handle
+            return .zipEntry(handle, entryName: name)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import AssetPackZip
+
+/// Plans a source without a manifest by walking it with ``AssetWalker`` (Android's `list`/`open` rule: a
+/// path is a directory when `list` returns children, or when it returns none and `open` fails as
+/// not-found). Sizes come from ``SizedAssetSource`` when offered, CRC-32s from the central directory of a
+/// source that is an archive (``AssetStorage/archive(_:root:)``); otherwise the file is read once to
+/// measure both. Each file's origin is named as the source was resolved (``ResolvedSource``).
+/// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
+/// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
+/// ``ExpansionOptions/keepZips`` is set. The bookkeeping folders at the top are skipped. An archive given as
+/// the source is planned from its central directory instead (``ArchiveEntryPlanner``): the same tree,
+/// checked entry by entry, without a `list` and an `open` per file.
+struct TreePlanner {
+    let source: ResolvedSource
+    let options: ExpansionOptions
+
+    func plan() throws(AssetPackError) -> ExpansionPlan {
+        try SourceCheck.root(of: source.access.storage)
+        var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
+        if let zip = source.archive, !options.testSeam.walksArchives {
+            try ArchiveEntryPlanner(source: source.access, options: options)
+                .plan(zip.handle, rules: .source(root: zip.root, options: options), builder: &builder)
+        } else {
+            try walk(into: &builder)
+        }
+        let items = builder.takeSortedItems()
+        let identity = TreeIdentity.of(items)
+        return ExpansionPlan(sourceName: source.name, items: items, identity: identity, usesManifest: false,
+                             stamp: ExpansionPlan.treeStamp(identity, options: options), reading: source)
+    }
+
+    private func walk(into builder: inout PlanBuilder) throws(AssetPackError) {
+        try AssetWalker(source.source).walk { (walked) throws(AssetPackError) in
+            let path = walked.path
+            guard walked.kind == .file, let file = try fileFacts(path) else {
+                try builder.add(.directory(path), from: source.name)
+                return
+            }
+            if !options.keepZips && path.isZipArchiveName {
+                try ArchiveEntryPlanner(source: source.access, options: options).unpack(path, into: path.parent, builder: &builder)
+            } else {
+                try builder.add(ExpansionItem(path: path, kind: .file, size: file.size, crc32: file.crc32,
+                                              permissions: PermissionPolicy.defaultFile, origin: source.origin(of: path)),
+                                from: source.name)
+            }
+        }
+    }
+
+    /// Size (and CRC-32 when it had to be read) of a file, or nil for an empty directory.
+    private func fileFacts(_ path: AssetPath) throws(AssetPackError) -> (size: UInt64, crc32: UInt32?)? {
+        if case .archive(let archive, let root) = source.access.storage,
+           let entry = archive.entry(named: ZipArchive.entryName(path, root: root)), ArchiveEntryPolicy.isFile(entry) {
+            return (entry.uncompressedSize, entry.crc32)  // the archive's central directory states the CRC
+        }
+        if let sized = source.access.sized {
+            return try sized.size(of: path).map { ($0, nil) }
+        }
+        let stream: any ByteStream
+        do {
+            stream = try source.source.open(path)
+        } catch where error.code == .notFound {
+            return nil
+        }
+        let measured = try StreamMeasure.measure(stream, name: source.name + "/" + path.string)
+        return (measured.size, measured.crc32)
+    }
+}
+
+/// Reads a stream to the end for its size and CRC-32.
+enum StreamMeasure {
+    static func measure(_ stream: any ByteStream, name: String) throws(AssetPackError) -> (size: UInt64, crc32: UInt32) {
+        var crc = CRC32()
+        var size: UInt64 = 0
+        try stream.forEachPiece(name: name) { piece in
+            crc.update(piece)
+            size += UInt64(piece.count)
+        }
+        return (size, crc.value)
+    }
+}
+
+/// The identity of a walked tree: SHA-256 over one line per item in path order,
+/// `kind \t size \t crc32-or-dash \t mode \t path [\t link target]`.
+enum TreeIdentity {
+    static func of(_ items: [ExpansionItem]) -> String {
+        var hash = SHA256()
+        hash.update("assetpack-tree-identity-1\n")
+        for item in items {
+            let crc = item.crc32.map { String($0, radix: 16) } ?? "-"
+            var line = "\(item.kind.rawValue)\t\(item.size)\t\(crc)\t\(String(item.permissions, radix: 8))\t\(item.path.string)"
+            if let target = item.symlinkTarget { line += "\t\(target)" }
+            hash.update(line + "\n")
+        }
+        return hash.finalizeHex()
+    }
+}

@@ -1,0 +1,109 @@
+import AssetPack
+import AssetPackZip
+import Foundation
+
+/// What `assetpack list BUNDLE` shows of a bundle folder: every file its manifest lists, with size,
+/// CRC-32 and how it is stored (plain, or packed in an archive as an entry, with the method), then the
+/// entries of each packed archive as `list` shows a zip.
+struct BundleListing {
+    /// The bundle folder.
+    let folder: String
+    /// Its manifest, and where it was.
+    let located: BundleManifest.Located
+    /// The packed archives (bundle paths, sorted) and their contents.
+    let archives: [(path: String, archive: ZipArchive)]
+
+    /// Reads the manifest of the bundle `folder` and opens its packed archives.
+    /// - Throws: `.notFound` when the folder has no manifest; the reader's and the zip layer's errors.
+    init(folder: String) throws(AssetPackError) {
+        guard let located = try BundleManifest.locate(in: DirectorySource(root: folder)) else {
+            throw AssetPackError(.notFound, "is a folder without a bundle manifest (\(BundleManifest.path)); list reads a bundle "
+                                 + "folder or a zip", path: folder)
+        }
+        self.folder = folder
+        self.located = located
+        var archives: [(String, ZipArchive)] = []
+        for path in Set(located.manifest.entries.compactMap { $0.storage?.form == .packed ? $0.storage?.file : nil }).sorted() {
+            do {
+                archives.append((path, try ZipArchive(path: folder + "/" + path)))
+            } catch {
+                throw AssetPackError(error)
+            }
+        }
+        self.archives = archives
+    }
+
+    private var files: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .file } }
+    private var folders: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .directory } }
+
+    /// The heading, the file table with its total, and one zip table per packed archive.
+    func table() -> String {
+        let names = files.map(\.path)
+        let width = max(4, names.map(\.count).max() ?? 0)
+        var out = "\(folder): \(counted(files.count, "file")), \(counted(folders.count, "folder")), "
+            + "\(counted(archives.count, "packed archive")) (\(located.path))\n"
+        out += "    Length  CRC-32    " + "Name".padding(toLength: width, withPad: " ", startingAt: 0) + "  Stored\n"
+        var total: UInt64 = 0
+        for file in files {
+            total += file.size ?? 0
+            out += pad(file.size ?? 0, 10) + "  " + hex(file.crc32 ?? 0) + "  "
+            out += file.path.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Self.stored(file) + "\n"
+        }
+        out += pad(total, 10) + "            \(counted(files.count, "file"))\n"
+        for (path, archive) in archives { out += "\n\(path):\n" + AssetPackCLI.table(archive) }
+        return out
+    }
+
+    /// `plain`, or `packed in ARCHIVE as ENTRY, METHOD[, N blocks]`.
+    static func stored(_ file: BundleManifest.Entry) -> String {
+        guard let storage = file.storage, storage.form == .packed else { return "plain" }
+        var text = "packed in \(storage.file) as \(storage.entry ?? ""), \(storage.method ?? "?")"
+        if let blocks = storage.blocks { text += ", \(blocks.count) blocks" }
+        return text
+    }
+
+    /// The listing as a pretty JSON object with sorted keys.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let object = Listing(bundle: folder, manifest: located.path, files: files.map(FileRow.init), folders: folders.map(\.path),
+                             archives: archives.map { ArchiveRow(path: $0.path, entries: $0.archive.entries.map(ZipEntryRow.init)) })
+        return String(decoding: try encoder.encode(object), as: UTF8.self)
+    }
+
+    private struct Listing: Encodable {
+        var bundle, manifest: String
+        var files: [FileRow]
+        var folders: [String]
+        var archives: [ArchiveRow]
+    }
+
+    private struct FileRow: Encodable {
+        var path: String
+        var size: UInt64
+        var crc32: String
+        var mode: String?
+        var storage: String
+        var file: String
+        var entry: String?
+        var method: String?
+        var compressedSize: UInt64?
+        var blocks: Int?
+
+        init(_ entry: BundleManifest.Entry) {
+            (path, size, crc32) = (entry.path, entry.size ?? 0, hex(entry.crc32 ?? 0))
+            mode = entry.mode.map { String($0, radix: 8) }
+            storage = entry.storage?.form.rawValue ?? "plain"
+            file = entry.storage?.file ?? entry.path
+            (self.entry, method, compressedSize) = (entry.storage?.entry, entry.storage?.method, entry.storage?.compressedSize)
+            blocks = entry.storage?.blocks?.count
+        }
+    }
+
+    private struct ArchiveRow: Encodable {
+        var path: String
+        var entries: [ZipEntryRow]
+    }
+
+    private func counted(_ count: Int, _ singular: String) -> String { "\(count) \(singular)\(count == 1 ? "" : "s")" }
+}

@@ -1,0 +1,147 @@
+import ArgumentParser
+import AssetPack
+import AssetPackSystem
+import AssetPackZip
+import Foundation
+
+/// `assetpack check FILE`: are the packed bundles inside an APK, AAB, IPA or zip as the expander needs
+/// them (``ContainerCheck``)? One section per bundle on stdout; exit status 0 when every check passes,
+/// 1 with one line on stderr when one does not (or the file is not a readable zip).
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check the packed bundles inside an APK, AAB, IPA or zip: archives stored, stored data aligned, files as the manifest records them.",
+        discussion: """
+            Every folder holding assetpack-meta/manifest.json (or the legacy .assetpack/manifest.json) at any \
+            depth is a bundle. For each: its packed archives must be stored by the container, not compressed \
+            again (Gradle: noCompress += "zip"; aapt: -0 zip); the data of every stored file and archive must \
+            start at a multiple of 4 bytes (4096 with --page-align), so it can be mapped in place; and every \
+            file the manifest lists must be there with the size and CRC-32 it records (from the container's \
+            central directory, and for packed files from the archive's). Exits 1 on any problem.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The APK, AAB, IPA or zip to check.", valueName: "file"))
+    var path: String
+
+    @Flag(help: "Require stored data to start at a multiple of 4096 bytes (a page) instead of 4.")
+    var pageAlign = false
+
+    @Flag(help: "Print the result as one line of JSON.")
+    var json = false
+
+    func run() throws {
+        try Reporting.run {
+            if (try? FileSystem.status(path))??.kind == .directory {
+                throw AssetPackError(.invalidArgument, "is a folder; check reads an APK, AAB, IPA or zip "
+                                     + "(assetpack verify checks a bundle folder)", path: path)
+            }
+            let check = try ContainerCheck(path: path, options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
+            print(json ? try CheckReport.json(check) : CheckReport.text(check), terminator: json ? "\n" : "")
+            guard check.passed else { Reporting.fail(CheckReport.verdict(check)) }
+        }
+    }
+}
+
+/// How `check` shows a ``ContainerCheck``.
+enum CheckReport {
+    /// One section per bundle, then `FILE: OK, N bundles checked` (failures end on stderr instead).
+    static func text(_ check: ContainerCheck) -> String {
+        var out = ""
+        for bundle in check.bundles {
+            let place = bundle.root.isEmpty ? "at the top" : bundle.root + "/"
+            let legacy = bundle.isLegacy ? " (legacy .assetpack)" : ""
+            out += "\(check.container): bundle \(place)\(legacy): \(counted(bundle.files, "file")), "
+                + "\(counted(bundle.archives.count, "packed archive"))\n"
+            if !bundle.layout.checksStorage {
+                out += "  stored: not checked, an IPA is unpacked at install\n"
+            } else {
+                out += aspect("stored", bundle, ok: bundle.archives.isEmpty ? "nothing is packed"
+                              : "\(counted(bundle.archives.count, "packed archive")) stored")
+            }
+            if bundle.layout == .ipa {
+                out += "  aligned: not checked, an IPA is unpacked at install\n"
+            } else if bundle.layout == .appBundle {
+                out += "  aligned: not checked, bundletool aligns the APKs it builds from an App Bundle\n"
+            } else {
+                out += aspect("aligned", bundle, ok: "\(counted(bundle.alignedEntries, "stored entry", "stored entries")) "
+                              + "at multiples of \(check.alignment)")
+            }
+            out += aspect("matches", bundle, ok: "\(counted(bundle.files, "file")) as the manifest records them")
+        }
+        if check.passed { out += "\(check.container): OK, \(counted(check.bundles.count, "bundle")) checked\n" }
+        return out
+    }
+
+    /// The stderr line of a failed check (without `assetpack: error: `).
+    static func verdict(_ check: ContainerCheck) -> String {
+        if check.bundles.isEmpty { return check.problems.map(\.description).joined(separator: "; ") }
+        return "\(check.container): \(counted(check.problems.count, "problem")) in "
+            + "\(counted(check.bundles.count, "bundle"))"
+    }
+
+    /// `  NAME: ok, WHAT` or `  NAME: N problems` and one line per problem.
+    private static func aspect(_ name: String, _ bundle: ContainerCheck.Bundle, ok: String) -> String {
+        let problems = bundle.problems.filter { $0.aspect.rawValue == name }
+        guard !problems.isEmpty else { return "  \(name): ok, \(ok)\n" }
+        return "  \(name): \(counted(problems.count, "problem"))\n"
+            + problems.map { "    " + Reporting.oneLine($0.description) + "\n" }.joined()
+    }
+
+    private static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
+    }
+
+    /// The check as one compact line of JSON with sorted keys.
+    static func json(_ check: ContainerCheck) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(Report(check)), as: UTF8.self)
+    }
+
+    private struct Report: Encodable {
+        var file: String
+        var alignment: UInt64
+        var ok: Bool
+        var bundles: [BundleRow]
+        var problems: [ProblemRow]
+
+        init(_ check: ContainerCheck) {
+            file = check.container
+            alignment = check.alignment
+            ok = check.passed
+            bundles = check.bundles.map(BundleRow.init)
+            problems = check.bundles.isEmpty ? check.problems.map { ProblemRow($0, bundle: nil) }
+                : check.bundles.flatMap { bundle in bundle.problems.map { ProblemRow($0, bundle: bundle.root) } }
+        }
+    }
+
+    /// A bundle; `stored` and `aligned` are left out where the layout does not check them.
+    private struct BundleRow: Encodable {
+        var root, layout, manifest: String
+        var legacy: Bool
+        var files: Int
+        var archives: [String]
+        var alignedEntries: Int
+        var stored, aligned: Bool?
+        var matches: Bool
+
+        init(_ bundle: ContainerCheck.Bundle) {
+            (root, layout, manifest, legacy) = (bundle.root, bundle.layout.rawValue, bundle.manifest, bundle.isLegacy)
+            (files, archives, alignedEntries) = (bundle.files, bundle.archives, bundle.alignedEntries)
+            stored = bundle.layout.checksStorage ? bundle.stored : nil
+            aligned = bundle.layout.checksAlignment ? bundle.aligned : nil
+            matches = bundle.matches
+        }
+    }
+
+    private struct ProblemRow: Encodable {
+        var bundle: String?
+        var aspect, kind, path, message: String
+
+        init(_ problem: ContainerCheck.Problem, bundle: String?) {
+            self.bundle = bundle
+            (aspect, kind, path, message) = (problem.aspect.rawValue, problem.kind.rawValue, problem.path, problem.message)
+        }
+    }
+}

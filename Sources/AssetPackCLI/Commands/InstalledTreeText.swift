@@ -1,0 +1,46 @@
+import AssetPack
+import Foundation
+
+/// How `status`, `uninstall` and `expand --verify` show an installed tree: lists of entries under a heading,
+/// times in ISO 8601 (UTC), and the one-line JSON of `expand --json` (sorted keys, slashes unescaped).
+enum InstalledTreeText {
+    /// `heading`, then each entry on its own indented line (control characters escaped: names may be hostile).
+    static func list(_ heading: String, _ entries: [String], indent: String = "  ") -> [String] {
+        [Reporting.oneLine(heading)] + entries.map { indent + Reporting.oneLine($0) }
+    }
+
+    /// `N entry` or `N entries`.
+    static func entries(_ count: Int) -> String { count == 1 ? "1 entry" : "\(count) entries" }
+
+    /// `N files (SIZE)`.
+    static func files(_ count: Int, _ bytes: UInt64) -> String {
+        "\(count) \(count == 1 ? "file" : "files") (\(ByteCount.text(bytes)))"
+    }
+
+    /// `2025-01-31T12:00:00Z`.
+    static func time(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+
+    /// `value` as one line of JSON with sorted keys.
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// A problem in `--json`: `{"detail":…,"kind":…,"path":…}`.
+    struct Problem: Encodable {
+        var path: String
+        var kind: String
+        var detail: String
+
+        init(_ problem: InstalledTreeProblem) {
+            path = problem.path
+            kind = problem.kind.rawValue
+            detail = problem.detail
+        }
+    }
+}

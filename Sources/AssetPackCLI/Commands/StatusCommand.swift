@@ -1,0 +1,143 @@
+import ArgumentParser
+import AssetPack
+import Foundation
+
+/// `assetpack status DIR [--source SRC]`: what a destination holds, without reading the installed files.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Say what a destination holds: not installed, partial, installed or outdated.",
+        discussion: """
+            Reads the install record, names, sizes and modes only, never the contents of installed files: \
+            entries that differ from the record in type, size, mode or link target are listed (expand \
+            --verify reads contents too, and repairs), and so are entries the record does not know, which an \
+            upgrade would remove. With --source, the installed identity is compared with the source's, as \
+            expand's up-to-date check does (with the same --root, --keep-zips and --allow-symlinks). \
+            Exits 0 whatever the state.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The destination folder (what expand --to named).", valueName: "DIR"))
+    var destination: String
+
+    @Option(help: ArgumentHelp("A bundle, asset folder or zip/APK to compare with (outdated when its identity differs).",
+                               valueName: "SRC"))
+    var source: String?
+
+    @Option(help: ArgumentHelp("With --source: the folder inside it where the tree starts, as for expand.", valueName: "PREFIX"))
+    var root: String?
+
+    @Flag(help: "With --source: as expand --keep-zips.")
+    var keepZips = false
+
+    @Flag(help: "With --source: as expand --allow-symlinks.")
+    var allowSymlinks = false
+
+    @Flag(help: "Print one line of JSON: destination, state, identity, files, bytes, installedAt, staging, problems, unknown.")
+    var json = false
+
+    func validate() throws {
+        if source == nil && (root != nil || keepZips || allowSymlinks) {
+            throw ValidationError("--root, --keep-zips and --allow-symlinks describe a source; give one with --source.")
+        }
+    }
+
+    func run() throws {
+        try Reporting.run {
+            let status: InstallStatus
+            if let source {
+                let options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks)
+                let installer = try AssetInstaller(source: try AssetSources.container(path: source, root: root),
+                                                   destination: destination, options: options)
+                status = try installer.status()
+            } else {
+                status = try InstalledTree.status(at: destination)
+            }
+            print(json ? InstalledTreeText.json(StatusSummary(status)) : Self.text(status).joined(separator: "\n"))
+        }
+    }
+
+    /// The lines of the text report.
+    static func text(_ status: InstallStatus) -> [String] {
+        var lines = [Reporting.oneLine("\(status.destination): \(status.state.text)")]
+        if let installed = status.installed {
+            lines.append(Reporting.oneLine("  identity: \(installed.identity)"))
+            if let source = status.sourceIdentity, source != installed.identity {
+                lines.append(Reporting.oneLine("  source: \(source)"))
+            }
+            lines.append("  files: \(installed.files) (\(ByteCount.text(installed.bytes)))")
+            if let date = installed.installedAt { lines.append("  installed: \(InstalledTreeText.time(date))") }
+        }
+        if let staging = status.staging { lines += stagingLines(staging, source: status.sourceIdentity) }
+        if !status.problems.isEmpty {
+            lines += InstalledTreeText.list("  changed: \(InstalledTreeText.entries(status.problems.count)) "
+                                            + "\(status.problems.count == 1 ? "differs" : "differ") from the record "
+                                            + "(contents not read; expand --verify repairs them)",
+                                            status.problems.map(\.description), indent: "    ")
+        }
+        if !status.unknown.isEmpty {
+            let heading = status.installed == nil
+                ? "  unknown: \(InstalledTreeText.entries(status.unknown.count)) that assetpack did not install"
+                : "  unknown: \(InstalledTreeText.entries(status.unknown.count)) the record does not know "
+                    + "(an upgrade or a repair removes them)"
+            lines += InstalledTreeText.list(heading, status.unknown, indent: "    ")
+        }
+        return lines
+    }
+
+    private static func stagingLines(_ staging: InstallStatus.Staging, source: String?) -> [String] {
+        let what = staging.complete ? "a complete tree" : InstalledTreeText.files(staging.files, staging.bytes) + " written"
+        var lines = [Reporting.oneLine("  staging: \(what) in \(staging.path)")]
+        if let identity = staging.identity { lines.append(Reporting.oneLine("    of \(identity)")) }
+        let next = if let source, staging.identity != source {
+            "not the source's identity: the next expand of it removes this tree"
+        } else if staging.complete {
+            "the next expand switches it in"
+        } else {
+            "the next expand resumes it, checking each file again"
+        }
+        return lines + ["    " + next]
+    }
+}
+
+extension InstallStatus.State {
+    /// `not installed`, `partial`, `installed`, `outdated`.
+    var text: String { self == .notInstalled ? "not installed" : rawValue }
+}
+
+/// The `--json` line of `status`.
+struct StatusSummary: Encodable {
+    var destination: String
+    var state: String
+    var identity: String?
+    var sourceIdentity: String?
+    var files: Int?
+    var bytes: UInt64?
+    var installedAt: String?
+    var staging: Staging?
+    var problems: [InstalledTreeText.Problem]
+    var unknown: [String]
+
+    struct Staging: Encodable {
+        var path: String
+        var identity: String?
+        var files: Int
+        var bytes: UInt64
+        var complete: Bool
+    }
+
+    init(_ status: InstallStatus) {
+        destination = status.destination
+        state = status.state.rawValue
+        identity = status.installed?.identity
+        sourceIdentity = status.sourceIdentity
+        files = status.installed?.files
+        bytes = status.installed?.bytes
+        installedAt = status.installed?.installedAt.map(InstalledTreeText.time)
+        staging = status.staging.map {
+            Staging(path: $0.path, identity: $0.identity, files: $0.files, bytes: $0.bytes, complete: $0.complete)
+        }
+        problems = status.problems.map(InstalledTreeText.Problem.init)
+        unknown = status.unknown
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import AssetPack
+
+/// `assetpack uninstall DIR`: removes a tree that `expand` installed, and its record.
+struct UninstallCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uninstall",
+        abstract: "Remove a tree that expand installed, its record and what an interrupted expand left beside it.",
+        discussion: """
+            Refuses a folder without an install record (.assetpack/identity) and a DIR that is a file or a \
+            symbolic link: only a tree that assetpack installed is removed. Waits for an expand into the same \
+            folder to finish. Links inside the tree are removed, never followed. Entries the record does not \
+            know (put there by an app) are removed with the tree and listed. A DIR that does not exist is \
+            not an error: nothing is installed there.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The destination folder (what expand --to named).", valueName: "DIR"))
+    var destination: String
+
+    @OptionGroup var report: ReportOptions
+
+    @Flag(help: "Print one line of JSON: destination, removed, identity, files, bytes, unknown, leftovers.")
+    var json = false
+
+    func run() throws {
+        try Reporting.run {
+            let result = try InstalledTree.uninstall(at: destination)
+            if json {
+                print(InstalledTreeText.json(UninstallSummary(result)))
+            } else if !report.quiet {
+                print(Self.text(result).joined(separator: "\n"))
+            }
+        }
+    }
+
+    /// The lines of the text report.
+    static func text(_ result: UninstallResult) -> [String] {
+        var lines: [String] = []
+        if result.identity != nil {
+            let removed = "removed \(result.destination): \(InstalledTreeText.files(result.files, result.bytes))"
+            lines += result.unknown.isEmpty ? [Reporting.oneLine(removed)]
+                : InstalledTreeText.list(removed + " with \(InstalledTreeText.entries(result.unknown.count)) that assetpack "
+                                         + "did not install:", result.unknown)
+        } else {
+            lines.append(Reporting.oneLine("\(result.destination): not installed; nothing to remove"))
+        }
+        return lines + result.leftovers.map { Reporting.oneLine("removed \($0), left by an interrupted expand") }
+    }
+}
+
+/// The `--json` line of `uninstall`.
+struct UninstallSummary: Encodable {
+    var destination: String
+    var removed: Bool
+    var identity: String?
+    var files: Int
+    var bytes: UInt64
+    var unknown: [String]
+    var leftovers: [String]
+
+    init(_ result: UninstallResult) {
+        destination = result.destination
+        removed = result.identity != nil
+        identity = result.identity
+        files = result.files
+        bytes = result.bytes
+        unknown = result.unknown
+        leftovers = result.leftovers
+    }
+}

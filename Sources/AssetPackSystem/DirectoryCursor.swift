@@ -1,0 +1,67 @@
+/// Opens the folders of a tree one component at a time from its root descriptor, never following a
+/// symlink, and keeps the chain it opened last: items come in path order, so siblings reuse it and a
+/// deep tree costs one `openat` per new folder, with at most `depth` descriptors open.
+package final class DirectoryCursor {
+    private let root: Descriptor
+    private var names: [String] = []
+    private var chain: [Descriptor] = []
+
+    package init(root: Descriptor) { self.root = root }
+
+    /// The open folder at `components` below the root (the root itself for none). It must exist.
+    package func directory(_ components: [String]) throws(SystemError) -> Descriptor {
+        var shared = 0
+        while shared < min(components.count, names.count) && components[shared] == names[shared] { shared += 1 }
+        names.removeSubrange(shared...)
+        chain.removeSubrange(shared...)
+        while names.count < components.count {
+            let next = components[names.count]
+            chain.append(try (chain.last ?? root).directory(next))
+            names.append(next)
+        }
+        return chain.last ?? root
+    }
+
+    /// The folder at `components`, or nil when it (or a folder on the way) does not exist or is not a folder.
+    package func existingDirectory(_ components: [String]) -> Descriptor? {
+        try? directory(components)
+    }
+}
+
+/// Lookups that tell "not there" from "a link": for walking a tree whose links must be refused rather than
+/// followed or skipped (a folder source). A name that is a symbolic link fails with
+/// ``Errno/tooManySymbolicLinkLevels`` (`ELOOP`) on every platform: Linux reports `ENOTDIR` for a link
+/// opened as a directory, so then the name is looked at to tell.
+extension Descriptor {
+    /// Opens the directory at `path` (the caller's own path); nil when it is missing or not a directory.
+    package static func existingDirectory(atPath path: String) throws(SystemError) -> Descriptor? {
+        let opened = FileDescriptor.opening(path, .directory)
+        return try opened.value(orNilFor: .noSuchFileOrDirectory, .notDirectory).map { Descriptor($0, path: path) }
+    }
+
+    /// Opens the directory at `components` below this one, one component at a time; nil when one is missing
+    /// or not a directory.
+    package func existingDirectory(at components: [String]) throws(SystemError) -> Descriptor? {
+        var current = self
+        for name in components {
+            guard let next = try current.openExisting(name, .directory) else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    /// `openat(2)` of `name` with `flags` (and `O_NOFOLLOW`); nil when it is missing or, with
+    /// `.directory`, not a directory.
+    package func openExisting(_ name: String, _ flags: FileDescriptor.OpenFlags = []) throws(SystemError) -> Descriptor? {
+        switch open(name, flags, path: child(name)) {
+        case .success(let opened):
+            return opened
+        case .failure(let error) where error.errno == .notDirectory && (try? status(name))??.kind == .symlink:
+            throw SystemError(error.call, .tooManySymbolicLinkLevels, path: error.path)
+        case .failure(let error) where error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory:
+            return nil
+        case .failure(let error):
+            throw error
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// A name read from a directory (``Descriptor/names()``, ``FileSystem/names(in:)``: the one `readdir` loop of the
+/// package), with the one policy for names that are not valid UTF-8.
+///
+/// **Policy.** Every entry but `.` and `..` is reported, with its exact bytes. A name that is valid UTF-8
+/// has it as ``string``; one that is not has ``string`` nil and is never decoded with replacement characters
+/// (a repaired name would name another file, or none). So:
+/// - code that hands names to users refuses such a name instead of showing a different one
+///   (`DirectorySource.list` and the packer's scan throw `.unsafePath` naming the folder);
+/// - code that removes trees (``TreeRemoval``, the installer's staging pruning) passes the name back to the
+///   `…at` calls with its bytes, so such a name is removed like any other.
+package struct FileName: Hashable, Sendable, CustomStringConvertible {
+    /// The name as text; nil when its bytes are not valid UTF-8.
+    package let string: String?
+    /// The NUL-terminated bytes of a name that is not valid UTF-8 (empty otherwise: `string` has them).
+    private let undecodable: [CChar]
+
+    /// The name `string`.
+    package init(_ string: String) {
+        self.init(string: string, undecodable: [])
+    }
+
+    /// The name whose bytes end at the first NUL of `bytes`.
+    init(cString bytes: UnsafePointer<CChar>) {
+        if let text = String(validatingCString: bytes) {
+            self.init(text)
+        } else {
+            let count = (0...).first { bytes[$0] == 0 }!
+            self.init(string: nil, undecodable: Array(UnsafeBufferPointer(start: bytes, count: count + 1)))
+        }
+    }
+
+    private init(string: String?, undecodable: [CChar]) {
+        self.string = string
+        self.undecodable = undecodable
+    }
+
+    /// The name for a message: the text, with U+FFFD for bytes that are not UTF-8.
+    package var description: String {
+        string ?? String(decoding: undecodable.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Calls `body` with the name as a C string (what the `…at` calls take).
+    func withCString<T>(_ body: (UnsafePointer<CChar>) -> T) -> T {
+        if let string { return string.withCString(body) }
+        return undecodable.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// True for `.` and `..`, which listings leave out.
+    var isDotOrDotDot: Bool { string == "." || string == ".." }
+
+    /// Every name left in `stream`, then closes it.
+    static func readAll(_ stream: CInterop.DirectoryStream, path: @autoclosure () -> String) throws(SystemError) -> [FileName] {
+        defer { _ = system_closedir(stream) }
+        var names: [FileName] = []
+        while true {
+            system_errno = 0
+            guard let raw = system_readdir(stream) else {
+                let code = Errno.current
+                if code.rawValue != 0 { throw SystemError("readdir", code, path: path()) }
+                return names
+            }
+            let name = FileName(cString: raw)
+            if !name.isDotOrDotDot { names.append(name) }
+        }
+    }
+}
+
+extension Array where Element == FileName {
+    /// Every name as text, or nil when one of them is not valid UTF-8 (see ``FileName``'s policy).
+    package var strings: [String]? {
+        var result: [String] = []
+        result.reserveCapacity(count)
+        for name in self {
+            guard let string = name.string else { return nil }
+            result.append(string)
+        }
+        return result
+    }
+}

@@ -1,0 +1,293 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#elseif canImport(Darwin)
+import Darwin
+#else
+#error("Unsupported platform")
+#endif
+
+// The one file of assetpack that calls the C library: one thin `system_*` shim per call, taking and returning
+// exactly what the C function does. Everything above builds on these (see Util.swift for the EINTR and errno
+// handling, FaultInjection.swift for the test seam that stands in front of them).
+
+// MARK: - errno, strings, memory
+
+/// The calling thread's `errno`.
+internal var system_errno: Int32 {
+    get { errno }
+    set { errno = newValue }
+}
+
+/// `strerror(3)`.
+internal func system_strerror(_ code: Int32) -> UnsafeMutablePointer<CChar>? { strerror(code) }
+
+/// `memcmp(3)`.
+@usableFromInline internal func system_memcmp(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, _ count: Int) -> Int32 {
+    memcmp(left, right, count)
+}
+
+/// `free(3)`, for the strings `getcwd` and `realpath` allocate.
+internal func system_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
+
+// MARK: - Descriptors
+
+/// `open(2)`.
+internal func system_open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: CInterop.Mode) -> Int32 {
+    open(path, flags, mode)
+}
+
+/// `openat(2)`.
+internal func system_openat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32,
+                                              _ mode: CInterop.Mode) -> Int32 {
+    openat(directory, name, flags, mode)
+}
+
+/// `close(2)`.
+internal func system_close(_ fd: Int32) -> Int32 { close(fd) }
+
+/// `dup(2)`.
+internal func system_dup(_ fd: Int32) -> Int32 { dup(fd) }
+
+/// `read(2)`.
+internal func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+/// `pread(2)`.
+internal func system_pread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int,
+                                             _ offset: Int64) -> Int {
+    pread(fd, buffer, count, off_t(offset))
+}
+
+/// `write(2)`.
+internal func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+/// `pwrite(2)`.
+internal func system_pwrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int,
+                                              _ offset: Int64) -> Int {
+    pwrite(fd, buffer, count, off_t(offset))
+}
+
+/// `lseek(2)`.
+internal func system_lseek(_ fd: Int32, _ offset: Int64, _ whence: Int32) -> Int64 { Int64(lseek(fd, off_t(offset), whence)) }
+
+/// `ftruncate(2)`.
+internal func system_ftruncate(_ fd: Int32, _ size: Int64) -> Int32 { ftruncate(fd, off_t(size)) }
+
+/// `fsync(2)`.
+internal func system_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
+
+#if canImport(Darwin)
+/// `fcntl(2)` with a command that takes no argument (`F_FULLFSYNC`).
+internal func system_fcntl(_ fd: Int32, _ command: Int32) -> Int32 { fcntl(fd, command) }
+#endif
+
+/// `flock(2)`.
+internal func system_flock(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
+
+/// `fstatvfs(2)`.
+internal func system_fstatvfs(_ fd: Int32, _ info: UnsafeMutablePointer<CInterop.FileSystemStatus>) -> Int32 {
+    fstatvfs(fd, info)
+}
+
+#if os(Linux) || os(Android)
+/// `ioctl(2)` with an `int` argument (`FICLONE`).
+internal func system_ioctl(_ fd: Int32, _ request: UInt, _ argument: Int32) -> Int32 { ioctl(fd, request, argument) }
+#endif
+
+// MARK: - Status and permissions
+
+/// `fstat(2)`.
+internal func system_fstat(_ fd: Int32, _ info: UnsafeMutablePointer<CInterop.Status>) -> Int32 {
+    fstat(fd, info)
+}
+
+/// `fstatat(2)`.
+internal func system_fstatat(_ directory: Int32, _ name: UnsafePointer<CChar>,
+                                               _ info: UnsafeMutablePointer<CInterop.Status>, _ flags: Int32) -> Int32 {
+    fstatat(directory, name, info, flags)
+}
+
+/// `stat(2)`.
+internal func system_stat(_ path: UnsafePointer<CChar>, _ info: UnsafeMutablePointer<CInterop.Status>) -> Int32 {
+    stat(path, info)
+}
+
+/// `lstat(2)`.
+internal func system_lstat(_ path: UnsafePointer<CChar>, _ info: UnsafeMutablePointer<CInterop.Status>) -> Int32 {
+    lstat(path, info)
+}
+
+/// `fchmod(2)`.
+internal func system_fchmod(_ fd: Int32, _ mode: CInterop.Mode) -> Int32 { fchmod(fd, mode) }
+
+/// `fchmodat(2)`.
+internal func system_fchmodat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ mode: CInterop.Mode, _ flags: Int32) -> Int32 {
+    fchmodat(directory, name, mode, flags)
+}
+
+/// `chmod(2)`.
+internal func system_chmod(_ path: UnsafePointer<CChar>, _ mode: CInterop.Mode) -> Int32 { chmod(path, mode) }
+
+// MARK: - Names
+
+/// `mkdir(2)`.
+internal func system_mkdir(_ path: UnsafePointer<CChar>, _ mode: CInterop.Mode) -> Int32 { mkdir(path, mode) }
+
+/// `rmdir(2)`.
+internal func system_rmdir(_ path: UnsafePointer<CChar>) -> Int32 { rmdir(path) }
+
+/// `mkdirat(2)`.
+internal func system_mkdirat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ mode: CInterop.Mode) -> Int32 {
+    mkdirat(directory, name, mode)
+}
+
+/// `unlinkat(2)`.
+internal func system_unlinkat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+    unlinkat(directory, name, flags)
+}
+
+/// `renameat(2)`.
+internal func system_renameat(_ fromDirectory: Int32, _ from: UnsafePointer<CChar>, _ toDirectory: Int32,
+                              _ to: UnsafePointer<CChar>) -> Int32 {
+    renameat(fromDirectory, from, toDirectory, to)
+}
+
+#if canImport(Darwin)
+/// `renameatx_np(2)`.
+internal func system_renameatx_np(_ fromDirectory: Int32, _ from: UnsafePointer<CChar>, _ toDirectory: Int32,
+                                  _ to: UnsafePointer<CChar>, _ flags: UInt32) -> Int32 {
+    renameatx_np(fromDirectory, from, toDirectory, to, flags)
+}
+#endif
+
+/// `rename(2)`.
+internal func system_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
+
+/// `linkat(2)`.
+internal func system_linkat(_ fromDirectory: Int32, _ from: UnsafePointer<CChar>, _ toDirectory: Int32,
+                            _ to: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+    linkat(fromDirectory, from, toDirectory, to, flags)
+}
+
+/// `link(2)`.
+internal func system_link(_ existing: UnsafePointer<CChar>, _ new: UnsafePointer<CChar>) -> Int32 { link(existing, new) }
+
+/// `symlinkat(2)`.
+internal func system_symlinkat(_ target: UnsafePointer<CChar>, _ directory: Int32, _ name: UnsafePointer<CChar>) -> Int32 {
+    symlinkat(target, directory, name)
+}
+
+/// `readlinkat(2)`.
+internal func system_readlinkat(_ directory: Int32, _ name: UnsafePointer<CChar>, _ buffer: UnsafeMutablePointer<CChar>,
+                                _ size: Int) -> Int {
+    readlinkat(directory, name, buffer, size)
+}
+
+/// `mkdtemp(3)`.
+internal func system_mkdtemp(_ template: UnsafeMutablePointer<CChar>) -> UnsafeMutablePointer<CChar>? { mkdtemp(template) }
+
+/// `mkstemp(3)`.
+internal func system_mkstemp(_ template: UnsafeMutablePointer<CChar>) -> Int32 { mkstemp(template) }
+
+/// `getcwd(3)` with a buffer it allocates (free it with ``system_free(_:)``).
+internal func system_getcwd() -> UnsafeMutablePointer<CChar>? { getcwd(nil, 0) }
+
+/// `realpath(3)` with a buffer it allocates (free it with ``system_free(_:)``).
+internal func system_realpath(_ path: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>? { realpath(path, nil) }
+
+// MARK: - Directories
+
+/// `fdopendir(3)`.
+internal func system_fdopendir(_ fd: Int32) -> CInterop.DirectoryStream? { fdopendir(fd) }
+
+/// `opendir(3)`.
+internal func system_opendir(_ path: UnsafePointer<CChar>) -> CInterop.DirectoryStream? { opendir(path) }
+
+/// `rewinddir(3)`.
+internal func system_rewinddir(_ stream: CInterop.DirectoryStream) { rewinddir(stream) }
+
+/// `closedir(3)`.
+internal func system_closedir(_ stream: CInterop.DirectoryStream) -> Int32 { closedir(stream) }
+
+/// `readdir(3)`, returning the entry's NUL-terminated name (valid until the next call on `stream`), or nil
+/// at the end or on an error (told apart by `errno`).
+internal func system_readdir(_ stream: CInterop.DirectoryStream) -> UnsafePointer<CChar>? {
+    guard let entry = readdir(stream) else { return nil }
+    return UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+        .assumingMemoryBound(to: CChar.self)
+}
+
+// MARK: - Process and time
+
+/// `getpid(2)`.
+internal func system_getpid() -> Int32 { getpid() }
+
+/// `getenv(3)`.
+internal func system_getenv(_ name: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>? { getenv(name) }
+
+/// `isatty(3)`.
+internal func system_isatty(_ fd: Int32) -> Int32 { isatty(fd) }
+
+/// `kill(2)` of the calling process with `SIGKILL`.
+internal func system_killSelf() -> Int32 { kill(getpid(), SIGKILL) }
+
+/// `signal(3)` setting `SIGXFSZ` to `SIG_IGN`.
+internal func system_ignoreSIGXFSZ() { _ = signal(SIGXFSZ, SIG_IGN) }
+
+/// `exit(3)`.
+internal func system_exit(_ code: Int32) -> Never { exit(code) }
+
+/// `time(3)`.
+internal func system_time() -> Int64 { Int64(time(nil)) }
+
+/// `clock_gettime(2)` of `CLOCK_MONOTONIC`, in seconds.
+internal func system_monotonicSeconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+// MARK: - Calls looked up at run time
+
+#if os(Linux)
+/// Calls Glibc has but the Swift module does not import (GNU extensions), looked up once with `dlsym`; nil
+/// where the C library lacks them (Musl, older Glibc).
+internal enum LinuxExtras {
+    typealias Renameat2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    typealias Syncfs = @convention(c) (Int32) -> Int32
+    typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+
+    static let renameat2: Renameat2? = symbol("renameat2")
+    static let syncfs: Syncfs? = symbol("syncfs")
+    static let syncFileRange: SyncFileRange? = symbol("sync_file_range")
+    static let mallopt: Mallopt? = symbol("mallopt")
+
+    private static func symbol<Function>(_ name: String) -> Function? {
+        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }
+        return unsafeBitCast(address, to: Function.self)
+    }
+}
+#endif
+
+// MARK: - The fault-injection table's lock
+
+/// `pthread_mutex_init(3)` of a new mutex.
+internal func system_mutexCreate() -> UnsafeMutablePointer<pthread_mutex_t> {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+    return mutex
+}
+
+/// `pthread_mutex_lock(3)`.
+internal func system_mutexLock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_lock(mutex) }
+
+/// `pthread_mutex_unlock(3)`.
+internal func system_mutexUnlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_unlock(mutex) }

@@ -1,0 +1,53 @@
+/// The running process: its id, environment, signals, exit, standard error.
+package enum CurrentProcess {
+    /// The process id (`getpid(2)`).
+    package static var id: Int32 { system_getpid() }
+
+    /// The environment variable `name` (`getenv(3)`: cheap, unlike building the whole environment).
+    package static func environment(_ name: String) -> String? {
+        system_getenv(name).map { String(cString: $0) }
+    }
+
+    /// True when standard error is a terminal (`isatty(3)`).
+    package static var standardErrorIsTerminal: Bool { system_isatty(2) == 1 }
+
+    /// Writes `bytes` to standard error (`write(2)` until done; errors are ignored: there is nowhere to say so).
+    package static func writeToStandardError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in try? FileDescriptor(rawValue: 2).writeAll(raw, path: nil) }
+    }
+
+    /// Ends the process with `code` (`exit(3)`).
+    package static func exit(_ code: Int32) -> Never { system_exit(code) }
+
+    /// Kills the process with `SIGKILL` at once, as a crash or the system would (for crash tests).
+    package static func killImmediately() { _ = system_killSelf() }
+
+    /// Ignores `SIGXFSZ`: a write past the file-size limit (`ulimit -f`) then fails with `EFBIG` like any
+    /// other write error, instead of killing the process.
+    package static func ignoreFileSizeLimitSignal() { system_ignoreSIGXFSZ() }
+
+    /// On Glibc, fixes the size from which allocations get their own mapping (`mallopt(M_MMAP_THRESHOLD)`),
+    /// which Glibc otherwise raises after the first large block is freed; nothing elsewhere.
+    package static func setMallocMapThreshold(_ bytes: Int32) {
+        #if os(Linux)
+        _ = LinuxExtras.mallopt?(_M_MMAP_THRESHOLD, bytes)
+        #endif
+    }
+}
+
+/// Clocks.
+package enum SystemClock {
+    /// Seconds of a monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`), for durations.
+    package static func monotonicSeconds() -> Double { system_monotonicSeconds() }
+
+    /// The current Unix time in seconds (`time(3)`).
+    package static func unixTime() -> Int64 { system_time() }
+}
+
+/// Raw memory.
+package enum Memory {
+    /// True when the `count` bytes at `left` and `right` are equal (`memcmp(3)`).
+    @inlinable package static func equal(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
+        system_memcmp(left, right, count) == 0
+    }
+}

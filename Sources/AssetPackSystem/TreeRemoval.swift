@@ -1,0 +1,37 @@
+/// Removes a file or a whole folder tree by descriptor, never following a symlink (a link is removed, not
+/// what it points to). It only ever removes assetpack's own trees (staging, previous versions, strays inside
+/// them, a packer's temporary output), so a folder whose owner bits were taken away since (an app that made
+/// a folder read-only) gets owner read, write and search back first instead of leaving the tree half
+/// removed. Names that are not valid UTF-8 are removed like any other (see ``FileName``).
+package enum TreeRemoval {
+    /// Removes `name` inside `directory`, recursively; a missing name is not an error.
+    package static func remove(_ name: String, in directory: Descriptor) throws(SystemError) {
+        try remove(FileName(name), in: directory)
+    }
+
+    /// Removes `name` inside `directory`, recursively; a missing name is not an error.
+    package static func remove(_ name: FileName, in directory: Descriptor) throws(SystemError) {
+        try name.withCString { remove($0, shown: directory.child(name.description), in: directory) }.get()
+    }
+
+    /// Removes `path` and everything below it (links in the path above it are the caller's); a missing path
+    /// is not an error.
+    package static func remove(atPath path: String) throws(SystemError) {
+        guard let parent = try Descriptor.existingDirectory(atPath: FileSystem.parentPath(path)) else { return }
+        try remove(FileSystem.lastComponent(path), in: parent)
+    }
+
+    private static func remove(_ name: UnsafePointer<CChar>, shown: String, in directory: Descriptor) -> Result<Void, SystemError> {
+        Result { () throws(SystemError) in
+            guard let status = try directory.status(name, shown: shown).get() else { return }
+            if status.kind == .directory {
+                if status.permissions & 0o700 != 0o700 {
+                    try directory.setPermissions(of: name, status.permissions | 0o700, shown: shown).get()
+                }
+                let child = try directory.open(name, .directory, path: shown).get()
+                for inner in try child.names() { try remove(inner, in: child) }
+            }
+            try directory.remove(name, isDirectory: status.kind == .directory, shown: shown).get()
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Mistakes at the command line of `assetpack expand`: each ends with exit status 1 and exactly one stderr
+/// line naming the file and the reason in plain words — never a system call's name — and leaves the folder
+/// it was run in as it was (no destination, no parent folder made for it, no staging tree, no record).
+@Suite struct BadInputCLITests {
+    let tool = builtProduct("assetpack")
+
+    /// A scratch folder holding `src/` (a folder with `a.txt` and `d/b.txt`), `app.apk` (the same files
+    /// below `assets/`) and `file.txt`.
+    static func scratch(_ label: String) throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory(label)
+        try ExpandCLITests.write(["a.txt": [1], "d/b.txt": [2]], to: scratch.file("src"))
+        try RawZip([RawZip.file("assets/a.txt", [1]), RawZip.file("assets/d/b.txt", [2])]).write(to: scratch.file("app.apk"))
+        try scratch.write("file.txt", text: "a file")
+        return scratch
+    }
+
+    struct Mistake: Sendable, CustomTestStringConvertible {
+        let label: String
+        let arguments: [String]
+        /// The whole stderr line after `assetpack: error: `; `SCRATCH` stands for the scratch folder's path.
+        let line: String
+        var testDescription: String { label }
+    }
+
+    static let mistakes: [Mistake] = [
+        Mistake(label: "a missing bundle", arguments: ["expand", "nothere.bundle", "--to", "out"],
+                line: "nothere.bundle: no such file or folder"),
+        Mistake(label: "a missing archive", arguments: ["expand", "missing.zip", "--to", "out"],
+                line: "missing.zip: no such file or folder"),
+        Mistake(label: "a source below a file", arguments: ["expand", "file.txt/app.apk", "--to", "out"],
+                line: "file.txt/app.apk: no such file or folder"),
+        Mistake(label: "an empty destination", arguments: ["expand", "src", "--to", ""],
+                line: "the destination is an empty path; name a folder to create or replace"),
+        Mistake(label: "a destination below a file", arguments: ["expand", "src", "--to", "file.txt/out"],
+                line: "SCRATCH/file.txt: not a folder"),
+        Mistake(label: "a misspelt root of an archive", arguments: ["expand", "app.apk", "--root", "asets", "--to", "new/deeper/out"],
+                line: "app.apk: the archive has no folder \"asets\" (the root to expand)"),
+        Mistake(label: "a root of an archive that is a file", arguments: ["expand", "app.apk", "--root", "assets/a.txt", "--to", "out"],
+                line: "app.apk: the root \"assets/a.txt\" is a file in the archive, not a folder"),
+        Mistake(label: "a misspelt root of a folder", arguments: ["expand", "src", "--root", "dd", "--to", "new/out"],
+                line: "src/dd: no such folder"),
+        Mistake(label: "a root of a folder that is a file", arguments: ["expand", "src", "--root", "a.txt", "--to", "out"],
+                line: "src/a.txt: is a file, not a folder"),
+        Mistake(label: "an archive root that holds no file", arguments: ["expand", "app.apk", "--to", "out", "--root", "assets/empty"],
+                line: "app.apk (assets/empty/): holds no files, so there is nothing to expand (an empty tree is expanded only "
+                    + "when allowed: ExpansionOptions.allowsEmpty, --allow-empty)"),
+    ]
+
+    @Test(arguments: mistakes)
+    func aMistakeIsOnePlainLine(_ mistake: Mistake) throws {
+        let scratch = try Self.scratch("cli-bad-input")
+        if mistake.label.contains("holds no file") {
+            try RawZip([RawZip.file("assets/a.txt", [1]), RawZip.directory("assets/empty/sub/")]).write(to: scratch.file("app.apk"))
+        }
+        let before = HostileStage.allNames(scratch.path)
+        let result = try run(tool, mistake.arguments, cwd: scratch.path)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let line = mistake.line.replacingOccurrences(of: "SCRATCH", with: scratch.path)
+        #expect(result.stderr == "assetpack: error: \(line)\n")
+        #expect(!result.stderr.contains(" failed"), "a system call's name: \(result.stderr)")
+        #expect(HostileStage.allNames(scratch.path) == before, "the run left something behind")
+    }
+
+    @Test func anEmptyTreeIsExpandedWhenAllowed() throws {
+        let scratch = try Self.scratch("cli-allow-empty")
+        try FileManager.default.createDirectory(atPath: scratch.file("empty/sub"), withIntermediateDirectories: true)
+        let refused = try run(tool, ["expand", "empty", "--to", "out"], cwd: scratch.path)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "assetpack: error: empty: holds no files, so there is nothing to expand (an empty tree is "
+                + "expanded only when allowed: ExpansionOptions.allowsEmpty, --allow-empty)\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
+        let allowed = try run(tool, ["expand", "empty", "--to", "out", "--allow-empty"], cwd: scratch.path)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.hasPrefix("expanded 0 files (0 B) into \(scratch.file("out")) in "))
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: scratch.file("out/sub"), isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
+    @Test(ExternalTool.zip.needed)
+    func anArchiveZipWroteFromAPipeExpandsToARegularFile() throws {
+        // Info-ZIP records the pipe's FIFO mode for the entry "-"; unzip and Python extract a regular file, and so do we.
+        try ExternalTool.zip.require()
+        let scratch = try TemporaryDirectory("cli-pipe")
+        let made = try run("/bin/sh", ["-c", "echo hi | zip -q pipe.zip -"], cwd: scratch.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let result = try run(tool, ["expand", "pipe.zip", "--to", "out"], cwd: scratch.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(ExpandCLITests.read(scratch.file("out")) == ["-": Array("hi\n".utf8)])
+        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.file("out/-"))
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect((attributes[.posixPermissions] as? Int) == 0o644)
+    }
+}
