@@ -60,7 +60,7 @@ struct ExpandCommand: ParsableCommand {
             let installer = try AssetInstaller(source: source, destination: destination, options: options)
             let result: ExpansionResult
             do {
-                result = try installer.install { progress in
+                result = try installer.installSynchronously { progress in
                     bar?.update(progress)
                 }
             } catch {
