@@ -71,7 +71,7 @@ public struct AssetInstaller: Sendable {
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
     /// stamp and the bundle's `.assetpack/identity` (plus one `stat` each for leftovers of an interrupted
     /// switch). An archive given as the source (``ZipAssetSource``) is compared by the fingerprint of its
-    /// central directory, which was read when it was opened (``SourceFingerprint``). Any other source
+    /// central directory, which was read when it was opened (`SourceFingerprint`). Any other source
     /// without a manifest answers false here (only an install can walk it).
     public func isUpToDate() -> Bool { upToDateStamp() != nil }
 

@@ -2,7 +2,7 @@ import AssetPack
 import AssetPackSystem
 import AssetPackZip
 
-/// Writes a bundle's `.assetpack/manifest.json` (deterministic JSON, see ``BundleManifest``) and
+/// Writes a bundle's `.assetpack/manifest.json` (deterministic JSON, see `BundleManifest`) and
 /// `.assetpack/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
 /// entries of a bundle archive.
 public enum ManifestWriter {
