@@ -9,7 +9,9 @@ func assetsFolder() throws -> URL {
 }
 
 /// Expands `assets.bundle` from the app's bundle into `destination` at first launch; at every later
-/// launch it finds the assets in place and returns at once. `show` gets a line and a fraction to display.
+/// launch it finds the assets in place and returns at once. `show` gets a line and a fraction to display
+/// (on the main actor: the install itself runs on a thread of its own).
+@MainActor
 func installAssets(from bundle: Bundle = .main, into destination: URL,
                    show: (String, Double) -> Void = { _, _ in }) async throws -> ExpansionResult {
     let source = try BundleSource(bundle: bundle, subdirectory: "assets.bundle")
