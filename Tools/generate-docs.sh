@@ -6,6 +6,8 @@
 #   bash Tools/generate-docs.sh --static   # for static hosting, in .build/docs/<Target>.doccarchive
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Package.swift adds the docc plugin only then (it costs every clean build otherwise).
+export ASSETPACK_DOCC=1
 
 targets=(AssetPackZip AssetPack AssetPackPacker AssetPackAndroid)
 arguments=()
