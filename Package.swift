@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -84,3 +85,10 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// swiftlang/swift-docc-plugin for `swift package generate-documentation`, only when ASSETPACK_DOCC=1
+// (Tools/generate-docs.sh sets it): SwiftPM compiles a dependency's plugins in every clean build (about 15 s
+// more on 2 cores) and apps that depend on assetpack would fetch it, for documentation they never build.
+if ProcessInfo.processInfo.environment["ASSETPACK_DOCC"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -8,7 +8,7 @@ import AssetPackZip
 /// **Listing.** The NDK lists regular files only, never folders, so the tree comes from elsewhere:
 /// from the packed bundle's manifest (`assetpack-meta/manifest.json` under `root`, or the legacy
 /// `.assetpack/manifest.json`) when it has one — read through the NDK, so no path is needed — and otherwise from the APK's central directory, read with
-/// ``ZipArchive`` from `apkPath` (the app's `ApplicationInfo.sourceDir`). ``listing`` says which.
+/// `ZipArchive` from `apkPath` (the app's `ApplicationInfo.sourceDir`). ``listing`` says which.
 ///
 /// **Reading** is the NDK's: ``open(_:)`` streams the asset with `AAsset_read` (Android inflates a
 /// deflated entry as it goes); ``randomAccess(_:)`` hands out a stored asset as a byte range of the
@@ -22,7 +22,7 @@ import AssetPackZip
 ///   without asking the NDK (Android 10 opens a folder's own directory entry `"dir/"`, and `""`, as
 ///   0-byte assets on a zip that has such entries);
 /// - names with a trailing or leading `/`, and empty names, never reach the NDK (``NDKAssetManager``);
-/// - a missing folder and an empty one list the same, `[]`; ``AssetWalker`` tells an empty folder
+/// - a missing folder and an empty one list the same, `[]`; `AssetWalker` tells an empty folder
 ///   from a file by `open` failing with `.notFound`, as on Android;
 /// - no listed name is empty (the legacy AssetManager's phantom `""` never reaches the walker).
 ///

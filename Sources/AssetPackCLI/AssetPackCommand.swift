@@ -7,6 +7,12 @@ struct AssetPackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assetpack",
         abstract: "Ship asset trees inside apps and put them on writable storage at first launch.",
+        discussion: """
+            Every failure prints one line on stderr naming the file and the reason (with --json, one JSON \
+            line on stdout instead) and exits with the status of its class:
+
+            \(ExitStatus.helpText)
+            """,
         version: "0.1.0",
         subcommands: [BuildCommand.self, ExpandCommand.self, ListCommand.self, VerifyCommand.self, CheckCommand.self,
                       StatusCommand.self, UninstallCommand.self]
@@ -17,9 +23,41 @@ struct AssetPackCommand: ParsableCommand {
     /// On glibc, also fixes the size from which allocations get their own mapping at its default 128 KiB:
     /// glibc otherwise raises it after the first large block is freed, and the large arrays of a plan
     /// then stay in the heap after they are freed (a 50,000-file expansion peaked 5 MB higher).
+    ///
+    /// Then parses and runs the command as argument-parser's `main()` does, with two additions: with
+    /// `--json`, a command-line error is a JSON line too, and a mistyped command gets a suggestion.
     static func main() {
         CurrentProcess.ignoreFileSizeLimitSignal()
         CurrentProcess.setMallocMapThreshold(128 * 1024)
-        main(nil)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        Reporting.context.json = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            if let mistyped = CommandSuggestion.unknownCommand(in: arguments, commands: commandNames) {
+                throw mistyped
+            }
+            var command = try parseAsRoot(arguments)
+            Reporting.context.command = type(of: command).configuration.commandName ?? "assetpack"
+            try command.run()
+        } catch {
+            end(with: error, arguments: arguments)
+        }
+    }
+
+    /// The names of the subcommands, `help` included.
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
+
+    /// Ends with `error`: as JSON when `--json` was given (help and `--version` excepted), else as
+    /// argument-parser prints it.
+    private static func end(with error: any Error, arguments: [String]) -> Never {
+        let status = ExitStatus(any: error)
+        guard Reporting.context.json, status != .success else { exit(withError: error) }
+        if Reporting.context.command == "assetpack", let name = arguments.first(where: commandNames.contains) {
+            Reporting.context.command = name
+        }
+        let report = ErrorReport(status, code: status == .usage ? "usage" : "failure", message: message(for: error))
+        print(JSONReport.failure(report, command: Reporting.context.command))
+        CurrentProcess.exit(status.rawValue)
     }
 }

@@ -1,14 +1,18 @@
 import ArgumentParser
 
-/// `ARCHIVE`, the zip archive that `list` and `verify` read.
+// The option groups several commands share, so that one thing has one spelling and one value name
+// everywhere: a folder is `<dir>`, a count `<n>`, an archive `<archive>`.
+
+/// `<archive>`, the zip archive that `list` and `verify` read.
 struct ArchiveArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk), or a bundle folder.", valueName: "archive"))
+    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk), or a bundle folder.", valueName: "archive"),
+              completion: .file(extensions: ["zip", "apk", "jar", "ipa", "aar"]))  // folders complete too
     var path: String
 }
 
-/// `--jobs N`, shared by the commands that work on several threads.
+/// `--jobs <n>`, shared by the commands that work on several threads.
 struct JobsOption: ParsableArguments {
-    @Option(name: .customLong("jobs"), help: ArgumentHelp("Threads working at once (default: one per core).", valueName: "N"))
+    @Option(name: .customLong("jobs"), help: ArgumentHelp("Threads working at once (default: one per core).", valueName: "n"))
     var count: Int?
 
     func validate() throws {
@@ -20,4 +24,23 @@ struct JobsOption: ParsableArguments {
 struct ReportOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
+}
+
+/// `-v/--verbose`, shared by the commands that write files: each file is listed as it is written.
+struct VerboseOption: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "List each file as it is written (its path, one a line, on stdout).")
+    var verbose = false
+
+    /// Refuses `--verbose` beside `--quiet` or `--json`.
+    func check(quiet: Bool, json: Bool) throws {
+        guard verbose else { return }
+        if quiet { throw ValidationError("Give either --verbose or --quiet, not both.") }
+        if json { throw ValidationError("--verbose lists files as text; leave out --json.") }
+    }
+}
+
+/// `--json`, shared by the commands that can report as JSON (README, "JSON output").
+struct JSONOption: ParsableArguments {
+    @Flag(help: "Print one line of JSON (schema 1, see the README), also when the command fails.")
+    var json = false
 }

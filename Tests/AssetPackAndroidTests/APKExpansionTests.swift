@@ -148,7 +148,7 @@ struct APKExpansionTests {
         #expect(tree == original, "\(name): \(tree.differences(from: original))", sourceLocation: sourceLocation)
         let again = CallCountingSource(source)
         let second = try AssetInstaller(source: again, destination: scratch.file(name),
-                                        options: ExpansionOptions(durability: .none)).install()
+                                        options: ExpansionOptions(durability: .none)).installSynchronously()
         #expect(second.upToDate && again.lists == 0 && again.opens == identityReads,
                 "\(name): up to date from \(again.opens), \(again.lists) lists", sourceLocation: sourceLocation)
     }

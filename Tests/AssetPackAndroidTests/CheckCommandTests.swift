@@ -219,7 +219,7 @@ struct CheckCommandTests {
         #expect(none.stderr == "assetpack: error: app.apk: holds no assetpack bundle "
                 + "(no assetpack-meta/manifest.json or .assetpack/manifest.json at any depth)\n")
         let folder = try check(["plain"], in: scratch)
-        #expect(folder.status == 1 && folder.stdout.isEmpty)
+        #expect(folder.status == 64 && folder.stdout.isEmpty)
         #expect(folder.stderr == "assetpack: error: plain: is a folder; check reads an APK, AAB, IPA or zip "
                 + "(assetpack verify checks a bundle folder)\n")
     }

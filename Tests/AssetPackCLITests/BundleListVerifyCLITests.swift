@@ -104,7 +104,7 @@ import TestSupport
         changed[0] ^= 0x20
         try Data(changed).write(to: URL(fileURLWithPath: dir.file("b.bundle/a.txt")))
         let plain = try run(tool, ["verify", "b.bundle"], cwd: dir.path)
-        #expect(plain.status == 1 && plain.stdout.isEmpty)
+        #expect(plain.status == 65 && plain.stdout.isEmpty)
         #expect(plain.stderr == "assetpack: error: b.bundle: a.txt: CRC-32 mismatch: expected \(crc(Self.text)) (recorded in the "
                 + "manifest), data has \(crc(changed))\n")
 
@@ -116,7 +116,7 @@ import TestSupport
         var damaged = Self.model
         damaged[1_000] ^= 0xFF
         let packed = try run(tool, ["verify", "b.bundle"], cwd: dir.path)
-        #expect(packed.status == 1 && packed.stdout.isEmpty)
+        #expect(packed.status == 65 && packed.stdout.isEmpty)
         #expect(packed.stderr == "assetpack: error: b.bundle/big/model.bin.zip: entry \"model.bin\": CRC-32 mismatch: expected "
                 + "\(crc(Self.model)) (declared in the central directory), data has \(crc(damaged))\n")
     }
@@ -125,11 +125,11 @@ import TestSupport
         let dir = try TemporaryDirectory("cli-bundle-none")
         try dir.write("plain/a.txt", Self.text)
         let list = try run(tool, ["list", "plain"], cwd: dir.path)
-        #expect(list.status == 1 && list.stdout.isEmpty)
+        #expect(list.status == 66 && list.stdout.isEmpty)
         #expect(list.stderr == "assetpack: error: plain: is a folder without a bundle manifest (assetpack-meta/manifest.json); "
                 + "list reads a bundle folder or a zip\n")
         let verify = try run(tool, ["verify", "plain"], cwd: dir.path)
-        #expect(verify.status == 1 && verify.stdout.isEmpty)
+        #expect(verify.status == 66 && verify.stdout.isEmpty)
         #expect(verify.stderr == "assetpack: error: plain: no bundle manifest at assetpack-meta/manifest.json "
                 + "(or the legacy .assetpack/manifest.json)\n")
     }

@@ -32,10 +32,10 @@ import TestSupport
     @Test func helpListsTheOptionsAndTheDefaults() throws {
         #expect(try helpSection("LEAVING FILES OUT:") == """
             LEAVING FILES OUT:
-              --exclude <GLOB>        Leave out files and folders matching GLOB
+              --exclude <glob>        Leave out files and folders matching <glob>
                                       (repeatable): a name at any depth (*.psd), a path
-                                      from SRC (docs/*.md, raw/**/*.tmp), folders only with
-                                      a trailing / (cache/).
+                                      from <source> (docs/*.md, raw/**/*.tmp), folders only
+                                      with a trailing / (cache/).
               --no-default-excludes   Pack what is left out by default: .DS_Store ._*
                                       Thumbs.db desktop.ini .git .svn .hg *~ *.swp *.swo
                                       .#*.
@@ -160,6 +160,11 @@ import TestSupport
         let dir = try TemporaryDirectory("cli-android-json")
         let result = try run(tool, ["build", try sourceTree(dir), "--json", "--print-android-settings"], cwd: dir.path)
         #expect(result.status == 64)
-        #expect(result.stderr.split(separator: "\n").first == "Error: --print-android-settings prints text; leave out --json.")
+        // With --json, the usage error is a JSON line too.
+        #expect(result.stdout == #"{"command":"build","error":{"class":"usage","code":"usage","message":"--print-android-settings prints text; leave out --json."},"exitStatus":64,"ok":false,"schema":1}"# + "\n")
+        #expect(result.stderr.isEmpty)
+        let text = try run(tool, ["build", try sourceTree(dir), "--print-android-settings", "--quiet", "--verbose"], cwd: dir.path)
+        #expect(text.status == 64)
+        #expect(text.stderr.split(separator: "\n").first == "Error: Give either --verbose or --quiet, not both.")
     }
 }

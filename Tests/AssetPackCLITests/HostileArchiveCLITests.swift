@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// What a user sees when `assetpack expand` meets a hostile or broken input, or a fault of the machine:
-/// exit status 1, exactly ONE line on stderr — `assetpack: error: ` then the archive, the entry and the
+/// the exit status of its class, exactly ONE line on stderr — `assetpack: error: ` then the archive, the entry and the
 /// reason — nothing on stdout, the previous complete tree untouched, and nothing written outside. Also
 /// process faults only a child process can have: a file-size limit (`ulimit -f`), another user, SIGKILL
 /// at random moments.
@@ -25,9 +25,9 @@ import TestSupport
     }
 
     /// Checks the one-line failure and that the destination still holds `holding` (nil: it does not exist).
-    func expectOneLineFailure(_ result: CommandResult, mentions: [String], destination: String,
+    func expectOneLineFailure(_ result: CommandResult, status: Int32?, mentions: [String], destination: String,
                               holding: ExpandCLITests.Files? = previous, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(result.status == 1, "exit status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.status == status, "exit status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)", sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines[1].isEmpty, "not one line: \(result.stderr)", sourceLocation: sourceLocation)
@@ -105,7 +105,8 @@ import TestSupport
         let (scratch, destination) = try stage("cli-hostile")
         try Data(try hostile.bytes()).write(to: URL(fileURLWithPath: scratch.file("hostile.zip")))
         let result = try run(tool, ["expand", scratch.file("hostile.zip"), "--to", destination])
-        expectOneLineFailure(result, mentions: [scratch.file("hostile.zip")] + hostile.mentions, destination: destination)
+        expectOneLineFailure(result, status: Self.exitStatus[hostile.label], mentions: [scratch.file("hostile.zip")] + hostile.mentions,
+                             destination: destination)
         #expect(sortedNames(scratch.path) == ["hostile.zip", "out", "previous"])
         #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/assetpack-cli-evil.txt"))
@@ -118,10 +119,21 @@ import TestSupport
         let result = try run(tool, ["expand", scratch.file("tree"), "--to", destination])
         // Names inside the archive are shown below the folder it sits in: "data/a.txt".
         let mentions = hostile.mentions.map { $0.hasPrefix("\"") && $0 != "\"\"" ? String($0.dropFirst()) : $0 }
-        expectOneLineFailure(result, mentions: ["data/pack.zip"] + mentions, destination: destination)
+        expectOneLineFailure(result, status: Self.exitStatus[hostile.label], mentions: ["data/pack.zip"] + mentions,
+                             destination: destination)
         #expect(sortedNames(scratch.path) == ["out", "previous", "tree"])
         #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
     }
+
+    /// The exit status of each hostile input's class (README, "Exit status"): refused by policy (77) or
+    /// damaged (65).
+    static let exitStatus: [String: Int32] = [
+        "parent escape": 77, "absolute name": 77, "backslash name": 77, "NUL in a name": 77,
+        "newline and escape in a name": 77, "empty name": 77, "symbolic link": 77, "FIFO": 77, "duplicate names": 77,
+        "case twins": 77, "encrypted": 77, "bzip2": 77, "ratio bomb": 77,
+        "CRC-32 mismatch": 65, "random bytes": 65, "empty file": 65,
+        "damaged deflate data": 65, "a size that lies": 65, "local header disagrees": 65,
+    ]
 
     // MARK: - Faults of the machine
 
@@ -133,7 +145,7 @@ import TestSupport
         try ExpandCLITests.write(next, to: scratch.file("next"))
         let limited = try run("/bin/sh", ["-c", "ulimit -f 64; exec \"$0\" \"$@\"", tool, "expand", scratch.file("next"),
                                            "--to", destination, "--jobs", "1"])
-        expectOneLineFailure(limited, mentions: ["large.bin", "file too large"], destination: destination)
+        expectOneLineFailure(limited, status: 74, mentions: ["large.bin", "file too large"], destination: destination)
         let staging = scratch.file("out/.assets.assetpack-staging")
         let staged = (FileManager.default.enumerator(atPath: staging)?.allObjects as? [String]) ?? []
         #expect(!staged.contains { $0.contains(".assetpack-tmp-") }, "\(staged)")
@@ -156,10 +168,10 @@ import TestSupport
         // Both name the folder that refused the write, in plain words.
         let refused = "assetpack: error: \(scratch.file("locked")): permission denied: cannot write here\n"
         let parent = try run("setpriv", nobody + ["--to", scratch.file("locked/assets")])
-        expectOneLineFailure(parent, mentions: [], destination: scratch.file("locked/assets"), holding: nil)
+        expectOneLineFailure(parent, status: 74, mentions: [], destination: scratch.file("locked/assets"), holding: nil)
         #expect(parent.stderr == refused)
         let deeper = try run("setpriv", nobody + ["--to", scratch.file("locked/sub/assets")])
-        expectOneLineFailure(deeper, mentions: [], destination: scratch.file("locked/sub/assets"), holding: nil)
+        expectOneLineFailure(deeper, status: 74, mentions: [], destination: scratch.file("locked/sub/assets"), holding: nil)
         #expect(deeper.stderr == refused)
         #expect(sortedNames(scratch.file("locked")) == [])
     }
@@ -194,7 +206,7 @@ import TestSupport
         #expect(try run("/bin/mount", ["-o", "remount,bind,ro", scratch.file("out")]).status == 0)
         try ExpandCLITests.write(["keep.txt": Array("next\n".utf8)], to: scratch.file("next"))
         let result = try run(tool, ["expand", scratch.file("next"), "--to", destination])
-        expectOneLineFailure(result, mentions: [], destination: destination)
+        expectOneLineFailure(result, status: 74, mentions: [], destination: destination)
         #expect(result.stderr == "assetpack: error: \(scratch.file("out")): read-only file system: cannot write here\n")
     }
 
@@ -203,7 +215,7 @@ import TestSupport
         try ExpandCLITests.write(Self.previous, to: scratch.file("src"))
         try scratch.write("assets", text: "mine")
         let result = try run(tool, ["expand", scratch.file("src"), "--to", scratch.file("assets")])
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.stderr == "assetpack: error: \(scratch.file("assets")): the destination exists and is not a folder\n")
         #expect(try String(contentsOfFile: scratch.file("assets"), encoding: .utf8) == "mine")
     }

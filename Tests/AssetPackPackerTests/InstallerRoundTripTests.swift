@@ -13,7 +13,7 @@ import TestSupport
         try dir.write("src/media/noise.bin", random.bytes(1_100_000))
         try build(src, dir.file("out"))
         let result = try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil),
-                                        destination: dir.file("installed")).install()
+                                        destination: dir.file("installed")).installSynchronously()
         #expect(!result.upToDate)
         #expect(try snapshot(dir.file("installed")) == snapshot(src))
     }
@@ -23,7 +23,7 @@ import TestSupport
         let src = try RoundTripTests.awkwardTree(dir)
         _ = try ArchivePacker().build(source: src, output: dir.file("all.zip"))
         try AssetInstaller(source: AssetSources.open(path: dir.file("all.zip"), root: nil),
-                           destination: dir.file("installed")).install()
+                           destination: dir.file("installed")).installSynchronously()
         #expect(try snapshot(dir.file("installed")) == snapshot(src))
     }
 }

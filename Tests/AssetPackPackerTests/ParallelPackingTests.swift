@@ -178,7 +178,7 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
             let reports = Reports()
             let result = try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil),
                                             destination: dir.file("installed\(jobs)"), options: ExpansionOptions(jobs: jobs))
-                .install(progress: { progress in
+                .installSynchronously(progress: { progress in
                     reports.lock.withLock {
                         reports.bytes.append(progress.bytesDone)
                         reports.total = progress.bytesTotal
@@ -202,7 +202,7 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         try FileManager.default.removeItem(atPath: dir.file("out/" + BundleManifest.path))
         try Data(try manifest.encodedJSON()).write(to: URL(fileURLWithPath: dir.file("out/" + BundleManifest.path)))
         let error = expectError {
-            try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil), destination: dir.file("installed")).install()
+            try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil), destination: dir.file("installed")).installSynchronously()
         }
         #expect(error != nil)
         #expect(!FileManager.default.fileExists(atPath: dir.file("installed/models/big.txt")))

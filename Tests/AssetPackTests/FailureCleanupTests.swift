@@ -28,7 +28,7 @@ import TestSupport
         let cancellation = ExpansionCancellation()
         let installer = try AssetInstaller(source: source, destination: destination, options: ExpansionOptions(jobs: 1))
         let error = #expect(throws: AssetPackError.self) {
-            try installer.install(progress: { if $0.filesWritten >= files { cancellation.cancel() } }, cancellation: cancellation)
+            try installer.installSynchronously(progress: { if $0.filesWritten >= files { cancellation.cancel() } }, cancellation: cancellation)
         }
         #expect(error?.code == .cancelled)
     }
@@ -69,7 +69,7 @@ import TestSupport
             try RawZip(entries).write(to: path)
             let before = HostileStage.allNames(work.path)
             let error = #expect(throws: AssetPackError.self, "\(label)") {
-                try AssetInstaller(source: try source(), destination: work.file("new/deeper/assets")).install()
+                try AssetInstaller(source: try source(), destination: work.file("new/deeper/assets")).installSynchronously()
             }
             #expect(FailureCleanup.kind(of: try #require(error)) == .badInput)
             #expect(HostileStage.allNames(work.path) == before, "\(label): \(HostileStage.allNames(work.path).subtracting(before))")
@@ -88,7 +88,7 @@ import TestSupport
         let before = HostileStage.allNames(stage.scratch.path)
         #expect(throws: AssetPackError.self) {
             try AssetInstaller(source: DirectorySource(root: stage.scratch.file("tree")), destination: stage.scratch.file("new/assets"),
-                               options: options).install()
+                               options: options).installSynchronously()
         }
         #expect(HostileStage.allNames(stage.scratch.path) == before)
     }
@@ -103,10 +103,10 @@ import TestSupport
         var tight = ExpansionOptions(jobs: 1)
         tight.testSeam.freeSpace = 10_000
         #expect(throws: AssetPackError.self) {
-            try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination, options: tight).install()
+            try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination, options: tight).installSynchronously()
         }
         #expect(HostileStage.allNames(work.file(".assets.assetpack-staging")) == staged, "the earlier run's staging tree changed")
-        let result = try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination).install()
+        let result = try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination).installSynchronously()
         #expect(result.filesResumed >= 2)
         #expect(DiskTree.read(destination) == DiskTree(Self.tree))
     }
@@ -120,13 +120,13 @@ import TestSupport
         faults.forEach(FaultInjection.install)
         let error = #expect(throws: AssetPackError.self) {
             try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination,
-                               options: ExpansionOptions(jobs: 1)).install()
+                               options: ExpansionOptions(jobs: 1)).installSynchronously()
         }
         faults.forEach(FaultInjection.remove)
         #expect(error?.errno == EIO)
         #expect(FailureCleanup.kind(of: try #require(error)) == .interrupted)
         #expect(hiddenNames(work.path) == [".assets.assetpack-staging"])
-        let result = try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination).install()
+        let result = try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: destination).installSynchronously()
         #expect(result.filesResumed >= 1, "the verified files of the failed run were resumed")
         #expect(DiskTree.read(destination) == DiskTree(Self.tree))
         #expect(hiddenNames(work.path) == [])
@@ -145,12 +145,12 @@ import TestSupport
         try RawZip([RawZip.file("../evil", [1])]).write(to: work.file("hostile.zip"))
         let before = HostileStage.allNames(work.path)
         #expect(throws: AssetPackError.self) {
-            try AssetInstaller(source: try ZipAssetSource(path: work.file("hostile.zip")), destination: destination).install()
+            try AssetInstaller(source: try ZipAssetSource(path: work.file("hostile.zip")), destination: destination).installSynchronously()
         }
         #expect(HostileStage.allNames(work.path) == before)
         // ... and the next source removes it and starts afresh.
         let result = try AssetInstaller(source: try ZipAssetSource(path: work.file("new.zip")), destination: destination,
-                                        options: ExpansionOptions(jobs: 1)).install()
+                                        options: ExpansionOptions(jobs: 1)).installSynchronously()
         #expect(result.filesResumed == 0)
         #expect(result.filesWritten == Self.tree.files.count)
         #expect(DiskTree.read(destination) == DiskTree(Self.tree))
@@ -168,12 +168,12 @@ import TestSupport
         #expect(try installer.discardPartialInstall() == true)
         #expect(hiddenNames(work.path) == [])
         #expect(try installer.discardPartialInstall() == false)
-        let result = try installer.install()
+        let result = try installer.installSynchronously()
         #expect(result.filesResumed == 0)
         #expect(DiskTree.read(destination) == DiskTree(Self.tree))
         // The installed tree itself is never touched.
         #expect(try installer.discardPartialInstall() == false)
-        #expect(try installer.install().upToDate)
+        #expect(try installer.installSynchronously().upToDate)
         #expect(try AssetInstaller(source: installer.source, destination: work.file("missing/assets")).discardPartialInstall() == false)
     }
 
@@ -183,12 +183,12 @@ import TestSupport
         let work = try TemporaryDirectory("cleanup-discard-previous")
         try Self.writeTree(in: work)
         let installer = try AssetInstaller(source: DirectorySource(root: work.file("tree")), destination: work.file("assets"))
-        try installer.install()
+        try installer.installSynchronously()
         try FileManager.default.moveItem(atPath: work.file("assets"), toPath: work.file(".assets.assetpack-previous"))
         try work.write(".assets.assetpack-staging/part0.bin", [1])
         #expect(try installer.discardPartialInstall() == true)
         #expect(hiddenNames(work.path) == [])
         #expect(DiskTree.read(work.file("assets")) == DiskTree(Self.tree))
-        #expect(try installer.install().upToDate)
+        #expect(try installer.installSynchronously().upToDate)
     }
 }

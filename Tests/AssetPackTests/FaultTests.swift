@@ -27,7 +27,7 @@ import TestSupport
         options.testSeam.freeSpace = freeSpace
         let installer = try AssetInstaller(source: DirectorySource(root: work.file(name)), destination: destination,
                                            options: options)
-        return try installer.install()
+        return try installer.installSynchronously()
     }
 
     @Test(.enabled(if: canMount, "needs root and tmpfs"))
@@ -126,7 +126,7 @@ import TestSupport
         let installer = try AssetInstaller(source: source, destination: stage.destination, options: ExpansionOptions(jobs: 1))
         let tampered = ExpansionCancellation()  // used as a once-flag
         let outcome = Result { () throws(AssetPackError) in
-            try installer.install { progress in
+            try installer.installSynchronously { progress in
                 guard progress.filesWritten == 1, !tampered.isCancelled else { return }
                 tampered.cancel()
                 let thread = Thread { Self.apply(tamper, to: path, from: layout.dataOffsets[1]) }

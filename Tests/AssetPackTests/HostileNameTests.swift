@@ -84,7 +84,7 @@ import TestSupport
         try RawZip([RawZip.file("assets/ok.txt", [1]), RawZip.file(name, [2]), RawZip.file("other/" + name, [3])])
             .write(to: scratch.file("app.apk"))
         let source = try ZipAssetSource(path: scratch.file("app.apk"), root: "assets")
-        try AssetInstaller(source: source, destination: scratch.file("assets")).install()
+        try AssetInstaller(source: source, destination: scratch.file("assets")).installSynchronously()
         #expect(DiskTree.read(scratch.file("assets"))?.files == ["ok.txt": [1]])
     }
 
@@ -94,7 +94,7 @@ import TestSupport
         try RawZip([RawZip.file("assets/ok.txt", [1]), RawZip.file(name, [2])]).write(to: scratch.file("app.apk"))
         let source = try ZipAssetSource(path: scratch.file("app.apk"), root: "assets")
         let error = #expect(throws: AssetPackError.self) {
-            try AssetInstaller(source: source, destination: scratch.file("assets")).install()
+            try AssetInstaller(source: source, destination: scratch.file("assets")).installSynchronously()
         }
         expectError(error, .unsafePath, mentions: ["app.apk", name])
         #expect(!FileManager.default.fileExists(atPath: scratch.file("assets")))

@@ -132,7 +132,7 @@ import TestSupport
         let bait = Array(repeating: UInt8(9), count: 3_000)
         try Data(bait).write(to: URL(fileURLWithPath: stage.outside + "/old.bin"))
         try Self.next.write(to: stage.scratch.file("next"))
-        try AssetInstaller(source: DirectorySource(root: stage.scratch.file("next")), destination: stage.destination).install()
+        try AssetInstaller(source: DirectorySource(root: stage.scratch.file("next")), destination: stage.destination).installSynchronously()
         #expect(DiskTree.read(stage.destination) == DiskTree(Self.next))
         #expect(folderNames(stage.outside) == ["old.bin"])
         #expect(Array(try Data(contentsOf: URL(fileURLWithPath: stage.outside + "/old.bin"))) == bait)
@@ -146,13 +146,13 @@ import TestSupport
                                            options: ExpansionOptions(jobs: 1))
         let cancellation = ExpansionCancellation()
         #expect(throws: AssetPackError.self) {
-            try installer.install(progress: { if $0.filesWritten >= 1 { cancellation.cancel() } }, cancellation: cancellation)
+            try installer.installSynchronously(progress: { if $0.filesWritten >= 1 { cancellation.cancel() } }, cancellation: cancellation)
         }
         let staging = stage.scratch.file("out/.assets.assetpack-staging")
         #expect(FileManager.default.fileExists(atPath: staging + "/.assetpack/staging"), "an interrupted staging tree to resume")
         try? FileManager.default.removeItem(atPath: staging + "/d")
         try FileManager.default.createSymbolicLink(atPath: staging + "/d", withDestinationPath: stage.outside)
-        try installer.install()
+        try installer.installSynchronously()
         #expect(DiskTree.read(stage.destination) == DiskTree(Self.next))
         #expect(folderNames(stage.outside) == [])
         #expect(hiddenNames(stage.scratch.file("out")) == [])
@@ -163,7 +163,7 @@ import TestSupport
         try Self.next.write(to: stage.scratch.file("next"))
         try FileManager.default.createSymbolicLink(atPath: stage.scratch.file("out/.assets.assetpack-staging"),
                                                    withDestinationPath: stage.outside)
-        try AssetInstaller(source: DirectorySource(root: stage.scratch.file("next")), destination: stage.destination).install()
+        try AssetInstaller(source: DirectorySource(root: stage.scratch.file("next")), destination: stage.destination).installSynchronously()
         #expect(DiskTree.read(stage.destination) == DiskTree(Self.next))
         #expect(folderNames(stage.outside) == [])
         #expect(hiddenNames(stage.scratch.file("out")) == [])
@@ -175,7 +175,7 @@ import TestSupport
         let linked = stage.scratch.file("out/linked")
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: stage.outside)
         let error = #expect(throws: AssetPackError.self) {
-            try AssetInstaller(source: DirectorySource(root: stage.scratch.file("next")), destination: linked).install()
+            try AssetInstaller(source: DirectorySource(root: stage.scratch.file("next")), destination: linked).installSynchronously()
         }
         expectError(error, .invalidArgument, mentions: [linked, "not a folder"])
         #expect(folderNames(stage.outside) == [])

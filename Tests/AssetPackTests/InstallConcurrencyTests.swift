@@ -13,7 +13,7 @@ import TestSupport
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             do {
                 let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination)
-                outcomes.add(.success(try installer.install()))
+                outcomes.add(.success(try installer.installSynchronously()))
             } catch {
                 outcomes.add(.failure(error))
             }
@@ -32,7 +32,7 @@ import TestSupport
         for jobs in [1, 2, 4] {
             let destination = scratch.file("assets-\(jobs)")
             try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination,
-                               options: ExpansionOptions(jobs: jobs)).install()
+                               options: ExpansionOptions(jobs: jobs)).installSynchronously()
             #expect(DiskTree.read(destination) == DiskTree(.standard))
         }
     }

@@ -17,7 +17,7 @@ import TestSupport
     private func interrupt(_ installer: AssetInstaller, after count: Int) throws {
         let cancellation = ExpansionCancellation()
         do {
-            try installer.install(progress: { if $0.filesWritten >= count { cancellation.cancel() } }, cancellation: cancellation)
+            try installer.installSynchronously(progress: { if $0.filesWritten >= count { cancellation.cancel() } }, cancellation: cancellation)
         } catch where error.code == .cancelled {
             return
         }
@@ -37,7 +37,7 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: staging + "/.assetpack/identity"), "no record for a partial tree")
             let staged = DiskTree.read(staging)?.files ?? [:]
             #expect(staged.count >= stop)
-            let result = try installer.install()
+            let result = try installer.installSynchronously()
             #expect(result.filesResumed == staged.count)
             #expect(result.filesWritten == Self.tree.files.count - staged.count)
             #expect(DiskTree.read(destination) == DiskTree(Self.tree))
@@ -57,7 +57,7 @@ import TestSupport
         let victim = try #require(DiskTree.read(staging)?.files.keys.sorted().first)
         try scratch.write(".assets.assetpack-staging/" + victim, [0])
         try scratch.write(".assets.assetpack-staging/stray.txt", text: "not in the bundle")
-        try installer.install()
+        try installer.installSynchronously()
         #expect(DiskTree.read(destination) == DiskTree(Self.tree))
     }
 
@@ -69,7 +69,7 @@ import TestSupport
         let destination = scratch.file("assets")
         let first = try AssetInstaller(source: DirectorySource(root: scratch.file("other")), destination: destination)
         try interrupt(first, after: 1)
-        try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).installSynchronously()
         #expect(DiskTree.read(destination) == DiskTree(Self.tree))
     }
 
@@ -78,10 +78,10 @@ import TestSupport
         let scratch = try TemporaryDirectory("resume-complete")
         try ExpansionFixtures.bundle(Self.tree, packed: [:], at: scratch.file("bundle"), scratch: scratch)
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"))
-        try installer.install()
+        try installer.installSynchronously()
         try FileManager.default.moveItem(atPath: scratch.file("assets"), toPath: scratch.file(".assets.assetpack-staging"))
         #expect(!installer.isUpToDate())
-        let result = try installer.install()
+        let result = try installer.installSynchronously()
         #expect(!result.upToDate)
         #expect(result.filesWritten == 0)
         #expect(DiskTree.read(scratch.file("assets")) == DiskTree(Self.tree))
@@ -93,10 +93,10 @@ import TestSupport
         let scratch = try TemporaryDirectory("resume-switched")
         try ExpansionFixtures.bundle(Self.tree, packed: [:], at: scratch.file("bundle"), scratch: scratch)
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"))
-        try installer.install()
+        try installer.installSynchronously()
         try scratch.write(".assets.assetpack-staging/old.txt", text: "previous version")
         #expect(!installer.isUpToDate())
-        let result = try installer.install()
+        let result = try installer.installSynchronously()
         #expect(result.upToDate)
         #expect(hiddenNames(scratch.path) == [])
         #expect(installer.isUpToDate())

@@ -32,7 +32,7 @@ import TestSupport
         let scratch = try TemporaryDirectory("status-installed")
         try Self.v1.write(to: scratch.file("v1"))
         let before = Date().addingTimeInterval(-2)
-        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out")).install()
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out")).installSynchronously()
         let status = try InstalledTree.status(at: scratch.file("out"))
         #expect(status.state == .installed)
         #expect(status.installed?.identity == result.identity)
@@ -48,7 +48,7 @@ import TestSupport
         try Self.v1.write(to: scratch.file("v1"))
         try Self.v2.write(to: scratch.file("v2"))
         let v1 = try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out"))
-        let identity = try v1.install().identity
+        let identity = try v1.installSynchronously().identity
         #expect(try v1.status().state == .installed)
         #expect(try v1.status().sourceIdentity == identity)
         let v2 = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: scratch.file("out"))
@@ -56,7 +56,7 @@ import TestSupport
         #expect(outdated.state == .outdated)
         #expect(outdated.installed?.identity == identity)
         #expect(outdated.sourceIdentity != identity)
-        #expect(try v2.install().identity == outdated.sourceIdentity, "the identity status compares is the one install records")
+        #expect(try v2.installSynchronously().identity == outdated.sourceIdentity, "the identity status compares is the one install records")
     }
 
     @Test func anInterruptedInstallIsPartialWithItsResumableFiles() throws {
@@ -66,7 +66,7 @@ import TestSupport
                                            options: ExpansionOptions(jobs: 1))
         let cancellation = ExpansionCancellation()
         #expect(throws: AssetPackError.self) {
-            try installer.install(progress: { if $0.filesWritten >= 2 { cancellation.cancel() } }, cancellation: cancellation)
+            try installer.installSynchronously(progress: { if $0.filesWritten >= 2 { cancellation.cancel() } }, cancellation: cancellation)
         }
         let status = try installer.status()
         #expect(status.state == .partial)
@@ -76,14 +76,14 @@ import TestSupport
         #expect(!staging.complete)
         // Written in path order with one job: the first two files.
         #expect(staging.files == 2 && staging.bytes == 5 + 3_000)
-        try installer.install()
+        try installer.installSynchronously()
         #expect(try installer.status().staging == nil)
     }
 
     @Test func changesAreSeenFromSizesAndModesWithoutReadingContents() throws {
         let scratch = try TemporaryDirectory("status-changes")
         try Self.v1.write(to: scratch.file("v1"))
-        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out")).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out")).installSynchronously()
         try TreeDamage.delete(scratch.file("out/a.txt"))
         try chmod(scratch.file("out/dir/b.bin"), 0o600)
         try TreeDamage.flipByte(scratch.file("out/dir/c.bin"), at: 1)  // same size and mode: status cannot see it

@@ -11,7 +11,7 @@ import TestSupport
                                      at: scratch.file("bundle"), scratch: scratch)
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")),
                                            destination: scratch.file("out/assets"))
-        let result = try installer.install()
+        let result = try installer.installSynchronously()
         #expect(!result.upToDate)
         #expect(result.files == AssetTree.standard.files.count)
         #expect(DiskTree.read(scratch.file("out/assets")) == DiskTree(.standard))
@@ -24,13 +24,13 @@ import TestSupport
         let scratch = try TemporaryDirectory("install-uptodate")
         try ExpansionFixtures.bundle(.standard, packed: ["big.bin": .deflate], at: scratch.file("bundle"), scratch: scratch)
         let destination = scratch.file("assets")
-        try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).installSynchronously()
         let before = try FileManager.default.attributesOfItem(atPath: destination + "/big.bin")
         let counting = CallCountingSource(DirectorySource(root: scratch.file("bundle")))
         let installer = try AssetInstaller(source: counting, destination: destination)
         var fastest = Double.infinity
         for _ in 0..<20 {
-            let result = try installer.install()
+            let result = try installer.installSynchronously()
             #expect(result.upToDate)
             fastest = min(fastest, result.seconds)
         }
@@ -60,7 +60,7 @@ import TestSupport
             ("assets/other/skip.txt", [1], .deflate),
         ])
         let source = try AssetSources.container(path: scratch.file("app.apk"), root: "assets/data")
-        let result = try AssetInstaller(source: source, destination: scratch.file("assets")).install()
+        let result = try AssetInstaller(source: source, destination: scratch.file("assets")).installSynchronously()
         #expect(result.files == 4)
         var expected = DiskTree()
         expected.files = ["levels/one.bin": stored, "text/story.txt": deflated,
@@ -74,7 +74,7 @@ import TestSupport
         let inner = try ExpansionFixtures.zipBytes([("a/b.txt", Array("bee".utf8), .deflate)], scratch: scratch)
         try ExpansionFixtures.zip(at: scratch.file("app.apk"), [("assets/pack.zip", inner, .deflate)])
         let source = try AssetSources.container(path: scratch.file("app.apk"), root: "assets")
-        try AssetInstaller(source: source, destination: scratch.file("assets")).install()
+        try AssetInstaller(source: source, destination: scratch.file("assets")).installSynchronously()
         #expect(DiskTree.read(scratch.file("assets"))?.files == ["a/b.txt": Array("bee".utf8)])
     }
 
@@ -84,7 +84,7 @@ import TestSupport
             try ExpansionFixtures.zip(at: scratch.file("tree/x.zip"), [("good.txt", [1], .stored), (name, [6], .stored)])
             let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")),
                                                destination: scratch.file("out/assets"))
-            let error = #expect(throws: AssetPackError.self) { try installer.install() }
+            let error = #expect(throws: AssetPackError.self) { try installer.installSynchronously() }
             #expect(error?.code == .unsafePath)
             // The folder made for the destination is removed again with everything else the run made.
             #expect(folderNames(scratch.path).filter { !$0.hasPrefix("pack-") && !$0.hasPrefix("zip-") } == ["tree"])
@@ -97,12 +97,12 @@ import TestSupport
         let v1 = AssetTree(files: ["a.txt": Array("version one".utf8)])
         try ExpansionFixtures.bundle(v1, packed: [:], at: scratch.file("bundle"), scratch: scratch)
         let destination = scratch.file("assets")
-        try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).installSynchronously()
         let v2 = AssetTree(files: ["a.txt": Array("version two".utf8), "b.txt": Array("bee".utf8)])
         try ExpansionFixtures.bundle(v2, packed: [:], at: scratch.file("bundle"), scratch: scratch)
         try scratch.write("bundle/b.txt", text: "BEE")  // same size, other bytes
         let error = #expect(throws: AssetPackError.self) {
-            try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).install()
+            try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).installSynchronously()
         }
         #expect(error?.code == .verification)
         #expect(error?.description.contains("b.txt") == true)
@@ -118,7 +118,7 @@ import TestSupport
         options.testSeam.freeSpace = 10_000
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"),
                                            options: options)
-        let error = #expect(throws: AssetPackError.self) { try installer.install() }
+        let error = #expect(throws: AssetPackError.self) { try installer.installSynchronously() }
         #expect(error?.code == .noSpace)
         #expect(error?.message.contains("needs") == true)
         #expect(error?.message.contains("10000 bytes") == false)
@@ -132,7 +132,7 @@ import TestSupport
         try ExpansionFixtures.bundle(.standard, packed: [:], at: scratch.file("bundle"), scratch: scratch)
         try scratch.write("documents/precious.txt", text: "mine")
         let error = #expect(throws: AssetPackError.self) {
-            try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("documents")).install()
+            try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("documents")).installSynchronously()
         }
         #expect(error?.code == .invalidArgument)
         #expect(FileManager.default.fileExists(atPath: scratch.file("documents/precious.txt")))
@@ -143,7 +143,7 @@ import TestSupport
         try scratch.write("tree/a.txt", text: "a")
         for destination in [scratch.file("tree/out"), scratch.path] {
             let error = #expect(throws: AssetPackError.self) {
-                try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+                try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).installSynchronously()
             }
             #expect(error?.code == .invalidArgument)
         }
@@ -154,13 +154,13 @@ import TestSupport
         let scratch = try TemporaryDirectory("install-tree")
         try scratch.write("tree/a.txt", text: "one")
         let destination = scratch.file("assets")
-        let first = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        let first = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).installSynchronously()
         #expect(!first.upToDate)
-        let second = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        let second = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).installSynchronously()
         #expect(second.upToDate)
         try scratch.write("tree/a.txt", text: "three")
         try scratch.write("tree/sub/b.txt", text: "bee")
-        let third = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        let third = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).installSynchronously()
         #expect(!third.upToDate)
         #expect(DiskTree.read(destination)?.files == ["a.txt": Array("three".utf8), "sub/b.txt": Array("bee".utf8)])
     }
@@ -174,7 +174,7 @@ import TestSupport
         try writer.addSymlink("up", target: "d/../d/target.txt")
         try writer.finish(sync: false)
         let options = ExpansionOptions(allowSymlinks: true)
-        try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: scratch.file("ok"), options: options).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: scratch.file("ok"), options: options).installSynchronously()
         #expect(DiskTree.read(scratch.file("ok"))?.symlinks == ["d/link": "target.txt", "up": "d/../d/target.txt"])
 
         // "d/l" points at the top, so "x" → "d/l/.." is above the destination on the real file system,
@@ -187,7 +187,7 @@ import TestSupport
         try sneaky.finish(sync: false)
         let error = #expect(throws: AssetPackError.self) {
             try AssetInstaller(source: DirectorySource(root: scratch.file("tree2")), destination: scratch.file("bad"),
-                               options: options).install()
+                               options: options).installSynchronously()
         }
         #expect(error?.code == .symlink)
         #expect(!FileManager.default.fileExists(atPath: scratch.file("bad")))
@@ -232,7 +232,7 @@ import TestSupport
         try ExpansionFixtures.bundle(.standard, packed: ["big.bin": .deflate], at: scratch.file("bundle"), scratch: scratch)
         let reports = ReportLog()
         try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"))
-            .install { reports.append($0) }
+            .installSynchronously { reports.append($0) }
         let writing = reports.all.filter { $0.phase == .writing }
         #expect(!writing.isEmpty)
         #expect(writing.allSatisfy { $0.filesTotal == AssetTree.standard.files.count })
@@ -248,7 +248,7 @@ import TestSupport
         let options = ExpansionOptions(durability: .none)
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"),
                                            options: options)
-        #expect(!(try installer.install()).upToDate)
+        #expect(!(try installer.installSynchronously()).upToDate)
         #expect(DiskTree.read(scratch.file("assets")) == DiskTree(.standard))
         #expect(folderNames(scratch.file("assets/.assetpack")) == ["identity", "installed.json"])
         // Durability does not change the tree, so a flushing installer finds it up to date.
@@ -262,12 +262,12 @@ import TestSupport
         try ExpansionFixtures.zip(at: archive, [("a.txt", Array("one".utf8), .deflate), ("d/b.bin", [1, 2, 3], .stored)])
         let first = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
         #expect(!first.isUpToDate())
-        #expect(!(try first.install()).upToDate)
+        #expect(!(try first.installSynchronously()).upToDate)
         #expect(folderNames(destination + "/.assetpack") == ["identity", "installed.json", "source"])
         // A fresh source over the same archive is answered from the record alone, with no plan.
         let again = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
         #expect(again.isUpToDate())
-        #expect((try again.install()).upToDate)
+        #expect((try again.installSynchronously()).upToDate)
         // Other options change the tree, so they do not match the fingerprint.
         let keeping = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination,
                                          options: ExpansionOptions(keepZips: true))
@@ -276,7 +276,7 @@ import TestSupport
         try ExpansionFixtures.zip(at: archive, [("a.txt", Array("two".utf8), .deflate), ("d/b.bin", [1, 2, 3], .stored)])
         let changed = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
         #expect(!changed.isUpToDate())
-        #expect(!(try changed.install()).upToDate)
+        #expect(!(try changed.installSynchronously()).upToDate)
         #expect(DiskTree.read(destination)?.files == ["a.txt": Array("two".utf8), "d/b.bin": [1, 2, 3]])
     }
 }

@@ -26,12 +26,12 @@ import TestSupport
         let destination = scratch.file("assets")
         try ExpansionFixtures.bundle(Self.v1, packed: ["same/packed.bin": .deflate], at: scratch.file("v1"), scratch: scratch)
         try ExpansionFixtures.bundle(Self.v2, packed: ["same/packed.bin": .deflate], at: scratch.file("v2"), scratch: scratch)
-        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).installSynchronously()
         let unchanged = inodeNumber(destination + "/same/unchanged.txt")
         let packed = inodeNumber(destination + "/same/packed.bin")
         let changed = inodeNumber(destination + "/changed.txt")
 
-        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).install()
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).installSynchronously()
         #expect(DiskTree.read(destination) == DiskTree(Self.v2))
         #expect(result.filesLinked == 2)
         #expect(result.filesWritten == 3)
@@ -48,10 +48,10 @@ import TestSupport
         let destination = scratch.file("assets")
         try scratch.write("tree/keep.txt", text: "keep me")
         try scratch.write("tree/edit.txt", text: "before")
-        try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).installSynchronously()
         let kept = inodeNumber(destination + "/keep.txt")
         try scratch.write("tree/edit.txt", text: "after!!")
-        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).install()
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: destination).installSynchronously()
         #expect(result.filesLinked == 1)
         #expect(inodeNumber(destination + "/keep.txt") == kept)
         #expect(DiskTree.read(destination)?.files == ["keep.txt": Array("keep me".utf8), "edit.txt": Array("after!!".utf8)])
@@ -62,10 +62,10 @@ import TestSupport
         let destination = scratch.file("assets")
         try ExpansionFixtures.bundle(Self.v1, packed: [:], at: scratch.file("v1"), scratch: scratch)
         try ExpansionFixtures.bundle(Self.v2, packed: [:], at: scratch.file("v2"), scratch: scratch)
-        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).installSynchronously()
         let observed = ReportLog()
         let seenDuringWrite = ObservedTrees()
-        try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).install { progress in
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).installSynchronously { progress in
             observed.append(progress)
             if progress.phase == .writing || progress.phase == .committed { seenDuringWrite.add(DiskTree.read(destination)) }
         }

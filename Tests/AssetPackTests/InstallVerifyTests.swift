@@ -12,7 +12,7 @@ import TestSupport
         try ExpansionFixtures.bundle(.standard, packed: ["big.bin": .deflate], at: scratch.file("bundle"), scratch: scratch)
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"),
                                            options: options)
-        try installer.install()
+        try installer.installSynchronously()
         return installer
     }
 
@@ -35,7 +35,7 @@ import TestSupport
         let destination = installer.destination
         let untouched = inodeNumber(destination + "/nested/deeper/x.bin")
         try damage(destination)
-        #expect(try installer.install().upToDate, "the fast check reads two small files and trusts the tree")
+        #expect(try installer.installSynchronously().upToDate, "the fast check reads two small files and trusts the tree")
 
         let result = try installer.verify()
         #expect(result.outcome == .repaired)
@@ -91,7 +91,7 @@ import TestSupport
         try writer.finish(sync: false)
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")), destination: scratch.file("out"),
                                            options: ExpansionOptions(allowSymlinks: true))
-        try installer.install()
+        try installer.installSynchronously()
         let expected = DiskTree.read(scratch.file("out"))
         try FileManager.default.removeItem(atPath: scratch.file("out/d/link"))
         try FileManager.default.createSymbolicLink(atPath: scratch.file("out/d/link"), withDestinationPath: "other.txt")

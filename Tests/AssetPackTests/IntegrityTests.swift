@@ -130,7 +130,7 @@ import TestSupport
         expectError(error, .archive, mentions: ["pack.zip", "stored.bin", "CRC-32"])
         stage.expectIntact(absent: ["stored.bin"])
         try Data(try Self.archive().bytes).write(to: URL(fileURLWithPath: stage.archivePath(.inTree).path))
-        let result = try AssetInstaller(source: DirectorySource(root: stage.scratch.file("tree")), destination: stage.destination).install()
+        let result = try AssetInstaller(source: DirectorySource(root: stage.scratch.file("tree")), destination: stage.destination).installSynchronously()
         #expect(result.filesResumed == 0, "nothing of the refused run was kept")
         #expect(DiskTree.read(stage.destination)?.files == Self.contents ? true : false)
         #expect(hiddenNames(stage.scratch.file("out")) == [])

@@ -26,11 +26,11 @@ import TestSupport
             !$0.path.string.hasPrefix(".assetpack")
         })
         let destination = scratch.file("assets")
-        let first = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).install()
+        let first = try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: destination).installSynchronously()
         #expect(!first.upToDate && first.identity == "assetpack-1 manifest \(bundle.manifest.identity)")
         #expect(DiskTree.read(destination) == DiskTree(.standard))
         let counting = CallCountingSource(DirectorySource(root: scratch.file("bundle")))
-        #expect(try AssetInstaller(source: counting, destination: destination).install().upToDate)
+        #expect(try AssetInstaller(source: counting, destination: destination).installSynchronously().upToDate)
         #expect(counting.lists == 0)
         #expect(counting.opens == ["assetpack-meta/identity", ".assetpack/identity"], "the new name first, then the legacy one")
     }

@@ -19,7 +19,7 @@ import TestSupport
                        sourceLocation: SourceLocation = #_sourceLocation) -> AssetPackError? {
         let before = HostileStage.allNames(work.path)
         let error = #expect(throws: AssetPackError.self, sourceLocation: sourceLocation) {
-            try AssetInstaller(source: source, destination: work.file("new/assets"), options: options).install()
+            try AssetInstaller(source: source, destination: work.file("new/assets"), options: options).installSynchronously()
         }
         #expect(HostileStage.allNames(work.path) == before, "something was left", sourceLocation: sourceLocation)
         return error
@@ -70,17 +70,17 @@ import TestSupport
         #expect(Self.refuse(DirectorySource(root: work.file("folder")), in: work)?.code == .notFound)
 
         let result = try AssetInstaller(source: source, destination: work.file("new/assets"),
-                                        options: ExpansionOptions(allowsEmpty: true)).install()
+                                        options: ExpansionOptions(allowsEmpty: true)).installSynchronously()
         #expect(result.files == 0)
         #expect(DiskTree.read(work.file("new/assets")) == DiskTree(AssetTree(files: [:], emptyDirectories: ["sub"])))
         #expect(try AssetInstaller(source: source, destination: work.file("new/assets"),
-                                   options: ExpansionOptions(allowsEmpty: true)).install().upToDate)
+                                   options: ExpansionOptions(allowsEmpty: true)).installSynchronously().upToDate)
     }
 
     @Test func theRightRootStillExpands() throws {
         let work = try TemporaryDirectory("check-root-good")
         let apk = try Self.apk(in: work)
-        try AssetInstaller(source: try ZipAssetSource(path: apk, root: "assets"), destination: work.file("out")).install()
+        try AssetInstaller(source: try ZipAssetSource(path: apk, root: "assets"), destination: work.file("out")).installSynchronously()
         #expect(DiskTree.read(work.file("out"))?.files == ["a.txt": [1], "d/b.txt": [2]])
     }
 }

@@ -54,7 +54,7 @@ import TestSupport
         #expect(opaque.folder == nil)
         #expect(Set(kinds(opaque)) == ["stream"])
         let installed = try AssetInstaller(source: OutsideSource(folder, storage: .folder(root: scratch.file("tree"))),
-                                           destination: scratch.file("out"), options: ExpansionOptions(durability: .none)).install()
+                                           destination: scratch.file("out"), options: ExpansionOptions(durability: .none)).installSynchronously()
         #expect(installed.filesWritten == AssetTree.standard.files.count)
         #expect(DiskTree.read(scratch.file("out"))?.files.filter { !$0.key.hasPrefix(".assetpack/") } == AssetTree.standard.files)
     }

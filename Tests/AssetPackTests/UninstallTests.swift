@@ -16,7 +16,7 @@ import Darwin
     private func install(_ scratch: TemporaryDirectory, to name: String = "out") throws -> AssetInstaller {
         try Self.tree.write(to: scratch.file("src"))
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("src")), destination: scratch.file(name))
-        try installer.install()
+        try installer.installSynchronously()
         return installer
     }
 
@@ -36,7 +36,7 @@ import Darwin
 
         let again = try installer.uninstall()
         #expect(!again.removedAnything && again.identity == nil && again.leftovers == [])
-        try installer.install()
+        try installer.installSynchronously()
         #expect(DiskTree.read(scratch.file("out")) == DiskTree(Self.tree), "installs again afterwards")
     }
 

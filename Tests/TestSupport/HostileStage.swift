@@ -36,7 +36,7 @@ package final class HostileStage: @unchecked Sendable {
         outside = scratch.file("outside")
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Self.previous.write(to: scratch.file("previous"))
-        try AssetInstaller(source: DirectorySource(root: scratch.file("previous")), destination: destination).install()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("previous")), destination: destination).installSynchronously()
         parentListing = Self.allNames(scratch.file("out"))
     }
 
@@ -70,7 +70,7 @@ package final class HostileStage: @unchecked Sendable {
                 sourceLocation: SourceLocation = #_sourceLocation) -> AssetPackError? {
         do {
             let source = try self.source(placement, limits: options.limits)
-            try AssetInstaller(source: source, destination: destination, options: options).install()
+            try AssetInstaller(source: source, destination: destination, options: options).installSynchronously()
             Issue.record("expected an error, but the expansion succeeded", sourceLocation: sourceLocation)
             return nil
         } catch let error as AssetPackError {
@@ -84,7 +84,7 @@ package final class HostileStage: @unchecked Sendable {
     /// Expands what is at ``archivePath(_:)``, which must succeed; returns what landed on disk.
     package func accept(_ placement: Placement, options: ExpansionOptions = ExpansionOptions(jobs: 1)) throws -> DiskTree? {
         let source = try self.source(placement, limits: options.limits)
-        try AssetInstaller(source: source, destination: destination, options: options).install()
+        try AssetInstaller(source: source, destination: destination, options: options).installSynchronously()
         return DiskTree.read(destination)
     }
 

@@ -58,7 +58,7 @@ public protocol SizedAssetSource: AssetSource {
 }
 
 /// A source that can hand out a file's bytes for random access (a real file; a stored entry of an outer
-/// archive as a byte range of that archive). A zip inside the source is then read with ``ZipArchive``
+/// archive as a byte range of that archive). A zip inside the source is then read with `ZipArchive`
 /// instead of forward-only.
 public protocol RandomAccessAssetSource: AssetSource {
     /// Random access to the file at `path`, or nil when this file cannot be read that way

@@ -54,7 +54,7 @@ public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetS
         return info.kind == .file ? info.size : nil
     }
 
-    /// The file at `path` for positioned reads (a ``FileSource``).
+    /// The file at `path` for positioned reads (a `FileSource`).
     /// - Throws: as ``open(_:)``; `.symlink` when the path was swapped for something else while it was opened.
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let shown = diskPath(path)

@@ -6,9 +6,9 @@ import AssetPackZip
 /// - ``list(_:)`` gives the logical children: a file packed as `big.bin.zip` appears as `big.bin`, and the
 ///   bookkeeping folder (`assetpack-meta`, or the legacy `.assetpack`) is hidden.
 /// - ``open(_:)`` of a packed file opens its archive — with random access when `base` can hand the archive
-///   out that way (a file on disk, a stored entry of an APK), else forward-only with ``ZipStreamReader``
+///   out that way (a file on disk, a stored entry of an APK), else forward-only with `ZipStreamReader`
 ///   over `base.open` — and returns the inner entry's stream. Every stream, plain or packed, is wrapped in
-///   a ``VerifyingStream`` that checks the manifest's size and CRC-32 before it reports the end.
+///   a `VerifyingStream` that checks the manifest's size and CRC-32 before it reports the end.
 /// - A file the manifest lists but the bundle lacks is a `.manifest` error, never "not found" (which the
 ///   walker would take for an empty folder).
 ///

@@ -4,13 +4,13 @@ import AssetPackZip
 /// packed bundle — starting at the folder `root` of the archive.
 ///
 /// Folders are those stated by directory entries or implied by longer names (APKs have no directory
-/// entries), as ``ZipArchive/contentsOfDirectory(_:)`` gives them; names are returned as stored, and
+/// entries), as `ZipArchive/contentsOfDirectory(_:)` gives them; names are returned as stored, and
 /// checking them is the walker's job. ``open(_:)`` returns the entry's verified stream.
 ///
-/// Random access: a stored entry is a byte range of the archive (a ``SliceSource``), so a stored zip
-/// inside it can be opened with ``ZipArchive`` in place; a deflated entry gives nil and must be read
+/// Random access: a stored entry is a byte range of the archive (a `SliceSource`), so a stored zip
+/// inside it can be opened with `ZipArchive` in place; a deflated entry gives nil and must be read
 /// forward-only. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
-/// the regular file of its data (``ArchiveEntryPolicy``).
+/// the regular file of its data (`ArchiveEntryPolicy`).
 public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The archive read.
     public let archive: ZipArchive

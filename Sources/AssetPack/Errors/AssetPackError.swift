@@ -3,7 +3,7 @@ import AssetPackZip
 
 /// The one error type of the AssetPack runtime and packer: what went wrong (``code``), which file
 /// (``path``), why (``message``), and the underlying cause: the failed system call and its errno, or zlib's
-/// status (``cause``), and the ``ZipError`` when it came from the zip layer.
+/// status (``cause``), and the `ZipError` when it came from the zip layer.
 ///
 /// Printed, it is one line for a log or stderr: `assets/big.bin.zip: entry "big.bin": CRC-32 mismatch ...`.
 public struct AssetPackError: Error, Sendable, CustomStringConvertible {

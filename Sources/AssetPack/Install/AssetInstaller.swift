@@ -4,9 +4,16 @@ import AssetPackSystem
 ///
 /// ```swift
 /// let bundle = try BundleSource(bundle: .main, subdirectory: "assets.bundle")
-/// let installer = try AssetInstaller(source: bundle, destination: appSupport + "/assets")
-/// let result = try await installer.install { progress in print(progress.filesDone, progress.filesTotal) }
+/// let installer = try AssetInstaller(source: bundle, destination: appSupport.appendingPathComponent("Assets"))
+/// for try await status in installer.statusUpdates() {
+///     if case .writing(let counts) = status { print(counts.bytesDone, "of", counts.bytesTotal) }
+/// }
 /// ```
+///
+/// Three ways to follow an install from Swift concurrency: ``statusUpdates(every:)`` (an async sequence of
+/// ``InstallUpdate``), ``install(reportingTo:)`` (a Foundation `Progress`, cancellable), and
+/// ``install(progress:)`` (a callback); ``installSynchronously(progress:cancellation:)`` blocks the calling
+/// thread instead. ``log`` sees what was skipped, resumed, reused or thrown away.
 ///
 /// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`, the bundle's
 ///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
@@ -38,7 +45,7 @@ import AssetPackSystem
 ///   the parent folder; the later ones then find the tree complete.
 /// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is
 ///   checked (``AssetPackError/Code/noSpace``) before any file is written.
-/// - On Apple platforms the tree is excluded from backups (see ``BackupExclusion``).
+/// - On Apple platforms the tree is excluded from backups (`URLResourceValues.isExcludedFromBackup`).
 public struct AssetInstaller: Sendable {
     /// Where the assets come from: a packed bundle (with `assetpack-meta/manifest.json`), a plain folder, or an
     /// archive (optionally a subtree of it).
@@ -47,6 +54,9 @@ public struct AssetInstaller: Sendable {
     public let destination: String
     /// How to expand.
     public let options: ExpansionOptions
+    /// Called with what an install did that an app may want in its log (``InstallEvent``), on the
+    /// installing thread; nil (the default) logs nothing.
+    public var log: InstallLog?
 
     let parentPath: String
     let name: String
@@ -76,8 +86,8 @@ public struct AssetInstaller: Sendable {
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
     /// stamp and the bundle's `assetpack-meta/identity` (plus one `stat` each for leftovers of an interrupted
     /// switch). An archive given as the source (``ZipAssetSource``) is compared by the fingerprint of its
-    /// central directory, which was read when it was opened (``SourceFingerprint``). Any other source
-    /// without a manifest answers false here (only ``install(progress:cancellation:)`` can walk it).
+    /// central directory, which was read when it was opened (`SourceFingerprint`). Any other source
+    /// without a manifest answers false here (only an install can walk it).
     public func isUpToDate() -> Bool { upToDateStamp() != nil }
 
     /// The stamp when the destination is known complete for this source without a plan, else nil.
@@ -96,7 +106,9 @@ public struct AssetInstaller: Sendable {
         return leftovers ? nil : recorded
     }
 
-    /// Expands the source into the destination unless it is already there (see the type's notes).
+    /// Expands the source into the destination unless it is already there (see the type's notes), on the
+    /// calling thread. From Swift concurrency, use ``install(progress:)`` or ``statusUpdates(every:)``, which
+    /// run it on a thread of their own and stop it when the task is cancelled.
     /// - Parameters:
     ///   - progress: called with counts after each file and every few MiB inside large files, one call at a
     ///     time (possibly from a worker thread); keep it short.
@@ -106,32 +118,33 @@ public struct AssetInstaller: Sendable {
     /// - Throws: ``AssetPackError`` naming the file and the reason; the destination keeps its previous
     ///   complete state.
     @discardableResult
-    public func install(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
-                        cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> ExpansionResult {
+    public func installSynchronously(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
+                                     cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> ExpansionResult {
         let started = SystemClock.monotonicSeconds()
         if let stamp = upToDateStamp() {
-            return ExpansionResult(destination: destination, upToDate: true, identity: stamp,
-                                   seconds: SystemClock.monotonicSeconds() - started)
+            return logged(ExpansionResult(destination: destination, upToDate: true, identity: stamp,
+                                          seconds: SystemClock.monotonicSeconds() - started))
         }
         let madeFolders = try io(FileSystem.makeDirectories(parentPath))
         do {
             var result = try installLocked(progress: progress, cancellation: cancellation)
             result.seconds = SystemClock.monotonicSeconds() - started
-            return result
+            return logged(result)
         } catch {
             FileSystem.removeEmptyDirectories(madeFolders)  // see FailureCleanup
             throw error
         }
     }
 
-    /// ``install(progress:cancellation:)`` once the parent folder exists: under the lock, one transaction.
+    /// ``installSynchronously(progress:cancellation:)`` once the parent folder exists: under the lock, one transaction.
     private func installLocked(progress: (@Sendable (ExpansionProgress) -> Void)?,
                                cancellation: ExpansionCancellation?) throws(AssetPackError) -> ExpansionResult {
         try SourceOverlap.check(source, parent: parentPath, name: name, destination: destination)
         let parent = try io(Descriptor.directory(parentPath))
         let lock = try InstallLock(parent)
         defer { lock.release() }
-        let tracker = ProgressTracker(callback: options.testSeam.kills ? killing(progress) : progress, cancellation: cancellation)
+        let tracker = ProgressTracker(callback: options.testSeam.kills ? killing(progress) : progress, cancellation: cancellation,
+                                      log: log)
         return try InstallTransaction(installer: self, parent: parent, progress: tracker).run()
     }
 

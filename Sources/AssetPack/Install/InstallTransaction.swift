@@ -22,7 +22,8 @@ struct InstallTransaction {
             return ExpansionResult(destination: installer.destination, upToDate: true, identity: plan.stamp,
                                    files: plan.fileCount, bytes: plan.totalBytes)
         }
-        let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp)
+        let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp,
+                                                      discarded: { progress.log(.stagingDiscarded(path: $0)) })
         var counts = Counts()
         do {
             if state != .complete {
@@ -115,6 +116,7 @@ struct InstallTransaction {
     /// marks the tree complete is written, so a power loss can never leave a record over unwritten data.
     private func flush(_ staging: Descriptor) throws(AssetPackError) {
         guard durable else { return }
+        progress.enter(.flushing)
         try io(staging.fd.syncFileSystem(path: staging.path))
     }
 

@@ -2,20 +2,23 @@ import AssetPackSystem
 import AssetPackZip
 
 /// Counts what is done, calls the progress callback (one call at a time, in order, from whichever worker
-/// finished something; byte reports inside a large file are throttled), and answers whether to stop.
+/// finished something; byte reports inside a large file are throttled), passes events to the installer's
+/// log, and answers whether to stop.
 final class ProgressTracker: @unchecked Sendable {
     typealias Callback = @Sendable (ExpansionProgress) -> Void
 
     private let monitor = Monitor()
     private let callback: Callback?
     private let cancellation: ExpansionCancellation?
+    private let logger: InstallLog?
     private var state: ExpansionProgress
     private var lastByteReport: UInt64 = 0
     private var resumedBlockBytes: UInt64 = 0
 
-    init(callback: Callback?, cancellation: ExpansionCancellation?) {
+    init(callback: Callback?, cancellation: ExpansionCancellation?, log: InstallLog? = nil) {
         self.callback = callback
         self.cancellation = cancellation
+        self.logger = log
         self.state = ExpansionProgress(phase: .planning)
     }
 
@@ -62,6 +65,11 @@ final class ProgressTracker: @unchecked Sendable {
             if written { state.filesWritten += 1 }
             state.path = path
         }
+    }
+
+    /// Passes `event` to the installer's log (``AssetInstaller/log``).
+    func log(_ event: InstallEvent) {
+        logger?(event)
     }
 
     /// The current counts.

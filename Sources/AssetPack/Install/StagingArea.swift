@@ -11,8 +11,10 @@ enum StagingArea {
     /// What was found.
     enum State { case fresh, resumable, complete }
 
-    /// Opens (creating when needed) the staging tree `name` in `parent` for `stamp`.
-    static func prepare(_ name: String, in parent: Descriptor, stamp: String) throws(AssetPackError) -> (Descriptor, State) {
+    /// Opens (creating when needed) the staging tree `name` in `parent` for `stamp`; `discarded` is called
+    /// with the path of a staging tree that is removed because it holds something else.
+    static func prepare(_ name: String, in parent: Descriptor, stamp: String,
+                        discarded: (String) -> Void = { _ in }) throws(AssetPackError) -> (Descriptor, State) {
         if let status = try io(parent.status(name)) {
             if status.kind == .directory {
                 let tree = try io(parent.directory(name))
@@ -20,6 +22,7 @@ enum StagingArea {
                 if marker(of: tree) == stamp { return (tree, .resumable) }
             }
             try io(TreeRemoval.remove(name, in: parent))
+            discarded(parent.path == "/" ? "/" + name : parent.path + "/" + name)
         }
         let tree: Descriptor
         do {

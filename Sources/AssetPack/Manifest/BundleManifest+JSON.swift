@@ -13,7 +13,9 @@ extension BundleManifest {
     }
 
     /// Parses and checks a manifest: known format, valid paths, files with size, CRC and storage.
-    /// - Parameter origin: the path it was read from, for error messages.
+    /// - Parameters:
+    ///   - bytes: the manifest's JSON.
+    ///   - origin: the path it was read from, for error messages.
     public static func decode(_ bytes: [UInt8], origin: String) throws(AssetPackError) -> BundleManifest {
         let manifest: BundleManifest
         do {

@@ -1,7 +1,7 @@
 import Foundation
 import AssetPackZip
 
-/// Turns a source into an ``ExpansionPlan``. The source is resolved once (``ResolvedSource``); a source
+/// Turns a source into an ``ExpansionPlan``. The source is resolved once (`ResolvedSource`); a source
 /// holding a manifest (a packed bundle) is planned from the manifest alone, without a
 /// walk; any other source is walked with `list`/`open` and each `.zip` file found is planned as unzipped
 /// into its parent folder (unless ``ExpansionOptions/keepZips``). A packed-bundle view

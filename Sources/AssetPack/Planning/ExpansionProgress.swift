@@ -1,6 +1,7 @@
 import AssetPackSystem
 
-/// Where an expansion stands, reported through the progress callback. Totals are known from the start
+/// Where an expansion stands, reported through the progress callback (``AssetInstaller/installSynchronously(progress:cancellation:)``,
+/// ``AssetInstaller/install(progress:)``); ``InstallUpdate`` is the same, throttled, for an async sequence. Totals are known from the start
 /// (they come from the plan); files kept from an interrupted run or hard-linked from the previous
 /// version count as done as soon as they are recognized.
 public struct ExpansionProgress: Sendable, Equatable {
@@ -10,6 +11,9 @@ public struct ExpansionProgress: Sendable, Equatable {
         case planning
         /// Creating directories and writing files into the staging tree.
         case writing
+        /// Putting the written tree on the device (``Durability/flushOnCommit``): one `syncfs`, whose
+        /// length depends on how much the device still has to write.
+        case flushing
         /// The staging tree is complete and its record written; the switch comes next.
         case committed
         /// The new tree is in place; the previous one is being removed.

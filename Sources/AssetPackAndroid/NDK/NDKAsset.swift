@@ -2,7 +2,7 @@ import AssetPackZip
 import CAndroidAssets
 
 /// One open asset (`AAsset*`), read front to back; closed when the value goes away. Use it from one
-/// thread at a time (as any ``ByteStream``).
+/// thread at a time (as any `ByteStream`).
 ///
 /// A deflated entry of the APK is inflated by Android as it is read; a stored one is read from the APK
 /// and can also be handed out for random access with ``fileRange()``.
@@ -23,7 +23,7 @@ public final class NDKAsset: ByteStream {
     public var length: UInt64 { UInt64(max(0, AAsset_getLength64(asset))) }
 
     /// Fills up to `buffer.count` bytes; 0 at the end.
-    /// - Throws: ``ZipError`` with code `.io` naming the asset when Android cannot read it (a damaged
+    /// - Throws: `ZipError` with code `.io` naming the asset when Android cannot read it (a damaged
     ///   deflate stream, an I/O error under the mapping).
     /// - Note: The corresponding C function is `AAsset_read`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {

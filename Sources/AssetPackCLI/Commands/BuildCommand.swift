@@ -3,35 +3,38 @@ import AssetPack
 import AssetPackPacker
 import Foundation
 
-/// `assetpack build SRC [-o OUT | --archive OUT.zip]`: pack an asset folder into a bundle.
+/// `assetpack build <source> [-o <dir> | --archive <file>]`: pack an asset folder into a bundle.
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Pack an asset folder into a bundle: files over the threshold become zips, the rest are copied.",
         discussion: """
-            OUT mirrors SRC: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
+            <dir> mirrors <source>: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
             for byte, and assetpack-meta/manifest.json describes every file and folder. Files over 4 MiB are \
             deflated in independent blocks on every core, and the manifest records where the blocks start so \
             expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
-            OUT lends its archives for files that did not change. With --archive, every file is deflated into \
+            <dir> lends its archives for files that did not change. With --archive, every file is deflated into \
             one zip (stored when deflate would not save), whatever the threshold.
             """
     )
 
-    @Argument(help: "The asset folder to pack.")
+    @Argument(help: ArgumentHelp("The asset folder to pack.", valueName: "source"), completion: .directory)
     var source: String
 
-    @Option(name: [.short, .customLong("output")], help: "The bundle folder to write (default: assets.bundle in the current directory).")
+    @Option(name: [.short, .customLong("output")],
+            help: ArgumentHelp("The bundle folder to write (default: assets.bundle in the current directory).", valueName: "dir"),
+            completion: .directory)
     var output: String?
 
-    @Option(help: ArgumentHelp("Write the whole tree as ONE zip instead of a folder.", valueName: "OUT.zip"))
+    @Option(help: ArgumentHelp("Write the whole tree as ONE zip instead of a folder.", valueName: "file"),
+            completion: .file(extensions: ["zip"]))
     var archive: String?
 
-    @Option(help: ArgumentHelp("Pack files larger than this: 512K, 4M, 1048576; 0 packs every file.", valueName: "SIZE"))
+    @Option(help: ArgumentHelp("Pack files larger than this: 512K, 4M, 1048576; 0 packs every file.", valueName: "size"))
     var threshold: String = "1048576"
 
-    @Option(help: "Deflate level 0–9 (0 stores packed files).")
+    @Option(help: ArgumentHelp("Deflate level, 0 to 9 (0 stores packed files).", valueName: "n"))
     var level: Int = 6
 
     @OptionGroup var jobs: JobsOption
@@ -41,10 +44,11 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup(title: "Leaving files out") var exclude: ExcludeOptions
 
-    @Flag(help: "Print the summary as JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     @OptionGroup var report: ReportOptions
+
+    @OptionGroup var verbose: VerboseOption
 
     @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
     var printAndroidSettings = false
@@ -55,7 +59,8 @@ struct BuildCommand: ParsableCommand {
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
-        guard !(json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
+        guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
+        try verbose.check(quiet: report.quiet, json: format.json)
     }
 
     func run() throws {
@@ -63,21 +68,55 @@ struct BuildCommand: ParsableCommand {
                                                        level: level),
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
-        let bar = ProgressBar.onTerminal(unless: report.quiet)
+        let line = ProgressLine.onTerminal(unless: report.quiet || format.json)
+        Interrupt.handle(stop: nil)
         try Reporting.run {
-            defer { bar?.clear() }
+            // With --json every path is absolute, in the messages too.
+            let json = format.json
+            func path(_ given: String) -> String { json ? JSONReport.absolute(given) : given }
             let summary = if let archive {
-                try ArchivePacker(options: options).build(source: source, output: archive, progress: bar?.update)
+                try ArchivePacker(options: options).build(source: path(source), output: path(archive), progress: progress(line))
             } else {
-                try Packer(options: options).build(source: source, output: output ?? "assets.bundle", progress: bar?.update)
+                try Packer(options: options).build(source: path(source), output: path(output ?? "assets.bundle"), progress: progress(line))
             }
-            bar?.clear()
-            if json {
-                print(summary.json())
+            line?.clear()
+            if format.json {
+                JSONReport.print(BuildReport(summary), command: "build")
             } else if !report.quiet {
                 print(summary.text)
             }
             if printAndroidSettings { print(AndroidSettings.text(for: summary)) }
         }
+    }
+
+    /// The progress callback: the terminal line, the `--verbose` listing, the interrupt test seam.
+    private func progress(_ line: ProgressLine?) -> @Sendable (BuildProgress) -> Void {
+        let listing = verbose.verbose
+        let seam = Interrupt.TestSeam()
+        return { progress in
+            line?.update(progress)
+            if listing {
+                let text = Reporting.oneLine(progress.path)
+                if let line { line.printAbove(text) } else { print(text) }
+            }
+            seam.check(filesDone: progress.filesDone)
+        }
+    }
+}
+
+/// The `--json` line of `build` (schema 1): every figure of the text summary, paths absolute.
+struct BuildReport: Encodable {
+    var source, output, form, identity: String
+    var files, directories, packed, stored, reused: Int
+    var bytesIn, bytesOut: UInt64
+    var seconds, ratio: Double
+
+    init(_ summary: BuildSummary) {
+        (source, output) = (JSONReport.absolute(summary.source), JSONReport.absolute(summary.output))
+        (form, identity) = (summary.form, summary.identity)
+        (files, directories, packed) = (summary.files, summary.directories, summary.packed)
+        (stored, reused, bytesIn, bytesOut) = (summary.stored, summary.reused, summary.bytesIn, summary.bytesOut)
+        seconds = (summary.seconds * 1000).rounded() / 1000
+        ratio = (summary.ratio * 10000).rounded() / 10000
     }
 }

@@ -38,7 +38,11 @@ struct CheckCommand: ParsableCommand {
             }
             let check = try ContainerCheck(path: path, options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
             print(json ? try CheckReport.json(check) : CheckReport.text(check), terminator: json ? "\n" : "")
-            guard check.passed else { Reporting.fail(CheckReport.verdict(check)) }
+            guard check.passed else {
+                // A problem found is the command's answer, not a failure to run: exit 1 (see --help).
+                if !json { Reporting.printError("assetpack: error: \(Reporting.oneLine(CheckReport.verdict(check)))") }
+                CurrentProcess.exit(1)
+            }
         }
     }
 }

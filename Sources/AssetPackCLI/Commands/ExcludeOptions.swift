@@ -2,12 +2,12 @@ import ArgumentParser
 import AssetPack
 import AssetPackPacker
 
-/// `--exclude GLOB` (repeatable) and `--no-default-excludes`: which files of the source `build` leaves out.
+/// `--exclude <glob>` (repeatable) and `--no-default-excludes`: which files of the source `build` leaves out.
 struct ExcludeOptions: ParsableArguments {
     @Option(name: .customLong("exclude"),
-            help: ArgumentHelp("Leave out files and folders matching GLOB (repeatable): a name at any depth (*.psd), "
-                               + "a path from SRC (docs/*.md, raw/**/*.tmp), folders only with a trailing / (cache/).",
-                               valueName: "GLOB"))
+            help: ArgumentHelp("Leave out files and folders matching <glob> (repeatable): a name at any depth (*.psd), "
+                               + "a path from <source> (docs/*.md, raw/**/*.tmp), folders only with a trailing / (cache/).",
+                               valueName: "glob"))
     var patterns: [String] = []
 
     @Flag(help: ArgumentHelp("Pack what is left out by default: "

@@ -3,17 +3,17 @@ import Foundation
 
 /// `assetpack expand … --verify`: the deep check and repair (``AssetInstaller/verify(repair:progress:cancellation:)``).
 extension ExpandCommand {
-    func verifyAndRepair(_ installer: AssetInstaller, bar: ProgressBar?) throws {
+    func verifyAndRepair(_ installer: AssetInstaller, line: ProgressLine?) throws {
         let result: VerifyResult
         do {
-            result = try installer.verify { progress in bar?.update(progress) }
+            result = try installer.verify { progress in line?.update(progress) }
         } catch {
-            bar?.clear()
+            line?.clear()
             throw error
         }
-        bar?.clear()
-        if json {
-            print(InstalledTreeText.json(VerifySummary(result)))
+        line?.clear()
+        if format.json {
+            JSONReport.print(VerifySummary(result, source: JSONReport.absolute(bundle), root: root), command: "expand")
         } else if !report.quiet {
             report(result)
         }
@@ -47,17 +47,17 @@ extension ExpandCommand {
 
 /// The `--json` line of `expand --verify`: `expand --json`'s fields, plus what the check found and did.
 struct VerifySummary: Encodable {
-    var expansion: ExpandSummary
+    var expansion: ExpandReport
     var outcome: String
     var problems: [InstalledTreeText.Problem]
     var repaired: [String]
     var unknown: [String]
     var unknownRemoved: Bool
 
-    init(_ result: VerifyResult) {
+    init(_ result: VerifyResult, source: String, root: String?) {
         let checked = ExpansionResult(destination: result.destination, upToDate: true, identity: "",
                                       files: result.filesChecked, bytes: result.bytesChecked)
-        expansion = ExpandSummary(result.expansion ?? checked)
+        expansion = ExpandReport(result.expansion ?? checked, source: source, root: root)
         outcome = result.outcome.rawValue
         problems = result.problems.map(InstalledTreeText.Problem.init)
         repaired = result.repaired

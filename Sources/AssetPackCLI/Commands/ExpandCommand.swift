@@ -3,39 +3,42 @@ import AssetPack
 import AssetPackSystem
 import Foundation
 
-/// `assetpack expand [BUNDLE] --to DIR`: put a bundle, an asset folder or an archive on storage the way an
-/// app does at first launch — staged, verified, switched in atomically, resumable, and a no-op when the
-/// destination is already up to date.
+/// `assetpack expand [<bundle>] --to <dir>`: put a bundle, an asset folder or an archive on storage the
+/// way an app does at first launch — staged, verified, switched in atomically, resumable, and a no-op when
+/// the destination is already up to date.
 struct ExpandCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expand",
         abstract: "Expand a bundle, an asset folder or a zip/APK onto storage, as an app does at first launch.",
         discussion: """
-            BUNDLE is a packed bundle folder (its manifest says which archives to unzip), a plain asset folder, \
-            or a zip archive made by any tool (an APK, a jar; --root picks a folder inside it). In a tree \
-            without a manifest every .zip file is unzipped, one level, into its parent folder \
+            <bundle> is a packed bundle folder (its manifest says which archives to unzip), a plain asset \
+            folder, or a zip archive made by any tool (an APK, a jar; --root picks a folder inside it). In a \
+            tree without a manifest every .zip file is unzipped, one level, into its parent folder \
             (binary/photos.zip holding photos/frog.jpg gives binary/photos/frog.jpg) unless --keep-zips.
 
-            The tree is built beside DIR and switched in at once; DIR keeps its previous complete state on \
-            any error. A run that is interrupted is resumed by the next one. When DIR already holds this \
-            bundle the command says so and exits at once.
+            The tree is built beside <dir> and switched in at once; <dir> keeps its previous complete state \
+            on any error. A run that is interrupted (Ctrl-C, a crash) is resumed by the next one. When <dir> \
+            already holds this bundle the command says so and exits at once. On a terminal a progress line \
+            shows the bytes, the rate, the time left and the file being written.
             """
     )
 
-    @Argument(help: "The packed bundle folder, asset folder, or zip/APK archive.")
+    @Argument(help: ArgumentHelp("The packed bundle folder, asset folder, or zip/APK archive.", valueName: "bundle"),
+              completion: .file())
     var bundle: String = "assets.bundle"
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("The folder to create or update.", valueName: "DIR"))
+    @Option(name: [.customShort("d"), .customShort("C"), .customLong("to")],
+            help: ArgumentHelp("The folder to create or update.", valueName: "dir"), completion: .directory)
     var destination: String
 
     @Option(help: ArgumentHelp("The folder inside the archive or folder where the tree starts (e.g. assets/data of an APK).",
-                               valueName: "PREFIX"))
+                               valueName: "prefix"))
     var root: String?
 
     @Flag(help: "Copy .zip files of a tree without a manifest as they are instead of unzipping them.")
     var keepZips = false
 
-    @Flag(help: "Create symbolic-link entries of archives (only links that stay inside DIR).")
+    @Flag(help: "Create symbolic-link entries of archives (only links that stay inside <dir>).")
     var allowSymlinks = false
 
     @Flag(help: "Expand a tree that holds no file (by default that is an error: a misspelt --root, an empty source).")
@@ -50,81 +53,121 @@ struct ExpandCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Flag(help: "Print a JSON summary: files, bytes, seconds, upToDate, destination.")
-    var json = false
+    @OptionGroup var verbose: VerboseOption
+
+    @OptionGroup var format: JSONOption
+
+    func validate() throws {
+        try verbose.check(quiet: report.quiet, json: format.json)
+    }
 
     @Flag(help: ArgumentHelp("Read every installed file again, compare it with the install record and repair what differs.",
                              discussion: "Only the entries that differ are written again, through the same staging and atomic switch; the report lists them, and the entries the record does not know."))
     var verify = false
 
     func run() throws {
-        let bar = ProgressBar.onTerminal(unless: report.quiet || json)
+        Reporting.context.interruptedHint = "interrupted; run the same command again to resume"
+        let line = ProgressLine.onTerminal(unless: report.quiet || format.json)
+        let cancellation = ExpansionCancellation()
+        Interrupt.handle(stop: { cancellation.cancel() })
         try Reporting.run {
-            let source = try AssetSources.container(path: bundle, root: root)
-            var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
-                                           durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
-            options.testSeam = .fromEnvironment()
-            let installer = try AssetInstaller(source: source, destination: destination, options: options)
-            if verify { return try verifyAndRepair(installer, bar: bar) }
-            let result: ExpansionResult
-            do {
-                result = try installer.install { progress in
-                    bar?.update(progress)
-                }
-            } catch {
-                bar?.clear()
-                throw error
-            }
-            bar?.clear()
+            let installer = try installer()
+            if verify { return try verifyAndRepair(installer, line: line) }
+            let result = try installer.installSynchronously(progress: progress(line, cancellation), cancellation: cancellation)
+            line?.clear()
             report(result)
         }
     }
 
+    private func installer() throws(AssetPackError) -> AssetInstaller {
+        // With --json every path is absolute, in the messages too.
+        let source = try AssetSources.container(path: format.json ? JSONReport.absolute(bundle) : bundle, root: root)
+        var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
+                                       durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
+        options.testSeam = .fromEnvironment()
+        return try AssetInstaller(source: source, destination: destination, options: options)
+    }
+
+    /// The progress callback: the terminal line, the `--verbose` listing, the interrupt test seam.
+    private func progress(_ line: ProgressLine?, _ cancellation: ExpansionCancellation) -> @Sendable (ExpansionProgress) -> Void {
+        let listing = verbose.verbose ? WrittenFiles(line: line) : nil
+        let seam = Interrupt.TestSeam()
+        return { progress in
+            line?.update(progress)
+            listing?.note(progress)
+            seam.check(filesDone: progress.filesWritten) { cancellation.isCancelled }
+        }
+    }
+
     func report(_ result: ExpansionResult) {
-        if json {
-            print(ExpandSummary(result).json())
+        if format.json {
+            JSONReport.print(ExpandReport(result, source: JSONReport.absolute(bundle), root: root), command: "expand")
         } else if report.quiet {
             return
         } else if result.upToDate {
             print("\(result.destination) is up to date")
         } else {
-            var line = "expanded \(result.files) files (\(ByteCount.text(result.bytes))) into \(result.destination)"
-            line += String(format: " in %.2f s", result.seconds)
+            var text = "expanded \(result.files) files (\(ByteCount.text(result.bytes))) into \(result.destination)"
+            text += String(format: " in %.2f s", result.seconds)
             let reused = [result.filesLinked > 0 ? "\(result.filesLinked) unchanged" : nil,
                           result.bytesResumed > 0 ? "\(ByteCount.text(result.bytesResumed)) resumed" : nil].compactMap { $0 }
-            if !reused.isEmpty { line += " (\(reused.joined(separator: ", ")), \(result.filesWritten) written)" }
-            print(line)
+            if !reused.isEmpty { text += " (\(reused.joined(separator: ", ")), \(result.filesWritten) written)" }
+            print(text)
         }
     }
 }
 
-/// The `--json` summary.
-struct ExpandSummary: Encodable {
+/// `--verbose`: each file written, by its path in the tree, one a line, as it is finished.
+final class WrittenFiles: @unchecked Sendable {
+    private let line: ProgressLine?
+    private var written = 0  // reports come one at a time
+
+    init(line: ProgressLine?) { self.line = line }
+
+    /// Prints the file of `progress` when it is one more file written.
+    func note(_ progress: ExpansionProgress) {
+        guard progress.filesWritten > written, let path = progress.path else { return }
+        written = progress.filesWritten
+        let text = Reporting.oneLine(path.string)
+        if let line { line.printAbove(text) } else { print(text) }
+    }
+}
+
+/// The `--json` line of `expand` (schema 1): every figure of the text line, and the identity recorded.
+struct ExpandReport: Encodable {
+    /// The destination folder, absolute.
     var destination: String
+    /// The bundle, folder or archive expanded, absolute.
+    var source: String
+    /// `--root`, when given.
+    var root: String?
+    /// True when nothing had to be done.
     var upToDate: Bool
+    /// The stamp recorded in `<dir>/.assetpack/identity`: the content identity plus the options that shape the tree.
+    var identity: String
     var files: Int
     var bytes: UInt64
     var filesWritten: Int
     var bytesWritten: UInt64
+    /// Unchanged files reused (hard-linked) from the previous version.
+    var filesLinked: Int
     var filesResumed: Int
     var bytesResumed: UInt64
     var seconds: Double
 
-    init(_ result: ExpansionResult) {
+    init(_ result: ExpansionResult, source: String, root: String?) {
         destination = result.destination
+        self.source = source
+        self.root = root
         upToDate = result.upToDate
+        identity = result.identity
         files = result.files
         bytes = result.bytes
         filesWritten = result.filesWritten
         bytesWritten = result.bytesWritten
+        filesLinked = result.filesLinked
         filesResumed = result.filesResumed
         bytesResumed = result.bytesResumed
         seconds = (result.seconds * 1_000_000).rounded() / 1_000_000
-    }
-
-    func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

@@ -9,20 +9,20 @@ import AssetPackZip
 /// The archive is itself the container, so nothing is nested and the threshold plays no part in how a
 /// file is compressed: every file is deflated, as `zip` does, unless deflate does not pay. A file of at
 /// most 1 MiB is read into memory and deflated there, and stored instead when that saved less than
-/// ``PackingRules/minimumSaving``; a larger one is stored when the ``CompressibilityProbe`` says its
+/// ``PackingRules/minimumSaving``; a larger one is stored when the `CompressibilityProbe` says its
 /// sample would not shrink enough, else deflated — in independent blocks on every core when it is larger
-/// than ``PackingRules/blockSize`` (``ParallelDeflater``). A large file is not rewritten when the whole
+/// than ``PackingRules/blockSize`` (`ParallelDeflater`). A large file is not rewritten when the whole
 /// file saved less than ``PackingRules/minimumSaving``: the writer cannot take an entry back, and such an
 /// entry costs at most that little. `.zip` files and level 0 store. The manifest records every file as
 /// `plain` with `file` = its entry name. There is no incremental reuse in this form.
 ///
 /// Files are read and compressed on ``BuildOptions/jobs`` threads, at most a few MiB ahead of the
-/// writer, and written in walking order (``OrderedPipeline``), so the archive is byte-identical whatever
+/// writer, and written in walking order (`OrderedPipeline`), so the archive is byte-identical whatever
 /// the number of threads. Deterministic like ``Packer``, and written to a temporary sibling file renamed
 /// into place.
 ///
 /// Within every deflated file, 64 KiB stretches that look incompressible are stored rather than deflated
-/// (``BlockDeflater/storesNoise``): deflate would spend as long on them as on text for no gain.
+/// (`BlockDeflater/storesNoise`): deflate would spend as long on them as on text for no gain.
 public struct ArchivePacker: Sendable {
     /// The options every build uses.
     public var options: BuildOptions
@@ -33,7 +33,7 @@ public struct ArchivePacker: Sendable {
     }
 
     /// Packs `source` into the zip `output`, replacing a previous bundle archive there.
-    /// - Throws: ``AssetPackError`` as ``Packer/build(source:output:progress:)`` does.
+    /// - Throws: `AssetPackError` as ``Packer/build(source:output:progress:)`` does.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         let (location, items) = try options.scan(source, into: output, form: .archive)

@@ -10,7 +10,7 @@ public struct BuildSummary: Codable, Sendable, Equatable {
     public var output: String
     /// `folder` or `archive`.
     public var form: String
-    /// The bundle's content identity (see ``ContentIdentity``).
+    /// The bundle's content identity (see `ContentIdentity`).
     public var identity: String
     /// Logical files.
     public var files: Int = 0

@@ -17,15 +17,15 @@ import AssetPackZip
 /// written files themselves are left as the build makes them: they are not part of the bundle's bytes, and
 /// a fixed old time would make copy steps that compare times skip a changed bundle.
 ///
-/// The bundle is written to a temporary sibling and renamed into place (see ``OutputLocation``); an
-/// existing bundle at the output lends its unchanged archives (see ``IncrementalCache``). Nothing is
+/// The bundle is written to a temporary sibling and renamed into place (see `OutputLocation`); an
+/// existing bundle at the output lends its unchanged archives (see `IncrementalCache`). Nothing is
 /// fsynced: a build can always be run again, and the expander checks every CRC-32. An interrupted build
 /// leaves at most a `.<name>.tmp-XXXXXX` sibling, never a complete-looking bundle.
 ///
 /// Files are packed in parallel, on ``BuildOptions/jobs`` threads: every file is packed on its own
-/// (``EntryPacker``, names planned up front by ``BundlePlan``), so the result does not depend on the order
+/// (`EntryPacker`, names planned up front by `BundlePlan`), so the result does not depend on the order
 /// or the number of threads. A file deflated in blocks (larger than ``PackingRules/blockSize``) is packed
-/// with all the threads at once (``ParallelDeflater``), and the manifest records its block index.
+/// with all the threads at once (`ParallelDeflater`), and the manifest records its block index.
 public struct Packer: Sendable {
     /// The options every build uses.
     public var options: BuildOptions
@@ -36,7 +36,7 @@ public struct Packer: Sendable {
     }
 
     /// Packs `source` into the bundle folder `output`, replacing a previous bundle there.
-    /// - Throws: ``AssetPackError`` naming the file: the source is missing or not a folder, the output is
+    /// - Throws: `AssetPackError` naming the file: the source is missing or not a folder, the output is
     ///   inside the source (or the reverse) or is in the way, a symlink or special file, an unreadable
     ///   file, a bookkeeping folder's name (`assetpack-meta`, `.assetpack`) at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {

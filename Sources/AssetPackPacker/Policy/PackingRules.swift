@@ -7,7 +7,7 @@ import AssetPackZip
 /// Files larger than ``threshold`` are packed; files at or under it are copied byte for byte. The default
 /// threshold is 1 MiB (1,048,576 bytes), old Android's `UNCOMPRESS_DATA_MAX`: the largest compressed asset
 /// its `AssetManager` could open, which is why large assets were shipped pre-zipped in the first place.
-/// A zip archive (a name ending in `.zip` after something, ``AssetPath/isZipArchiveName``) is never packed:
+/// A zip archive (a name ending in `.zip` after something, `AssetPath/isZipArchiveName`) is never packed:
 /// a zip inside a zip gains nothing, and the asset must come back as the same zip.
 public struct PackingRules: Sendable, Hashable {
     /// The default threshold: 1,048,576 bytes (1 MiB).
@@ -26,7 +26,7 @@ public struct PackingRules: Sendable, Hashable {
     /// A packed file is stored when deflating the whole file saves less than this fraction.
     public var minimumSaving: Double = 0.02
     /// A deflated file larger than this is compressed in independent blocks of this many bytes, on several
-    /// cores (see ``ParallelDeflater``), and the manifest records where the blocks start so the expander can
+    /// cores (see `ParallelDeflater`), and the manifest records where the blocks start so the expander can
     /// inflate them on several cores too. Default 4 MiB; 64 KiB at least.
     public var blockSize: Int = ParallelDeflater.defaultBlockSize
 
@@ -52,7 +52,7 @@ public struct PackingRules: Sendable, Hashable {
 
     /// True when the file at `path` with `size` bytes goes into a zip of its own: it is larger than the
     /// threshold (any file, even an empty one, when the threshold is 0) and not a zip archive
-    /// (``AssetPath/isZipArchiveName``), which stays a plain file.
+    /// (`AssetPath/isZipArchiveName`), which stays a plain file.
     public func packs(_ path: AssetPath, size: UInt64) -> Bool {
         (threshold == 0 || size > threshold) && !path.isZipArchiveName
     }
@@ -64,7 +64,7 @@ public struct PackingRules: Sendable, Hashable {
     }
 
     /// Everything in these rules that changes the bytes of a packed file, as one line for the manifest's
-    /// ``BundleManifest/packing`` field: a bundle's archives are reused only by a build with the same line.
+    /// `BundleManifest/packing` field: a bundle's archives are reused only by a build with the same line.
     public var fingerprint: String {
         "deflate \(level); store when \(sampleChunks)x\(sampleChunkSize)-byte sample saves < \(percent(minimumSampleSaving))"
             + " or whole file saves < \(percent(minimumSaving)); independent blocks of \(blockSize) bytes"

@@ -10,7 +10,7 @@ import AssetPack
 /// - A trailing `/` matches folders only: `cache/`.
 /// - An excluded folder is left out with everything below it.
 ///
-/// Each part is a ``Glob``: `*`, `?`, `[a-z]`, `[!a-z]`, `\` escapes; case-sensitive.
+/// Each part is a `Glob`: `*`, `?`, `[a-z]`, `[!a-z]`, `\` escapes; case-sensitive.
 ///
 /// ``defaults`` leaves out what editors, file managers and version control put into asset folders:
 /// ``defaultPatterns``.

@@ -241,6 +241,15 @@ internal func system_killSelf() -> Int32 { kill(getpid(), SIGKILL) }
 /// `signal(3)` setting `SIGXFSZ` to `SIG_IGN`.
 internal func system_ignoreSIGXFSZ() { _ = signal(SIGXFSZ, SIG_IGN) }
 
+/// `SIGINT`, the signal of Ctrl-C.
+internal var system_SIGINT: Int32 { SIGINT }
+
+/// `signal(3)` setting `SIGINT` to `SIG_IGN` (a dispatch source then receives it).
+internal func system_ignoreSIGINT() { _ = signal(SIGINT, SIG_IGN) }
+
+/// `kill(2)` of the calling process with `SIGINT`.
+internal func system_interruptSelf() -> Int32 { kill(getpid(), SIGINT) }
+
 /// `exit(3)`.
 internal func system_exit(_ code: Int32) -> Never { exit(code) }
 

@@ -3,7 +3,7 @@
 /// with a full flush (see ``ParallelDeflater``). Reusable; one per thread.
 ///
 /// With ``storesNoise`` (the default) the piece is compressed in segments of 64 KiB, and a segment that
-/// looks incompressible (``NoiseDetector``: random bytes, media, compressed data) is stored (level 0)
+/// looks incompressible (`NoiseDetector`: random bytes, media, compressed data) is stored (level 0)
 /// instead of compressed: deflate would spend as much time on it as on text, to write about as many bytes.
 /// The stream stays one ordinary deflate stream, and the same input always gives the same bytes.
 ///

@@ -2,7 +2,7 @@ import CZlib
 
 /// CRC-32 (ISO-HDLC, the zip checksum, APPNOTE 4.4.7) computed by zlib's table-driven `crc32`.
 public struct CRC32: Sendable, Hashable {
-    /// The checksum of everything passed to ``update(_:)`` so far.
+    /// The checksum of everything passed to `update(_:)` so far.
     public private(set) var value: UInt32 = 0
 
     /// A checksum of no bytes (0).

@@ -9,7 +9,7 @@ import AssetPackSystem
 /// but the last must end with a full flush's `00 00 FF FF`, must inflate to exactly the bytes the index
 /// gives it, use up all its compressed bytes and not end the stream, the last must end it; the per-block
 /// CRC-32s are combined (``CRC32/combine(_:_:secondLength:)``) and compared with the entry's before
-/// ``inflate(into:path:jobs:progress:)`` returns. A bad index or damaged data is a ``ZipError``; no byte
+/// `inflate(into:path:jobs:progress:)` returns. A bad index or damaged data is a ``ZipError``; no byte
 /// is ever written outside the entry's uncompressed size.
 ///
 /// ```swift

@@ -38,7 +38,9 @@ public final class ZipStreamReader: ByteStream {
 
     /// A reader of `stream`, which must be positioned at the start of the archive.
     /// - Parameters:
+    ///   - stream: the archive's bytes, read front to back.
     ///   - name: the archive's name, used in error messages.
+    ///   - limits: the limits every entry is checked against (entries, sizes, compression ratio).
     ///   - bufferSize: bytes of read-ahead buffer (at least 4 KiB).
     public init(_ stream: any ByteStream, name: String, limits: ZipLimits = .default, bufferSize: Int = 64 * 1024) {
         self.input = StreamInput(stream, capacity: bufferSize)

@@ -8,7 +8,7 @@ import TestSupport
 func install(_ source: any AssetSource, into scratch: TemporaryDirectory, as name: String) throws -> (ExpansionResult, FolderTree) {
     let destination = scratch.file(name)
     let installer = try AssetInstaller(source: source, destination: destination, options: ExpansionOptions(durability: .none))
-    let result = try installer.install()
+    let result = try installer.installSynchronously()
     return (result, try FolderTree.read(destination))
 }
 

@@ -14,8 +14,9 @@ do {
     guard let archive = Bundle.module.url(forResource: "Assets", withExtension: "zip") else {
         throw AssetPackError(.notFound, "no Assets.zip in the resource bundle", path: Bundle.module.bundlePath)
     }
-    let installer = try AssetInstaller(source: try ZipAssetSource(path: archive.path), destination: destination)
-    let result = try installer.install()
+    let installer = try AssetInstaller(source: try ZipAssetSource(url: archive), destination: destination)
+    // Top-level code: `install()` is the async one (the blocking one is `installSynchronously()`).
+    let result = try await installer.install()
     if result.upToDate {
         print("up to date: \(result.destination)")
     } else {
