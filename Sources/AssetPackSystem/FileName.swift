@@ -6,7 +6,7 @@
 /// (a repaired name would name another file, or none). So:
 /// - code that hands names to users refuses such a name instead of showing a different one
 ///   (`DirectorySource.list` and the packer's scan throw `.unsafePath` naming the folder);
-/// - code that removes trees (``TreeRemoval``, the installer's staging pruning) passes the name back to the
+/// - code that removes trees (`TreeRemoval`, the installer's staging pruning) passes the name back to the
 ///   `…at` calls with its bytes, so such a name is removed like any other.
 package struct FileName: Hashable, Sendable, CustomStringConvertible {
     /// The name as text; nil when its bytes are not valid UTF-8.

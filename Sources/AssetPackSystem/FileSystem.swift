@@ -164,7 +164,7 @@ package enum FileSystem {
     }
 
     /// Removes `path` and everything below it, never following symlinks below it; a missing path is fine
-    /// (``TreeRemoval``).
+    /// (`TreeRemoval`).
     package static func removeTree(_ path: String) throws(SystemError) {
         try TreeRemoval.remove(atPath: path)
     }

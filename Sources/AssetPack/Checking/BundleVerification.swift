@@ -3,7 +3,7 @@ import AssetPackZip
 /// Reads a packed bundle in full and checks it against its manifest, as `assetpack verify BUNDLE` does:
 /// every file the manifest lists, plain or packed, is read through ``PackedBundleSource`` (whose streams
 /// check the manifest's size and CRC-32 before they end), then every packing archive is read entry by
-/// entry with ``ZipArchive/verify()`` (each entry's size and CRC-32 against the archive's own headers),
+/// entry with `ZipArchive/verify()` (each entry's size and CRC-32 against the archive's own headers),
 /// entries the manifest does not name included. The first failure is thrown, naming the file.
 ///
 /// - Complexity: reads every byte of the bundle's files once, and every packed entry once more.

@@ -93,7 +93,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `error` with the message the zip layer made of a failed system call (`CALL failed: REASON`) in plain
-    /// words (``SystemError/reason``); any other error as it is.
+    /// words (`SystemError/reason`); any other error as it is.
     private static func plainSystemFailure(_ error: ZipError) -> ZipError {
         guard error.code == .io, case .system(let call?, let errno)? = error.cause else { return error }
         let failure = SystemError(call, Errno(rawValue: errno), path: nil)
@@ -109,7 +109,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         return "\(path): \(message)"
     }
 
-    /// An I/O error for a failed system call: `PATH: REASON` in plain words (``SystemError/reason``), code
+    /// An I/O error for a failed system call: `PATH: REASON` in plain words (`SystemError/reason`), code
     /// ``Code/noSpace`` for `ENOSPC`, ``Code/notFound`` for `ENOENT`, else ``Code/io``; the call and its errno
     /// are the ``cause``.
     public static func system(_ call: String, path: String, errno code: Int32) -> AssetPackError {
@@ -117,7 +117,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error for a failed system call of the platform layer: the reason in plain words, never the call's
-    /// name (``SystemError/reason``: `no such file or folder`, `permission denied: cannot write here`), with
+    /// name (`SystemError/reason`: `no such file or folder`, `permission denied: cannot write here`), with
     /// the call and errno as its ``cause``.
     package init(_ error: SystemError) {
         let code: Code = switch error.errno {

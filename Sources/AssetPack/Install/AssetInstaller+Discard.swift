@@ -3,7 +3,7 @@ import AssetPackSystem
 extension AssetInstaller {
     /// Removes what an unfinished install left beside the destination — the hidden staging tree
     /// `.<name>.assetpack-staging` (its verified files would otherwise be resumed by the next
-    /// ``install(progress:cancellation:)``) and a previous tree left by an interrupted switch — so that the
+    /// ``installSynchronously(progress:cancellation:)``) and a previous tree left by an interrupted switch — so that the
     /// next install starts afresh. The installed destination itself is never touched; when a crash left no
     /// destination but its previous tree aside (a file system that cannot swap two names), that tree is put
     /// back as the destination.

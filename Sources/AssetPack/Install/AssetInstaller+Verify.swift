@@ -40,7 +40,7 @@ public struct VerifyResult: Sendable, Equatable {
 extension AssetInstaller {
     /// The deep check: reads every installed file again and compares it with the install record — type,
     /// size, permissions, CRC-32, and folders and link targets — and, with `repair`, writes again what
-    /// differs, through the same staging tree and atomic switch as ``install(progress:cancellation:)``.
+    /// differs, through the same staging tree and atomic switch as ``installSynchronously(progress:cancellation:)``.
     ///
     /// A repair is an upgrade to the same version in which the entries that differ are treated as missing:
     /// every other file is hard-linked from the installed tree into staging (as an upgrade links unchanged
@@ -48,17 +48,17 @@ extension AssetInstaller {
     /// the tree is switched in whole. A reader sees the damaged tree or the repaired one, and an error
     /// leaves the damaged tree as it was. Like an upgrade, the switch leaves out the names the record does
     /// not know (``VerifyResult/unknown``): they are listed, and removed only when something is repaired.
-    /// A destination that holds another version, or none, is installed as ``install(progress:cancellation:)``
+    /// A destination that holds another version, or none, is installed as ``installSynchronously(progress:cancellation:)``
     /// does, except that damaged files are never reused.
     ///
     /// Runs under the install lock. The check reads every file (on ``ExpansionOptions/jobs`` threads), so
-    /// it costs about what reading the tree costs; the fast up-to-date check of ``install(progress:cancellation:)``
+    /// it costs about what reading the tree costs; the fast up-to-date check of ``installSynchronously(progress:cancellation:)``
     /// reads two small files instead and trusts the tree.
     /// - Parameters:
     ///   - repair: write what differs; false only checks (and never writes or creates anything).
-    ///   - progress: reported while repairing or installing, as for ``install(progress:cancellation:)``.
+    ///   - progress: reported while repairing or installing, as for ``installSynchronously(progress:cancellation:)``.
     ///   - cancellation: stops a repair at the next file; the destination keeps its damaged tree.
-    /// - Throws: ``AssetPackError``, as ``install(progress:cancellation:)`` does.
+    /// - Throws: ``AssetPackError``, as ``installSynchronously(progress:cancellation:)`` does.
     @discardableResult
     public func verify(repair: Bool = true, progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                        cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> VerifyResult {

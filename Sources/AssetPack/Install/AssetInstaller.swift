@@ -31,7 +31,7 @@ import AssetPackSystem
 ///   more and writes only the rest.
 /// - **Nothing left by a failure that cannot be resumed:** when the input is at fault (a damaged or
 ///   hostile archive, a refused name, a limit) or a check made before writing refuses (free space), the
-///   staging tree and the parent folders the call created are removed again (``FailureCleanup`` holds the
+///   staging tree and the parent folders the call created are removed again (`FailureCleanup` holds the
 ///   rule); ``discardPartialInstall()`` removes a partial install on request.
 /// - **Power-loss safe by default:** the staging tree is flushed (`syncfs`) before the record that marks
 ///   it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.

@@ -30,7 +30,7 @@ extension InstalledTree {
     ///   a tree that assetpack installed is removed. A destination that is a file or a symbolic link is
     ///   refused too.
     /// - Nothing is followed: the tree is removed by descriptor, one entry at a time, and a link inside it is
-    ///   removed, never what it points to (``TreeRemoval``).
+    ///   removed, never what it points to (`TreeRemoval`).
     /// - The tree is first renamed to its hidden previous name, in one step, so the destination and its
     ///   record disappear at once; a crash while its files are removed leaves only that hidden tree, which
     ///   the next install or uninstall removes.

@@ -24,7 +24,7 @@ public struct ExpansionOptions: Sendable, Hashable {
     public var durability: Durability
     /// Expand a tree that holds no file (only folders, or nothing) instead of refusing it. Off by default:
     /// an empty tree is almost always a mistake — a misspelt root, an empty download — and installing it
-    /// would record an empty destination as complete. See ``SourceCheck``.
+    /// would record an empty destination as complete. See `SourceCheck`.
     public var allowsEmpty: Bool
     /// Tests only: see ``InstallTestSeam``.
     package var testSeam = InstallTestSeam()

@@ -2,7 +2,7 @@ import AssetPack
 import AssetPackSystem
 import AssetPackZip
 
-/// Writes a bundle's `assetpack-meta/manifest.json` (deterministic JSON, see ``BundleManifest``) and
+/// Writes a bundle's `assetpack-meta/manifest.json` (deterministic JSON, see `BundleManifest`) and
 /// `assetpack-meta/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
 /// entries of a bundle archive. The folder's name survives the default ignore lists of aapt, AGP, SwiftPM
 /// and Xcode (`BundleManifest.reservedDirectory` says why); bundles built with the legacy `.assetpack`
