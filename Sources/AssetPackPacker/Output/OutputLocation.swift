@@ -116,13 +116,13 @@ struct OutputLocation {
 
     /// Creates the output's parent folders, then a temporary sibling folder to build into.
     func stageFolder() throws(AssetPackError) -> String {
-        try io(FileSystem.makeDirectories(parent))
+        _ = try io(FileSystem.makeDirectories(parent))
         return try io(FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "tmp-"))
     }
 
     /// Creates the output's parent folders, then a temporary sibling file to write the archive into.
     func stageArchive() throws(AssetPackError) -> String {
-        try io(FileSystem.makeDirectories(parent))
+        _ = try io(FileSystem.makeDirectories(parent))
         let (staged, descriptor) = try io(FileSystem.makeTemporaryFile(prefix: siblingPrefix + "tmp-"))
         try io(descriptor.closeAfterWriting(path: staged))
         return staged
