@@ -60,7 +60,7 @@ struct CheckCommandTests {
         #expect(json.status == 0)
         #expect(json.stdout == #"{"alignment":4,"bundles":[{"aligned":true,"alignedEntries":4,"archives":["assets/big/model.bin.zip","#
                 + #""assets/big/words.txt.zip"],"files":4,"layout":"apk","legacy":false,"manifest":"assets/assetpack-meta/manifest.json","#
-                + #""matches":true,"root":"assets","stored":true}],"file":"app.apk","ok":true,"problems":[]}"# + "\n")
+                + #""matches":true,"root":"assets","stored":true}],"command":"check","file":"\#(scratch.file("app.apk"))","ok":true,"problems":[],"schema":1}"# + "\n")
     }
 
     @Test func aPackedArchiveDeflatedAgainByTheContainerIsReported() throws {

@@ -52,7 +52,7 @@ import TestSupport
         let scratch = try scratchWithSource("cli-status")
         let out = scratch.file("out")
         try expectOutput(["status", out], "\(out): not installed\n")
-        try expectOutput(["status", out, "--json"], #"{"destination":"\#(out)","problems":[],"state":"not-installed","unknown":[]}"# + "\n")
+        try expectOutput(["status", out, "--json"], #"{"command":"status","destination":"\#(out)","ok":true,"problems":[],"schema":1,"state":"not-installed","unknown":[]}"# + "\n")
 
         // Killed after two files (one job: in path order, a.txt and d.txt).
         let killed = try assetpack(["expand", scratch.file("src"), "--to", out, "--jobs", "1"],
@@ -67,7 +67,7 @@ import TestSupport
                 the next expand resumes it, checking each file again
 
             """)
-        try expectOutput(["status", out, "--json"], #"{"destination":"\#(out)","problems":[],"#
+        try expectOutput(["status", out, "--json"], #"{"command":"status","destination":"\#(out)","ok":true,"problems":[],"schema":1,"#
                          + #""staging":{"bytes":12,"complete":false,"files":2,"identity":"\#(staged)","path":"\#(staging)"},"#
                          + #""state":"partial","unknown":[]}"# + "\n")
 
@@ -87,8 +87,8 @@ import TestSupport
               installed: 2024-05-01T12:00:00Z
 
             """)
-        try expectOutput(["status", out, "--json"], #"{"bytes":8025,"destination":"\#(out)","files":6,"identity":"\#(identity)","#
-                         + #""installedAt":"2024-05-01T12:00:00Z","problems":[],"state":"installed","unknown":[]}"# + "\n")
+        try expectOutput(["status", out, "--json"], #"{"bytes":8025,"command":"status","destination":"\#(out)","files":6,"identity":"\#(identity)","#
+                         + #""installedAt":"2024-05-01T12:00:00Z","ok":true,"problems":[],"schema":1,"state":"installed","unknown":[]}"# + "\n")
 
         try writeBytes(Array("alpha, edited\n".utf8), to: scratch.file("src/a.txt"))
         let compared = try assetpack(["status", out, "--source", scratch.file("src"), "--json"])
@@ -104,8 +104,8 @@ import TestSupport
 
             """)
         try expectOutput(["status", out, "--source", scratch.file("src"), "--json"],
-                         #"{"bytes":8025,"destination":"\#(out)","files":6,"identity":"\#(identity)","#
-                         + #""installedAt":"2024-05-01T12:00:00Z","problems":[],"sourceIdentity":"\#(source)","#
+                         #"{"bytes":8025,"command":"status","destination":"\#(out)","files":6,"identity":"\#(identity)","#
+                         + #""installedAt":"2024-05-01T12:00:00Z","ok":true,"problems":[],"schema":1,"sourceIdentity":"\#(source)","#
                          + #""state":"outdated","unknown":[]}"# + "\n")
     }
 
@@ -130,9 +130,9 @@ import TestSupport
                 notes.txt
 
             """)
-        try expectOutput(["status", out, "--json"], #"{"bytes":8025,"destination":"\#(out)","files":6,"identity":"\#(identity)","#
-                         + #""installedAt":"2024-05-01T12:00:00Z","problems":[{"detail":"missing","kind":"missing","path":"a.txt"},"#
-                         + #"{"detail":"mode 0600, recorded 0644","kind":"mode","path":"d.txt"}],"state":"installed","#
+        try expectOutput(["status", out, "--json"], #"{"bytes":8025,"command":"status","destination":"\#(out)","files":6,"identity":"\#(identity)","#
+                         + #""installedAt":"2024-05-01T12:00:00Z","ok":true,"problems":[{"detail":"missing","kind":"missing","path":"a.txt"},"#
+                         + #"{"detail":"mode 0600, recorded 0644","kind":"mode","path":"d.txt"}],"schema":1,"state":"installed","#
                          + #""unknown":["cache/","notes.txt"]}"# + "\n")
         #expect(folderNames(out).contains("notes.txt"))
         let file = try assetpack(["status", scratch.file("src/a.txt")])
@@ -211,11 +211,11 @@ import TestSupport
             """)
         #expect(folderNames(scratch.path) == ["src"])
         try expectOutput(["uninstall", out], "\(out): not installed; nothing to remove\n")
-        try expectOutput(["uninstall", out, "--json"], #"{"bytes":0,"destination":"\#(out)","files":0,"leftovers":[],"#
-                         + #""removed":false,"unknown":[]}"# + "\n")
+        try expectOutput(["uninstall", out, "--json"], #"{"bytes":0,"command":"uninstall","destination":"\#(out)","files":0,"leftovers":[],"#
+                         + #""ok":true,"removed":false,"schema":1,"unknown":[]}"# + "\n")
         _ = try install(scratch)
-        try expectOutput(["uninstall", out, "--json"], #"{"bytes":8025,"destination":"\#(out)","files":6,"identity":"\#(identity)","#
-                         + #""leftovers":[],"removed":true,"unknown":[]}"# + "\n")
+        try expectOutput(["uninstall", out, "--json"], #"{"bytes":8025,"command":"uninstall","destination":"\#(out)","files":6,"identity":"\#(identity)","#
+                         + #""leftovers":[],"ok":true,"removed":true,"schema":1,"unknown":[]}"# + "\n")
         _ = try install(scratch)
         try expectOutput(["uninstall", out, "-q"], "")
 

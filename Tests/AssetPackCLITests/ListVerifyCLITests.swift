@@ -36,7 +36,11 @@ import TestSupport
         let archive = try sampleArchive(dir)
         let result = try run(tool, ["list", "--json", archive])
         #expect(result.status == 0, "\(result.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        #expect(object["schema"] as? Int == 1 && object["command"] as? String == "list" && object["ok"] as? Bool == true)
+        #expect(object["archive"] as? String == archive)
+        let rows = try #require(object["entries"] as? [[String: Any]])
         let python = try run("python3", ["-c", """
             import zipfile, sys
             for i in zipfile.ZipFile(sys.argv[1]).infolist():

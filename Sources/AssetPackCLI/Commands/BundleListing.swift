@@ -62,23 +62,22 @@ struct BundleListing {
         return text
     }
 
-    /// The listing as a pretty JSON object with sorted keys.
-    func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let object = Listing(bundle: folder, manifest: located.path, files: files.map(FileRow.init), folders: folders.map(\.path),
-                             archives: archives.map { ArchiveRow(path: $0.path, entries: $0.archive.entries.map(ZipEntryRow.init)) })
-        return String(decoding: try encoder.encode(object), as: UTF8.self)
+    /// The fields of `list --json` for a bundle.
+    var report: Listing {
+        Listing(bundle: JSONReport.absolute(folder), manifest: located.path, files: files.map(FileRow.init),
+                folders: folders.map(\.path),
+                archives: archives.map { ArchiveRow(path: $0.path, entries: $0.archive.entries.map(ZipEntryRow.init)) })
     }
 
-    private struct Listing: Encodable {
+    /// `list --json` of a bundle: the folder, where its manifest is, its files, folders and packed archives.
+    struct Listing: Encodable {
         var bundle, manifest: String
         var files: [FileRow]
         var folders: [String]
         var archives: [ArchiveRow]
     }
 
-    private struct FileRow: Encodable {
+    struct FileRow: Encodable {
         var path: String
         var size: UInt64
         var crc32: String
@@ -100,7 +99,7 @@ struct BundleListing {
         }
     }
 
-    private struct ArchiveRow: Encodable {
+    struct ArchiveRow: Encodable {
         var path: String
         var entries: [ZipEntryRow]
     }

@@ -27,8 +27,7 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Require stored data to start at a multiple of 4096 bytes (a page) instead of 4.")
     var pageAlign = false
 
-    @Flag(help: "Print the result as one line of JSON.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
         try Reporting.run {
@@ -37,10 +36,14 @@ struct CheckCommand: ParsableCommand {
                                      + "(assetpack verify checks a bundle folder)", path: path)
             }
             let check = try ContainerCheck(path: path, options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
-            print(json ? try CheckReport.json(check) : CheckReport.text(check), terminator: json ? "\n" : "")
+            if format.json {
+                JSONReport.print(CheckReport(check), command: "check", ok: check.passed)
+            } else {
+                print(CheckText.text(check), terminator: "")
+            }
             guard check.passed else {
                 // A problem found is the command's answer, not a failure to run: exit 1 (see --help).
-                if !json { Reporting.printError("assetpack: error: \(Reporting.oneLine(CheckReport.verdict(check)))") }
+                if !format.json { Reporting.printError("assetpack: error: \(Reporting.oneLine(CheckText.verdict(check)))") }
                 CurrentProcess.exit(1)
             }
         }
@@ -48,7 +51,7 @@ struct CheckCommand: ParsableCommand {
 }
 
 /// How `check` shows a ``ContainerCheck``.
-enum CheckReport {
+enum CheckText {
     /// One section per bundle, then `FILE: OK, N bundles checked` (failures end on stderr instead).
     static func text(_ check: ContainerCheck) -> String {
         var out = ""
@@ -95,33 +98,25 @@ enum CheckReport {
     private static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
     }
+}
 
-    /// The check as one compact line of JSON with sorted keys.
-    static func json(_ check: ContainerCheck) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(Report(check)), as: UTF8.self)
-    }
+/// The `--json` line of `check` (its `ok` is the verdict: false when a problem was found).
+struct CheckReport: Encodable {
+    var file: String
+    var alignment: UInt64
+    var bundles: [BundleRow]
+    var problems: [ProblemRow]
 
-    private struct Report: Encodable {
-        var file: String
-        var alignment: UInt64
-        var ok: Bool
-        var bundles: [BundleRow]
-        var problems: [ProblemRow]
-
-        init(_ check: ContainerCheck) {
-            file = check.container
-            alignment = check.alignment
-            ok = check.passed
-            bundles = check.bundles.map(BundleRow.init)
-            problems = check.bundles.isEmpty ? check.problems.map { ProblemRow($0, bundle: nil) }
-                : check.bundles.flatMap { bundle in bundle.problems.map { ProblemRow($0, bundle: bundle.root) } }
-        }
+    init(_ check: ContainerCheck) {
+        file = JSONReport.absolute(check.container)
+        alignment = check.alignment
+        bundles = check.bundles.map(BundleRow.init)
+        problems = check.bundles.isEmpty ? check.problems.map { ProblemRow($0, bundle: nil) }
+            : check.bundles.flatMap { bundle in bundle.problems.map { ProblemRow($0, bundle: bundle.root) } }
     }
 
     /// A bundle; `stored` and `aligned` are left out where the layout does not check them.
-    private struct BundleRow: Encodable {
+    struct BundleRow: Encodable {
         var root, layout, manifest: String
         var legacy: Bool
         var files: Int
@@ -139,7 +134,8 @@ enum CheckReport {
         }
     }
 
-    private struct ProblemRow: Encodable {
+    /// A problem, with the root of the bundle it was found in.
+    struct ProblemRow: Encodable {
         var bundle: String?
         var aspect, kind, path, message: String
 

@@ -2,7 +2,7 @@ import AssetPack
 import Foundation
 
 /// How `status`, `uninstall` and `expand --verify` show an installed tree: lists of entries under a heading,
-/// times in ISO 8601 (UTC), and the one-line JSON of `expand --json` (sorted keys, slashes unescaped).
+/// and times in ISO 8601 (UTC).
 enum InstalledTreeText {
     /// `heading`, then each entry on its own indented line (control characters escaped: names may be hostile).
     static func list(_ heading: String, _ entries: [String], indent: String = "  ") -> [String] {
@@ -22,13 +22,6 @@ enum InstalledTreeText {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
-    }
-
-    /// `value` as one line of JSON with sorted keys.
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// A problem in `--json`: `{"detail":…,"kind":…,"path":…}`.

@@ -14,30 +14,34 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var archive: ArchiveArgument
 
-    @Flag(help: "Print JSON instead of a table: an array of entries for a zip, an object for a bundle.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
         try Reporting.run {
             if try io(FileSystem.status(archive.path))?.kind == .directory {
                 let bundle = try BundleListing(folder: archive.path)
-                print(json ? try bundle.json() : bundle.table(), terminator: json ? "\n" : "")
+                if format.json {
+                    JSONReport.print(bundle.report, command: "list")
+                } else {
+                    print(bundle.table(), terminator: "")
+                }
                 return
             }
             let opened = try ZipArchive(path: archive.path)
-            if json {
-                print(try jsonListing(opened))
+            if format.json {
+                JSONReport.print(ZipListing(archive: JSONReport.absolute(archive.path), entries: opened.entries.map(ZipEntryRow.init)),
+                                 command: "list")
             } else {
                 print(table(opened), terminator: "")
             }
         }
     }
+}
 
-    private func jsonListing(_ archive: ZipArchive) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(archive.entries.map(ZipEntryRow.init)), as: UTF8.self)
-    }
+/// `list --json` of a zip: the archive and its entries.
+struct ZipListing: Encodable {
+    var archive: String
+    var entries: [ZipEntryRow]
 }
 
 /// The zip table of `list`: one line per entry, then the total.

@@ -33,8 +33,7 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "With --source: as expand --allow-symlinks.")
     var allowSymlinks = false
 
-    @Flag(help: "Print one line of JSON: destination, state, identity, files, bytes, installedAt, staging, problems, unknown.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func validate() throws {
         if source == nil && (root != nil || keepZips || allowSymlinks) {
@@ -53,7 +52,11 @@ struct StatusCommand: ParsableCommand {
             } else {
                 status = try InstalledTree.status(at: destination)
             }
-            print(json ? InstalledTreeText.json(StatusSummary(status)) : Self.text(status).joined(separator: "\n"))
+            if format.json {
+                JSONReport.print(StatusSummary(status), command: "status")
+            } else {
+                print(Self.text(status).joined(separator: "\n"))
+            }
         }
     }
 
@@ -127,7 +130,7 @@ struct StatusSummary: Encodable {
     }
 
     init(_ status: InstallStatus) {
-        destination = status.destination
+        destination = JSONReport.absolute(status.destination)
         state = status.state.rawValue
         identity = status.installed?.identity
         sourceIdentity = status.sourceIdentity
@@ -135,7 +138,7 @@ struct StatusSummary: Encodable {
         bytes = status.installed?.bytes
         installedAt = status.installed?.installedAt.map(InstalledTreeText.time)
         staging = status.staging.map {
-            Staging(path: $0.path, identity: $0.identity, files: $0.files, bytes: $0.bytes, complete: $0.complete)
+            Staging(path: JSONReport.absolute($0.path), identity: $0.identity, files: $0.files, bytes: $0.bytes, complete: $0.complete)
         }
         problems = status.problems.map(InstalledTreeText.Problem.init)
         unknown = status.unknown

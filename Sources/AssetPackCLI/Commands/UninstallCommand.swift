@@ -20,14 +20,13 @@ struct UninstallCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Flag(help: "Print one line of JSON: destination, removed, identity, files, bytes, unknown, leftovers.")
-    var json = false
+    @OptionGroup var format: JSONOption
 
     func run() throws {
         try Reporting.run {
             let result = try InstalledTree.uninstall(at: destination)
-            if json {
-                print(InstalledTreeText.json(UninstallSummary(result)))
+            if format.json {
+                JSONReport.print(UninstallSummary(result), command: "uninstall")
             } else if !report.quiet {
                 print(Self.text(result).joined(separator: "\n"))
             }
@@ -60,12 +59,12 @@ struct UninstallSummary: Encodable {
     var leftovers: [String]
 
     init(_ result: UninstallResult) {
-        destination = result.destination
+        destination = JSONReport.absolute(result.destination)
         removed = result.identity != nil
         identity = result.identity
         files = result.files
         bytes = result.bytes
         unknown = result.unknown
-        leftovers = result.leftovers
+        leftovers = result.leftovers.map(JSONReport.absolute)
     }
 }
