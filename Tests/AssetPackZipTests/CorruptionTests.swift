@@ -395,11 +395,11 @@ func rebuiltDirectory(_ sample: SampleArchive, _ change: (inout [CentralDirector
     @Test func emptyNamesAndEmptyRecordsDoNotTrap() throws {
         // A stored, empty entry with an empty name: zero-length reads everywhere.
         var writer = ByteWriter()
-        LocalFileHeader(versionNeeded: 10, flags: 0, method: 0, dosTime: 0, dosDate: 0x21, crc32: 0, compressedSize: 0,
-                        uncompressedSize: 0, name: [], extra: []).encode(into: &writer)
+        LocalFileHeader(fields: EntryFields(versionNeeded: 10, flags: 0, method: 0, dosTime: 0, dosDate: 0x21, crc32: 0, compressedSize: 0,
+                        uncompressedSize: 0), name: [], extra: []).encode(into: &writer)
         let directoryOffset = writer.bytes.count
-        CentralDirectoryHeader(versionMadeBy: 0, versionNeeded: 10, flags: 0, method: 0, dosTime: 0, dosDate: 0x21,
-                               crc32: 0, compressedSize: 0, uncompressedSize: 0, diskNumberStart: 0, internalAttributes: 0,
+        CentralDirectoryHeader(versionMadeBy: 0, fields: EntryFields(versionNeeded: 10, flags: 0, method: 0, dosTime: 0, dosDate: 0x21,
+                               crc32: 0, compressedSize: 0, uncompressedSize: 0), diskNumberStart: 0, internalAttributes: 0,
                                externalAttributes: 0, localHeaderOffset: 0, name: [], extra: [], comment: []).encode(into: &writer)
         EndOfCentralDirectory(diskNumber: 0, centralDirectoryDisk: 0, entriesOnDisk: 1, totalEntries: 1,
                               centralDirectorySize: UInt32(writer.bytes.count - directoryOffset),
@@ -412,11 +412,11 @@ func rebuiltDirectory(_ sample: SampleArchive, _ change: (inout [CentralDirector
         // Some writers store an empty deflated file as zero bytes of deflate data.
         var writer = ByteWriter()
         let name = Array("empty.txt".utf8)
-        LocalFileHeader(versionNeeded: 20, flags: 0, method: 8, dosTime: 0, dosDate: 0x21, crc32: 0, compressedSize: 0,
-                        uncompressedSize: 0, name: name, extra: []).encode(into: &writer)
+        LocalFileHeader(fields: EntryFields(versionNeeded: 20, flags: 0, method: 8, dosTime: 0, dosDate: 0x21, crc32: 0, compressedSize: 0,
+                        uncompressedSize: 0), name: name, extra: []).encode(into: &writer)
         let directoryOffset = writer.bytes.count
-        CentralDirectoryHeader(versionMadeBy: 0, versionNeeded: 20, flags: 0, method: 8, dosTime: 0, dosDate: 0x21,
-                               crc32: 0, compressedSize: 0, uncompressedSize: 0, diskNumberStart: 0, internalAttributes: 0,
+        CentralDirectoryHeader(versionMadeBy: 0, fields: EntryFields(versionNeeded: 20, flags: 0, method: 8, dosTime: 0, dosDate: 0x21,
+                               crc32: 0, compressedSize: 0, uncompressedSize: 0), diskNumberStart: 0, internalAttributes: 0,
                                externalAttributes: 0, localHeaderOffset: 0, name: name, extra: [], comment: []).encode(into: &writer)
         EndOfCentralDirectory(diskNumber: 0, centralDirectoryDisk: 0, entriesOnDisk: 1, totalEntries: 1,
                               centralDirectorySize: UInt32(writer.bytes.count - directoryOffset),

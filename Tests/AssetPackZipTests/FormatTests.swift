@@ -112,8 +112,8 @@ import TestSupport
     }
 
     @Test func headersRoundTrip() throws {
-        let local = LocalFileHeader(versionNeeded: 20, flags: 0x0808, method: 8, dosTime: 0x6DAF, dosDate: 0x585D,
-                                    crc32: 0xCAFE_BABE, compressedSize: 10, uncompressedSize: 20,
+        let local = LocalFileHeader(fields: EntryFields(versionNeeded: 20, flags: 0x0808, method: 8, dosTime: 0x6DAF, dosDate: 0x585D,
+                                    crc32: 0xCAFE_BABE, compressedSize: 10, uncompressedSize: 20),
                                     name: Array("a/b.txt".utf8), extra: [0x35, 0xD9, 0x02, 0x00, 0x04, 0x00])
         var writer = ByteWriter()
         local.encode(into: &writer)
@@ -127,8 +127,8 @@ import TestSupport
         #expect(parsed.header.compressedSize == 10)
 
         let central = CentralDirectoryHeader(
-            versionMadeBy: 0x031E, versionNeeded: 20, flags: 0, method: 0, dosTime: 1, dosDate: 0x21, crc32: 7,
-            compressedSize: 3, uncompressedSize: 3, diskNumberStart: 0, internalAttributes: 1,
+            versionMadeBy: 0x031E, fields: EntryFields(versionNeeded: 20, flags: 0, method: 0, dosTime: 1, dosDate: 0x21, crc32: 7,
+            compressedSize: 3, uncompressedSize: 3), diskNumberStart: 0, internalAttributes: 1,
             externalAttributes: 0o100644 << 16, localHeaderOffset: 99, name: [0x61], extra: [], comment: [0x63])
         var centralWriter = ByteWriter()
         central.encode(into: &centralWriter)

@@ -589,8 +589,8 @@ private func streamZip64Header(name: String, method: CompressionMethod, flags: U
     var extra = ByteWriter()
     ExtraField.append(id: ExtraFieldID.zip64, data: Zip64ExtraField(uncompressedSize: uncompressed,
                                                                     compressedSize: compressed).encoded, to: &extra)
-    let header = LocalFileHeader(versionNeeded: 45, flags: flags, method: method.rawValue, dosTime: 0, dosDate: 0x21,
-                                 crc32: crc, compressedSize: FormatLimit.max32, uncompressedSize: FormatLimit.max32,
+    let header = LocalFileHeader(fields: EntryFields(versionNeeded: 45, flags: flags, method: method.rawValue, dosTime: 0, dosDate: 0x21,
+                                 crc32: crc, compressedSize: FormatLimit.max32, uncompressedSize: FormatLimit.max32),
                                  name: Array(name.utf8), extra: extra.bytes)
     var writer = ByteWriter()
     header.encode(into: &writer)

@@ -200,13 +200,13 @@ package func handmadeArchive(_ entries: [HandmadeEntry], comment: [UInt8] = []) 
         let crc = CRC32.checksum(entry.data)
         let size = UInt32(entry.data.count)
         let offset = UInt32(writer.bytes.count)
-        LocalFileHeader(versionNeeded: 10, flags: entry.flags, method: 0, dosTime: 0, dosDate: 0x21, crc32: crc,
-                        compressedSize: size, uncompressedSize: size, name: entry.name, extra: entry.localExtra)
+        LocalFileHeader(fields: EntryFields(versionNeeded: 10, flags: entry.flags, method: 0, dosTime: 0, dosDate: 0x21, crc32: crc,
+                        compressedSize: size, uncompressedSize: size), name: entry.name, extra: entry.localExtra)
             .encode(into: &writer)
         writer.write(entry.data)
         central.append(CentralDirectoryHeader(
-            versionMadeBy: entry.versionMadeBy, versionNeeded: 10, flags: entry.flags, method: 0, dosTime: 0, dosDate: 0x21,
-            crc32: crc, compressedSize: entry.centralCompressed ?? size, uncompressedSize: entry.centralUncompressed ?? size,
+            versionMadeBy: entry.versionMadeBy, fields: EntryFields(versionNeeded: 10, flags: entry.flags, method: 0, dosTime: 0, dosDate: 0x21,
+            crc32: crc, compressedSize: entry.centralCompressed ?? size, uncompressedSize: entry.centralUncompressed ?? size),
             diskNumberStart: 0, internalAttributes: 0, externalAttributes: entry.externalAttributes,
             localHeaderOffset: offset, name: entry.name, extra: entry.centralExtra, comment: []))
     }

@@ -12,12 +12,12 @@ enum CentralRecordBuilder {
         var extra = ByteWriter()
         let needsZip64 = zip64 != Zip64ExtraField()
         if needsZip64 { ExtraField.append(id: ExtraFieldID.zip64, data: zip64.encoded, to: &extra) }
+        var fields = local.fields
+        if needsZip64 { fields.versionNeeded = 45 }
+        fields.compressedSize = zip64.compressedSize == nil ? UInt32(compressed) : FormatLimit.max32
+        fields.uncompressedSize = zip64.uncompressedSize == nil ? UInt32(uncompressed) : FormatLimit.max32
         return CentralDirectoryHeader(
-            versionMadeBy: versionMadeBy, versionNeeded: needsZip64 ? 45 : local.versionNeeded, flags: local.flags,
-            method: local.method, dosTime: local.dosTime, dosDate: local.dosDate, crc32: local.crc32,
-            compressedSize: zip64.compressedSize == nil ? UInt32(compressed) : FormatLimit.max32,
-            uncompressedSize: zip64.uncompressedSize == nil ? UInt32(uncompressed) : FormatLimit.max32,
-            diskNumberStart: 0, internalAttributes: 0,
+            versionMadeBy: versionMadeBy, fields: fields, diskNumberStart: 0, internalAttributes: 0,
             externalAttributes: mode << 16 | (dosDirectory ? 0x10 : 0),
             localHeaderOffset: zip64.localHeaderOffset == nil ? UInt32(offset) : FormatLimit.max32,
             name: local.name, extra: extra.bytes, comment: [])

@@ -164,10 +164,11 @@ public final class ZipWriter {
                                        alignment: spec.method == .stored ? options.storedAlignment : 0,
                                        headerOffset: output.position, nameLength: nameBytes.count)
         let time = DOSDateTime(unixTime: options.fixedTime ?? spec.modified ?? SystemClock.unixTime())
-        var header = LocalFileHeader(
+        let fields = EntryFields(
             versionNeeded: layout.zip64 ? 45 : 20, flags: nameBytes.contains { $0 >= 0x80 } ? GeneralPurposeFlag.utf8 : 0,
             method: spec.method.rawValue, dosTime: time.time, dosDate: time.date, crc32: 0, compressedSize: 0,
-            uncompressedSize: 0, name: nameBytes, extra: layout.placeholderExtra)
+            uncompressedSize: 0)
+        var header = LocalFileHeader(fields: fields, name: nameBytes, extra: layout.placeholderExtra)
         let headerOffset = output.position
         var encoded = ByteWriter(capacity: header.encodedSize)
         header.encode(into: &encoded)
