@@ -36,7 +36,10 @@ let package = Package(
         // Runtime: asset sources, walker, expander, first-launch install.
         .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem"]),
         // Build time: packing rules, packer, manifest writer.
-        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem"]),
+        .target(
+            name: "AssetPackPacker",
+            dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Delivery over HTTP: transport, verified and resumable fetcher, Ed25519 trust for manifests.
         .target(
             name: "AssetPackRemote",
