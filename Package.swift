@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "AssetPackCLI",
             dependencies: [
-                "AssetPack", "AssetPackPacker", "AssetPackZip", "AssetPackSystem",
+                "AssetPack", "AssetPackPacker", "AssetPackZip", "AssetPackSystem", "AssetPackRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

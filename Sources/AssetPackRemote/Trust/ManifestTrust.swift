@@ -95,10 +95,15 @@ public struct VerifiedManifest: Sendable {
     /// Parses the manifest and checks that its ``BundleManifest/identity`` is the one of its entries.
     public func decode(origin: String) throws(AssetPackError) -> BundleManifest {
         let manifest = try BundleManifest.decode(bytes, origin: origin)
+        try Self.checkIdentity(of: manifest, origin: origin)
+        return manifest
+    }
+
+    /// Throws `.manifest` unless `manifest`'s ``BundleManifest/identity`` is the one of its entries.
+    static func checkIdentity(of manifest: BundleManifest, origin: String) throws(AssetPackError) {
         let computed = ContentIdentity.of(manifest.entries)
         guard computed == manifest.identity else {
             throw AssetPackError(.manifest, "the manifest's identity \(manifest.identity) is not the one of its entries (\(computed))", path: origin)
         }
-        return manifest
     }
 }
