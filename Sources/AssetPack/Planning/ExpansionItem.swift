@@ -43,6 +43,8 @@ public struct ExpansionItem: Sendable {
         /// Entry `entryName` of a zip archive: the source itself, an archive inside it, or a bundle's
         /// packing archive.
         case zipEntry(ArchiveHandle, entryName: String)
+        /// A file of a bundle whose stored files are delivered (``DeliveredBundleSource``), with its manifest entry.
+        case delivered(DeliveredFile)
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,

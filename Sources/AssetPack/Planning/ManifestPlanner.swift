@@ -6,6 +6,9 @@ struct ManifestPlanner {
     let source: ResolvedSource
     let manifest: BundleManifest
     let options: ExpansionOptions
+    /// The bundle when its files are delivered (``DeliveredBundleSource``): every file's origin is then
+    /// ``ExpansionItem/Origin/delivered(_:)``.
+    var delivered: DeliveredBundleSource? = nil
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
@@ -30,6 +33,10 @@ struct ManifestPlanner {
 
     private func origin(of entry: BundleManifest.Entry,
                         archives: inout [AssetPath: ArchiveHandle]) throws(AssetPackError) -> ExpansionItem.Origin {
+        if let delivered {
+            _ = try entry.location(origin: BundleManifest.path)  // checks the storage as for a local bundle
+            return .delivered(DeliveredFile(bundle: delivered, entry: entry))
+        }
         switch try entry.location(origin: BundleManifest.path) {
         case .plain(let file):
             return source.origin(of: file)

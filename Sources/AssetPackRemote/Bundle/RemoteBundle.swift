@@ -32,7 +32,7 @@ public struct RemoteBundle: Sendable {
     }
 
     /// Fetches the manifest (and its signature, when `trust` requires one) and checks it. Nothing is written.
-    /// - Throws: ``AssetPackError/Code/verification`` when the check fails, and the fetcher's errors.
+    /// - Throws: ``AssetPackError/Code/untrusted`` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
         let manifestURL = url(of: BundleManifest.path)
         let manifest = try await fetcher.fetchBytes(manifestURL, limit: manifestLimit)

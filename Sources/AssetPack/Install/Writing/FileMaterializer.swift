@@ -58,9 +58,13 @@ struct FileMaterializer: Sendable {
             : try io(directory.openFile(name, .readWrite))
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
-            let inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+            var inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
                                                              reportsBytes: reportsBytes(of: item),
                                                              startsWriteback: durability == .flushOnCommit && FileDescriptor.canSyncFileSystem)
+            if inBlocks == nil {  // a file of a delivered bundle: fetched, not read (DeliveredFileWriter)
+                inBlocks = try DeliveredFileWriter.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+                                                         reportsBytes: reportsBytes(of: item))
+            }
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
             if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
@@ -112,7 +116,7 @@ struct FileMaterializer: Sendable {
         case .stream:
             let (stream, origin) = try ItemSource.open(item, in: source)
             return try pump(stream, origin: origin, item, into: file, worker, computeCRC: true)
-        case .none:
+        case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
     }
@@ -319,7 +323,7 @@ enum ItemSource {
             let origin = handle.displayName
             let entry = try checkedEntry(name, of: archive, origin: origin, for: item)
             do { return (try archive.open(entry), origin) } catch { throw AssetPackError(error.inArchive(origin)) }
-        case .none:
+        case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
     }
