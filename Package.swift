@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "TestSupport"]),
+        .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "AssetPackPacker", "TestSupport"]),
         .testTarget(
             name: "AssetPackAndroidTests",
             dependencies: ["AssetPackAndroid", "CAndroidAssets", "AssetPack", "AssetPackPacker", "AssetPackZip", "TestSupport"]
