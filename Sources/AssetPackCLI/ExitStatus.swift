@@ -19,6 +19,9 @@ enum ExitStatus: Int32, CaseIterable {
     case damagedInput = 65
     /// The input does not exist (`not-found`). `EX_NOINPUT`.
     case inputNotFound = 66
+    /// A server could not be reached or kept failing after the retries (`network`): run again later, it
+    /// resumes. `EX_UNAVAILABLE`.
+    case network = 69
     /// Reading or writing failed (`io`). `EX_IOERR`.
     case io = 74
     /// Not enough free space (`no-space`): free some and run again, it resumes. `EX_TEMPFAIL`.
@@ -27,9 +30,6 @@ enum ExitStatus: Int32, CaseIterable {
     /// unsupported entry or method, a limit exceeded (`unsafe-path`, `conflict`, `symlink`,
     /// `unsupported`, `limit-exceeded`). `EX_NOPERM`.
     case refused = 77
-    /// A server could not be reached or kept failing after the retries (`network`): run again later, it
-    /// resumes. `EX_UNAVAILABLE`.
-    case network = 69
     /// A bundle from a server is not the one the app trusts: its manifest's signature is missing, by another key
     /// or does not verify, or the manifest does not have the pinned SHA-256 (`untrusted`); nothing was written.
     /// Outside `sysexits.h`, which has no class for it.
@@ -110,8 +110,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .io: "reading or writing failed"
         case .noSpace: "not enough free space (free some and run again: it resumes)"
         case .refused: "refused: unsafe names, conflicts, links, unsupported entries, limits"
-        case .network: "network: a server out of reach or failing after retries (run again later: it resumes)"
-        case .untrusted: "untrusted: a server's bundle whose signature or pinned hash does not check out"
+        case .network: "network: a server out of reach or failing after retries (it resumes)"
+        case .untrusted: "untrusted: a server's bundle failed its signature or pinned hash"
         case .interrupted: "interrupted (Ctrl-C): run the same command again to resume"
         }
     }

@@ -57,7 +57,7 @@ struct ExpandCommand: ParsableCommand {
 
     @OptionGroup var format: JSONOption
 
-    @OptionGroup(title: "A bundle on a server (<bundle> is an https:// URL)") var remote: RemoteOptions
+    @OptionGroup(title: "A bundle on a server (an https:// URL)") var remote: RemoteOptions
 
     func validate() throws {
         try verbose.check(quiet: report.quiet, json: format.json)
