@@ -18,17 +18,17 @@ struct BlockwiseWriter {
     /// Puts block `number` in place.
     func write(_ block: DeliveredLayout.Block, number: Int, kept: Bool, installed: InstalledCopy?) throws(AssetPackError) {
         let length = UInt64(block.uncompressed.count)
-        if kept, try BlockBytes.sha256(of: file, block.uncompressed) == block.sha256 {
+        if kept, try BlockBytes.sha256(of: file, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
             progress.resumed(bytes: tracker == nil ? 0 : length)
             return
         }
-        if let installed, try installed.copy(block.uncompressed, ifSHA256: block.sha256, into: file) {
+        if let installed, try installed.copy(block.uncompressed, ifSHA256: block.sha256, into: file, hasher: delivery.makeHasher()) {
             tracker?.advance(bytes: length)
             return
         }
         let expected = StagedFileSink.Expected(length: length, crc32: nil, sha256: block.sha256, endsStream: block.isLast)
         let sink = try StagedFileSink(file: file, at: block.uncompressed.lowerBound, expected: expected, inflating: true,
-                                      name: "\(name) block \(number)", progress: tracker)
+                                      hasher: delivery.makeHasher(), name: "\(name) block \(number)", progress: tracker)
         let part = DeliveryRequest(file: request.file, range: block.compressed, length: UInt64(block.compressed.count))
         try delivery.deliver(part, into: sink)
     }
@@ -47,10 +47,12 @@ struct InstalledCopy {
         return InstalledCopy(file: file)
     }
 
-    /// Copies bytes `range` into the same place of `target` when they are there and hash to `sha256`.
+    /// Copies bytes `range` into the same place of `target` when they are there and hash to `sha256` (computed
+    /// with `hasher`).
     /// - Returns: whether it copied.
-    func copy(_ range: Range<UInt64>, ifSHA256 sha256: String, into target: Descriptor) throws(AssetPackError) -> Bool {
-        guard try BlockBytes.sha256(of: file, range) == sha256 else { return false }
+    func copy(_ range: Range<UInt64>, ifSHA256 sha256: String, into target: Descriptor,
+              hasher: any ContentHasher) throws(AssetPackError) -> Bool {
+        guard try BlockBytes.sha256(of: file, range, with: hasher) == sha256 else { return false }
         try BlockBytes.copy(range, from: file, to: target)
         return true
     }
@@ -58,11 +60,11 @@ struct InstalledCopy {
 
 /// Reading a byte range of an open file, 256 KiB at a time.
 enum BlockBytes {
-    /// The SHA-256 of bytes `range` of `file`, or nil when the file ends before the range does.
-    static func sha256(of file: Descriptor, _ range: Range<UInt64>) throws(AssetPackError) -> String? {
-        var hash = SHA256()
-        let complete = try read(range, of: file) { chunk, _ throws(AssetPackError) in hash.update(chunk) }
-        return complete ? hash.finalizeHex() : nil
+    /// The SHA-256 of bytes `range` of `file`, computed with `hasher`, or nil when the file ends before the
+    /// range does.
+    static func sha256(of file: Descriptor, _ range: Range<UInt64>, with hasher: any ContentHasher) throws(AssetPackError) -> String? {
+        let complete = try read(range, of: file) { chunk, _ throws(AssetPackError) in hasher.update(chunk) }
+        return complete ? hasher.finalizeHex() : nil
     }
 
     /// Copies bytes `range` of `source` to the same offsets of `target`.

@@ -28,6 +28,40 @@ public protocol BundleDelivery: Sendable {
     ///   failing, ``AssetPackError/Code/verification`` when the bytes never check out, `cancelled`, and the
     ///   sink's errors.
     func deliver(_ request: DeliveryRequest, into sink: any DeliverySink) throws(AssetPackError)
+
+    /// A new SHA-256 computation for the installer's checks of what this delivery brings. Optional: the
+    /// default is the library's own portable SHA-256; a delivery that has a faster one (swift-crypto, with the
+    /// CPU's SHA instructions) offers it here, since every delivered byte is hashed.
+    func makeHasher() -> any ContentHasher
+}
+
+extension BundleDelivery {
+    /// The library's own SHA-256 (``PortableHasher``).
+    public func makeHasher() -> any ContentHasher { PortableHasher() }
+}
+
+/// One SHA-256 computation, fed in order.
+public protocol ContentHasher: AnyObject {
+    /// Adds bytes.
+    func update(_ bytes: UnsafeRawBufferPointer)
+    /// The digest of the bytes added so far, as 64 lowercase hex digits; the computation then starts over.
+    func finalizeHex() -> String
+}
+
+/// The library's own SHA-256 as a ``ContentHasher``: portable, dependency-free, and slower than hardware
+/// SHA (about 100–200 MB/s).
+public final class PortableHasher: ContentHasher {
+    private var hash = SHA256()
+
+    /// A computation over no bytes yet.
+    public init() {}
+
+    public func update(_ bytes: UnsafeRawBufferPointer) { hash.update(bytes) }
+
+    public func finalizeHex() -> String {
+        defer { hash = SHA256() }
+        return hash.finalizeHex()
+    }
 }
 
 /// Bytes of one stored file of a bundle.

@@ -24,8 +24,8 @@ enum DeliveredFileWriter {
         guard let blocks = layout.blocks else {
             let expected = StagedFileSink.Expected(length: item.size, crc32: item.crc32, sha256: delivered.entry.sha256,
                                                    endsStream: true)
-            let sink = try StagedFileSink(file: file, at: 0, expected: expected, inflating: layout.deflated, name: name,
-                                          progress: tracker)
+            let sink = try StagedFileSink(file: file, at: 0, expected: expected, inflating: layout.deflated,
+                                          hasher: delivered.bundle.delivery.makeHasher(), name: name, progress: tracker)
             try delivered.bundle.delivery.deliver(layout.whole, into: sink)
             return sink.crc32
         }

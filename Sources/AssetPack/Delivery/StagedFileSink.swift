@@ -32,15 +32,16 @@ final class StagedFileSink: DeliverySink {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
     private var written: UInt64 = 0
     private var crc = CRC32()
-    private var sha = SHA256()
+    private let sha: any ContentHasher
     private var ended = false
     private var damage: String?
 
-    /// A sink writing into `file` from `start`; `inflating` when the bytes are deflated; `name` names the
-    /// file in messages; `progress`, when given, is told about every byte written.
-    init(file: Descriptor, at start: UInt64, expected: Expected, inflating: Bool, name: String,
+    /// A sink writing into `file` from `start`; `inflating` when the bytes are deflated; `hasher` computes
+    /// their SHA-256; `name` names the file in messages; `progress`, when given, is told about every byte written.
+    init(file: Descriptor, at start: UInt64, expected: Expected, inflating: Bool, hasher: any ContentHasher, name: String,
          progress: ProgressTracker?) throws(AssetPackError) {
         self.file = file
+        self.sha = hasher
         self.start = start
         self.expected = expected
         self.name = name
@@ -76,7 +77,7 @@ final class StagedFileSink: DeliverySink {
         inflater?.reset()
         written = 0
         crc = CRC32()
-        sha = SHA256()
+        _ = sha.finalizeHex()  // starts over
         ended = false
         damage = nil
     }
@@ -87,8 +88,7 @@ final class StagedFileSink: DeliverySink {
         guard written == expected.length else { throw refuse("\(written) bytes, expected \(expected.length)") }
         if let wanted = expected.crc32, crc.value != wanted { throw refuse("CRC-32 \(hex(crc.value)), expected \(hex(wanted))") }
         if let wanted = expected.sha256 {
-            var hash = sha
-            let found = hash.finalizeHex()
+            let found = sha.finalizeHex()
             guard found == wanted else { throw refuse("SHA-256 \(found), expected \(wanted)") }
         }
     }

@@ -1,4 +1,5 @@
 import AssetPack
+import Crypto
 import Foundation
 
 /// A ``RemoteBundle`` as the installer's ``BundleDelivery``: each request is one verified, resumable
@@ -37,6 +38,21 @@ final class RemoteBundleDelivery: BundleDelivery {
             try await fetcher.fetch(item, into: target, progress: progress)
         }
         if let tag = result.etag, isStrongETag(tag) { tags[request.file] = tag }
+    }
+
+    /// swift-crypto's SHA-256 (the CPU's SHA instructions where it has them): every delivered byte is hashed.
+    func makeHasher() -> any ContentHasher { HardwareHasher() }
+}
+
+/// swift-crypto's SHA-256 as the installer's ``ContentHasher``.
+private final class HardwareHasher: ContentHasher {
+    private var hash = Crypto.SHA256()
+
+    func update(_ bytes: UnsafeRawBufferPointer) { hash.update(bufferPointer: bytes) }
+
+    func finalizeHex() -> String {
+        defer { hash = Crypto.SHA256() }
+        return ContentHash(hash.finalize()).hex
     }
 }
 
