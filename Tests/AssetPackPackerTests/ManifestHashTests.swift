@@ -73,6 +73,29 @@ import TestSupport
         #expect(error?.message.contains("SHA-256") == true)
     }
 
+    @Test func theInstallerChecksTheSHA256WhenAsked() async throws {
+        let dir = try TemporaryDirectory("hashes")
+        let (_, bundle, manifest) = try Self.bundle(dir)
+        var forged = manifest
+        for path in ["small.txt", "blocks.txt"] {
+            let index = try #require(forged.entries.firstIndex { $0.path == path })
+            forged.entries[index].sha256 = String(repeating: "0", count: 64)
+        }
+        forged.identity = ContentIdentity.of(forged.entries)
+        try FileManager.default.removeItem(atPath: bundle + "/" + BundleManifest.reservedDirectory)
+        try ManifestWriter.write(forged, intoFolder: bundle)
+        var options = ExpansionOptions(durability: .none)
+        options.checksSHA256 = true
+        let checked = try AssetInstaller(source: DirectorySource(root: bundle), destination: dir.file("checked"), options: options)
+        let error = await expectFailure { try await checked.install() }
+        #expect(error?.code == .verification)
+        #expect(error?.message.contains("does not have the SHA-256 its manifest records") == true)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("checked")))
+        let trusting = try AssetInstaller(source: DirectorySource(root: bundle), destination: dir.file("trusting"),
+                                          options: ExpansionOptions(durability: .none))
+        #expect(try await !trusting.install().upToDate, "by default the CRC-32 is the check of a local bundle")
+    }
+
     @Test func manifestsWithoutHashesKeepTheirFormatOneIdentity() throws {
         let entry = BundleManifest.Entry.file("a.txt", size: 1, crc32: 7, storage: .plain("a.txt"))
         var hashed = entry
@@ -99,4 +122,14 @@ func sha256Hex(_ bytes: [UInt8]) -> String {
     var hash = AssetPack.SHA256()
     hash.update(bytes)
     return hash.finalizeHex()
+}
+
+/// The error `body` throws.
+private func expectFailure(_ body: () async throws -> Void) async -> AssetPackError? {
+    do {
+        try await body()
+        return nil
+    } catch {
+        return error as? AssetPackError
+    }
 }

@@ -57,6 +57,7 @@ final class RemoteInstallFixture: @unchecked Sendable {
     var url: URL { site.url("app.bundle") }
 
     /// Installs the served bundle into ``destination``, trusting ``key``.
+    @discardableResult
     func install(trust: ManifestTrust = .signed(by: [RemoteInstallFixture.key.publicKey]),
                  options: FetchOptions = testOptions()) async throws(AssetPackError) -> ExpansionResult {
         try await RemoteBundle(url).install(into: destination, trust: trust, options: ExpansionOptions(durability: .none),

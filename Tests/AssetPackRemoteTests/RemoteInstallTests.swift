@@ -97,7 +97,7 @@ import TestSupport
         let holder = Holder()
         let fixture = try await RemoteInstallFixture(faults: { _ in .none }, onRequest: { number in
             guard number == 6, replaced.set() else { return }
-            try? holder.fixture?.publish(RemoteInstallFixture.tree(version: 3))
+            _ = try? holder.fixture?.publish(RemoteInstallFixture.tree(version: 3))
         })
         holder.fixture = fixture
         let version1 = RemoteInstallFixture.tree(version: 1)

@@ -24,7 +24,8 @@ struct ManifestPlanner {
                 let from = try self.origin(of: entry, archives: &archives)
                 let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
                 try builder.add(ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
-                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks), from: origin)
+                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
+                                              sha256: entry.sha256), from: origin)
             }
         }
         return ExpansionPlan(sourceName: source.name, items: builder.takeSortedItems(), identity: manifest.identity,

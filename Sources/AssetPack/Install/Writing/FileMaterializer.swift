@@ -39,6 +39,8 @@ struct FileMaterializer: Sendable {
     let folder: String?
     let progress: ProgressTracker
     let durability: Durability
+    /// Read each file back against its SHA-256 (``ExpansionOptions/checksSHA256``).
+    var checksSHA256 = false
     let cloning = CloneSupport()
     /// The process's umask (nil when it cannot be read).
     let creationMask = FileSystem.creationMask()
@@ -66,6 +68,7 @@ struct FileMaterializer: Sendable {
                                                          reportsBytes: reportsBytes(of: item))
             }
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
+            if checksSHA256 { try ContentHashCheck.check(file, against: item) }
             if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }
