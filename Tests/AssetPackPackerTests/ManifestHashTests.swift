@@ -30,6 +30,17 @@ import TestSupport
         #expect(manifest.identity == ContentIdentity.of(manifest.entries))
     }
 
+    @Test func theArchiveFormRecordsTheSameHashes() throws {
+        let dir = try TemporaryDirectory("hashes")
+        let (source, _, folder) = try Self.bundle(dir)
+        var rules = PackingRules(threshold: 1024)
+        rules.blockSize = 64 << 10
+        _ = try ArchivePacker(options: BuildOptions(rules: rules)).build(source: source, output: dir.file("all.zip"))
+        let archived = try #require(try BundleManifest.read(from: ZipAssetSource(path: dir.file("all.zip"))))
+        #expect(archived.entries.map(\.sha256) == folder.entries.map(\.sha256))
+        #expect(archived.identity == folder.identity)
+    }
+
     @Test func blockHashesCoverTheBlocksAndTheDataOffsetFindsTheData() throws {
         let dir = try TemporaryDirectory("hashes")
         let (source, bundle, manifest) = try Self.bundle(dir)

@@ -93,14 +93,8 @@ struct EntryPacker: Sendable {
                           dataOffset: written.dataOffset)
     }
 
-    /// Adds `item` to `writer`, read front to back through one compressor (or stored).
-    static func addStreaming(_ item: SourceItem, as entry: String, method: CompressionMethod, to writer: ZipWriter,
-                             follow: Bool) throws(AssetPackError) -> WrittenEntry {
-        try addStreaming(item, as: entry, method: method, to: writer,
-                         from: try SourceFile(item.sourcePath, expectedSize: item.size, follow: follow))
-    }
-
-    /// Adds `item` to `writer` from `source`, which hashes it on the way.
+    /// Adds `item` to `writer`, read front to back from `source` (which hashes it on the way) through one
+    /// compressor (or stored).
     static func addStreaming(_ item: SourceItem, as entry: String, method: CompressionMethod, to writer: ZipWriter,
                              from source: SourceFile) throws(AssetPackError) -> WrittenEntry {
         let written: WrittenEntry

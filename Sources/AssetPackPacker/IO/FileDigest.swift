@@ -16,6 +16,13 @@ enum FileDigest {
         return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
+    /// The SHA-256 of `bytes` (a file read into memory).
+    static func of(_ bytes: UnsafeRawBufferPointer) -> String {
+        var hash = Crypto.SHA256()
+        hash.update(bufferPointer: bytes)
+        return hex(hash.finalize())
+    }
+
     /// The SHA-256 of the file at `path` (which must have `size` bytes) and of each of its blocks of `blockSize`
     /// bytes.
     /// - Throws: `.verification` when the file no longer has `size` bytes; read errors.
