@@ -55,6 +55,25 @@ import TestSupport
         #expect(try snapshot(fixture.destination) == expectedSnapshot(version1))
     }
 
+    @Test func aServerLostInTheMiddleOfALargeFileLeavesItsBlocksForTheNextRun() async throws {
+        let failing = Flag()
+        // Requests 0–2 are the identity, the manifest and its signature; then the 48 blocks, one after the other.
+        let fixture = try await RemoteInstallFixture(faults: { number in number >= 20 && !failing.isSet ? .status(500) : .none })
+        let files = ["data/big.txt": RemoteInstallFixture.tree(version: 1)["data/big.txt"]!]
+        try fixture.publish(files)
+        let error = await expectFailure { try await fixture.install(options: testOptions(attempts: 1)) }
+        #expect(error?.code == .network)
+        let staged = try FileManager.default.contentsOfDirectory(atPath: fixture.scratch.file("installed/.assets.assetpack-staging/data"))
+        #expect(staged.contains(".assetpack-tmp-blocks-big.txt"), "the journal is kept: \(staged)")
+        _ = failing.set()
+        let before = await fixture.requests().count
+        let result = try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+        #expect(result.bytesResumed == 17 * (64 << 10), "the 17 blocks fetched before the server failed")
+        let blocks = await fixture.requests().dropFirst(before).filter { $0.path.hasSuffix("big.txt.zip") }
+        #expect(blocks.count == 48 - 17)
+    }
+
     @Test func aRunKilledMidDownloadResumesWithoutFetchingMuchAgain() async throws {
         let fixture = try await RemoteInstallFixture()
         var files = RemoteInstallFixture.tree(version: 1)

@@ -74,8 +74,9 @@ struct FileMaterializer: Sendable {
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }
             return crc
         } catch {
-            // A large file stopped on request keeps what it has: its journal lets the next call go on.
-            if error.code == .cancelled && item.blocks != nil { throw error }
+            // A large file stopped on request, or by a delivery's server out of reach, keeps what it has: its
+            // journal lets the next call go on.
+            if (error.code == .cancelled || error.code == .network) && item.blocks != nil { throw error }
             try? directory.remove(name)
             try? BlockJournal.remove(for: name, in: directory)
             throw error
