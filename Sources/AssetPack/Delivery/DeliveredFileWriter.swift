@@ -7,8 +7,9 @@ import AssetPackZip
 /// - A file without a block index is one delivery: the plain file (one `GET`), or the packed entry's
 ///   compressed bytes (one range of its archive, from ``BundleManifest/Storage/dataOffset``), inflated into the
 ///   file as they arrive; size, CRC-32 and SHA-256 are checked by its ``StagedFileSink``.
-/// - A file with a block index and block hashes is written block by block, each checked against its SHA-256
-///   and then recorded in the file's ``BlockJournal``: a block the journal records (a killed run) is kept when
+/// - A file with a block index and block hashes is written block by block (several blocks at once, up to the
+///   delivery's ``BundleDelivery/concurrency``), each checked against its SHA-256 and then recorded in the file's
+///   ``BlockJournal``: a block the journal records (a killed run) is kept when
 ///   its bytes still hash right; a block whose bytes the installed copy of the file holds at the same offset
 ///   (same SHA-256) is copied from it; only the others are delivered, one range each. The whole file's CRC-32
 ///   is then read back and must be the manifest's.
@@ -31,12 +32,14 @@ enum DeliveredFileWriter {
         }
         let writer = BlockwiseWriter(file: file, blocks: blocks, request: layout.whole, delivery: delivered.bundle.delivery,
                                      name: name, progress: progress, tracker: tracker)
-        var journal = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
-        if journal == nil { journal = try BlockJournal.create(for: item.path.name, in: folder) }
+        var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
+        if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
+        let journal = opened
         let installed = InstalledCopy.open(item.path, in: delivered.bundle.installedTree, size: item.size)
-        for (number, block) in blocks.enumerated() {
+        // Blocks are independent: several at once (each at its own offsets), as many as the delivery's connections.
+        try WorkerThreads.run(count: blocks.count, jobs: delivered.bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
             try progress.checkCancelled()
-            try writer.write(block, number: number, kept: kept.contains(number), installed: installed)
+            try writer.write(blocks[number], number: number, kept: kept.contains(number), installed: installed)
             try journal?.record(number)
         }
         let crc = try FileChecksum.crc32(of: file)
@@ -52,7 +55,7 @@ enum DeliveredFileWriter {
 struct DeliveredLayout {
     /// One block of a block-indexed file: where its bytes go, where its compressed bytes are in the
     /// archive, and their SHA-256.
-    struct Block {
+    struct Block: Sendable {
         var uncompressed: Range<UInt64>
         var compressed: Range<UInt64>
         var sha256: String
