@@ -122,7 +122,8 @@ final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
-/// A fixture a callback made before it reaches.
+/// A fixture a callback made before it reaches; weak, since the fixture's proxy holds the callback (a strong
+/// reference would keep the fixture, and its nginx, alive after the test).
 final class Holder: @unchecked Sendable {
-    var fixture: RemoteInstallFixture?
+    weak var fixture: RemoteInstallFixture?
 }
