@@ -36,7 +36,10 @@ let package = Package(
         // Runtime: asset sources, walker, expander, first-launch install.
         .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem"]),
         // Build time: packing rules, packer, manifest writer.
-        .target(name: "AssetPackPacker", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem"]),
+        .target(
+            name: "AssetPackPacker",
+            dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Delivery over HTTP: transport, verified and resumable fetcher, Ed25519 trust for manifests.
         .target(
             name: "AssetPackRemote",
@@ -46,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "AssetPackCLI",
             dependencies: [
-                "AssetPack", "AssetPackPacker", "AssetPackZip", "AssetPackSystem",
+                "AssetPack", "AssetPackPacker", "AssetPackZip", "AssetPackSystem", "AssetPackRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,7 +80,7 @@ let package = Package(
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
-        .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "TestSupport"]),
+        .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "AssetPackPacker", "TestSupport"]),
         .testTarget(
             name: "AssetPackAndroidTests",
             dependencies: ["AssetPackAndroid", "CAndroidAssets", "AssetPack", "AssetPackPacker", "AssetPackZip", "TestSupport"]

@@ -15,7 +15,7 @@ struct AssetPackCommand: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [BuildCommand.self, ExpandCommand.self, ListCommand.self, VerifyCommand.self, CheckCommand.self,
-                      StatusCommand.self, UninstallCommand.self]
+                      StatusCommand.self, UninstallCommand.self, KeygenCommand.self, SignCommand.self]
     )
 
     /// Ignores SIGXFSZ before anything runs: a write past the file-size limit (`ulimit -f`) then fails with

@@ -19,6 +19,9 @@ enum ExitStatus: Int32, CaseIterable {
     case damagedInput = 65
     /// The input does not exist (`not-found`). `EX_NOINPUT`.
     case inputNotFound = 66
+    /// A server could not be reached or kept failing after the retries (`network`): run again later, it
+    /// resumes. `EX_UNAVAILABLE`.
+    case network = 69
     /// Reading or writing failed (`io`). `EX_IOERR`.
     case io = 74
     /// Not enough free space (`no-space`): free some and run again, it resumes. `EX_TEMPFAIL`.
@@ -27,6 +30,10 @@ enum ExitStatus: Int32, CaseIterable {
     /// unsupported entry or method, a limit exceeded (`unsafe-path`, `conflict`, `symlink`,
     /// `unsupported`, `limit-exceeded`). `EX_NOPERM`.
     case refused = 77
+    /// A bundle from a server is not the one the app trusts: its manifest's signature is missing, by another key
+    /// or does not verify, or the manifest does not have the pinned SHA-256 (`untrusted`); nothing was written.
+    /// Outside `sysexits.h`, which has no class for it.
+    case untrusted = 79
     /// Interrupted (Ctrl-C, `cancelled`): run the same command again to resume. 128 + SIGINT.
     case interrupted = 130
 
@@ -44,6 +51,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .noSpace: .noSpace
         case .unsafePath, .conflict, .symlink, .unsupported, .limitExceeded: .refused
         case .cancelled: .interrupted
+        case .network: .network
+        case .untrusted: .untrusted
         default: .failure
         }
     }
@@ -84,6 +93,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .io: "io"
         case .noSpace: "no-space"
         case .refused: "refused"
+        case .network: "network"
+        case .untrusted: "untrusted"
         case .interrupted: "interrupted"
         }
     }
@@ -99,6 +110,8 @@ enum ExitStatus: Int32, CaseIterable {
         case .io: "reading or writing failed"
         case .noSpace: "not enough free space (free some and run again: it resumes)"
         case .refused: "refused: unsafe names, conflicts, links, unsupported entries, limits"
+        case .network: "network: a server out of reach or failing after retries (it resumes)"
+        case .untrusted: "untrusted: a server's bundle failed its signature or pinned hash"
         case .interrupted: "interrupted (Ctrl-C): run the same command again to resume"
         }
     }

@@ -47,7 +47,7 @@ struct FaultTests {
     @Test func aConnectionThatNeverDeliversIsAnError() async throws {
         let site = try await serve(faults: { _ in .dropAfter(bytes: 0) })
         let error = await site.failure(whole(site), options: testOptions(attempts: 3))
-        #expect(error?.code == .io)
+        #expect(error?.code == .network)
         #expect(error?.path == site.url("f.bin").absoluteString)
         #expect(error?.message.contains("gave up after 3 requests") == true)
     }
@@ -65,7 +65,7 @@ struct FaultTests {
     @Test func aServerErrorThatPersistsIsReportedWithItsStatus() async throws {
         let site = try await serve(faults: { _ in .status(500) })
         let error = await site.failure(whole(site))
-        #expect(error?.code == .io)
+        #expect(error?.code == .network)
         #expect(error?.message.hasPrefix("the server answered HTTP 500") == true)
         #expect(error?.message.contains("gave up after 4 requests") == true)
         #expect(site.proxy?.requestCount == 4)
@@ -89,7 +89,7 @@ struct FaultTests {
     @Test func aServerThatAlwaysStallsIsATimeoutError() async throws {
         let site = try await serve(faults: { _ in .stall(afterBytes: 0, seconds: 2) })
         let error = await site.failure(whole(site), options: testOptions(timeout: .milliseconds(200), attempts: 2))
-        #expect(error?.code == .io)
+        #expect(error?.code == .network)
         #expect(error?.message.hasPrefix("timed out") == true)
     }
 

@@ -111,7 +111,7 @@ struct FetcherTests {
         defer { close(socket) }
         let url = URL(string: "http://127.0.0.1:\(port)/x")!
         let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: testOptions(attempts: 3)), fileItem(url, [1])) }
-        #expect(error?.code == .io)
+        #expect(error?.code == .network)
         #expect(error?.path == url.absoluteString)
         #expect(error?.message.contains("gave up after 3 requests") == true)
     }

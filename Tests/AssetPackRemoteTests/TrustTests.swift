@@ -175,7 +175,7 @@ struct TrustTests {
             Issue.record("the manifest was accepted", sourceLocation: sourceLocation)
             return nil
         } catch {
-            #expect(error.code == .verification, sourceLocation: sourceLocation)
+            #expect(error.code == .untrusted, sourceLocation: sourceLocation)
             #expect(error.path == "https://h/app.bundle/.assetpack/manifest.json", sourceLocation: sourceLocation)
             return error
         }

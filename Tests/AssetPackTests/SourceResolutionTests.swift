@@ -38,6 +38,7 @@ import TestSupport
             case .stream: "stream"
             case .localFile: "localFile"
             case .zipEntry: "zipEntry"
+            case .delivered: "delivered"
             }
         }
     }

@@ -25,6 +25,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+import remote
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 MiB = 1024 * 1024
@@ -41,6 +43,7 @@ class Tool:
     out: str = "x"             # the output's name inside the run's fresh folder
     mkdir: bool = False        # the command wants {out} to exist
     again: bool = False        # runs once untimed first, then times re-runs into the same {out}
+    before: list = field(default_factory=list)  # runs untimed before each timed run, into the same {out}
 
 
 @dataclass
@@ -50,6 +53,7 @@ class Scenario:
     tools: list
     unit: str = "s"            # "ms" for short runs
     sizes: bool = False        # report output sizes and the ratio to zip's
+    server: bool = False       # needs the loopback web server of remote.py ({url}) while it runs
 
 
 def expand_peers(archive):
@@ -80,6 +84,13 @@ def assetpack_expands(source):
 def assetpack_archive(*options):
     return Tool(" ".join(("assetpack build --archive",) + options),
                 ["{ap}", "build", "app", "--archive", "{out}", *options, "-q"], ["app"], out="x.zip")
+
+
+def assetpack_remote(bundle, *options, before=()):
+    """`assetpack expand {url}/BUNDLE` from the loopback server, trusting the benchmark's key."""
+    return Tool(" ".join((f"assetpack expand http://…/{bundle}",) + options),
+                ["{ap}", "expand", "{url}/" + bundle, "--to", "{out}", "--allow-http", "--public-key", "{in}/remote.key.pub",
+                 "-q", *options], ["{in}/site/" + bundle], before=list(before))
 
 
 SCENARIOS = [
@@ -113,6 +124,15 @@ SCENARIOS = [
         Tool("assetpack expand app.zip (again)", ["{ap}", "expand", "{in}/app.zip", "--to", "{out}", "-q"],
              ["{in}/app.zip"], again=True),
     ], unit="ms"),
+    Scenario("remote-app", "Install app.bundle from nginx on loopback, and upgrade it with 1% of its files changed, "
+             "vs curl of app.zip and bsdtar -x", [
+        *[assetpack_remote("app.bundle", *options) for options in ((), ("--no-sync",))],
+        *[assetpack_remote("app-1pc.bundle", *options, before=assetpack_remote("app.bundle", "--no-sync").argv)
+          for options in ((), ("--no-sync",))],
+        Tool("curl -sf app.zip && bsdtar -xf", ["sh", "-c", "curl -sf {url}/app.zip -o {out}/app.zip && mkdir {out}/tree"
+                                                " && bsdtar -xf {out}/app.zip -C {out}/tree"], ["{in}/app.zip"],
+             peer="curl+bsdtar", mkdir=True),
+    ], server=True),
 ]
 
 # How each prepared input is made (in the corpus folder); zips are kept while the corpus stays the same,
@@ -142,13 +162,14 @@ class Bench:
         self.baseline = args.baseline
         self.zf, self.zf_error = None, None
         self.moved = 0
+        self.url = "http://127.0.0.1:0"  # the loopback server's, while a scenario that needs it runs
         for folder in (self.inputs, self.trash, self.logs):
             os.makedirs(folder, exist_ok=True)
 
     def fill(self, text, out=""):
-        """`text` with its {ap}, {zf}, {in} and {out} placeholders filled in."""
+        """`text` with its {ap}, {zf}, {in}, {url} and {out} placeholders filled in."""
         values = {"ap": self.ap or "assetpack", "apb": self.baseline or "assetpack", "zf": self.zf or "zipfoundation-peer", "in": self.inputs,
-                  "out": out}
+                  "out": out, "url": self.url}
         return text.format(**values)
 
     def set_aside(self, path):
@@ -193,8 +214,9 @@ def build_binaries(bench):
 
 
 def prepare_inputs(bench, scenarios):
-    """Makes the inputs the chosen scenarios read: zips once per corpus, bundles on every call."""
-    needed = {os.path.basename(path) for s in scenarios for t in s.tools for path in t.reads if "{in}" in path}
+    """Makes the inputs the chosen scenarios read: zips once per corpus, bundles on every call; and the
+    served site of a scenario that needs the web server (remote.py)."""
+    needed = {os.path.basename(path) for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
     stamp = os.path.getmtime(os.path.join(bench.corpus, ".corpus-stamp"))
     for name in sorted(needed):
         dest = os.path.join(bench.inputs, name)
@@ -212,6 +234,8 @@ def prepare_inputs(bench, scenarios):
             print(f"  {name}: {error}", file=sys.stderr)
         else:
             os.rename(temporary, dest)
+    if any(s.server for s in scenarios):
+        remote.prepare_site(bench, sh)
 
 
 def warm(bench, paths):
@@ -272,13 +296,14 @@ def with_baseline(bench, scenario):
         tools.append(tool)
         if "{ap}" in tool.argv:
             tools.append(Tool(tool.label + " [baseline]", ["{apb}" if arg == "{ap}" else arg for arg in tool.argv],
-                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again))
+                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again, before=tool.before))
     return tools
 
 
 def run_scenario(bench, scenario):
     """Times every tool of `scenario` RUNS times, round-robin, each round starting one tool later."""
-    scenario = Scenario(scenario.name, scenario.title, with_baseline(bench, scenario), scenario.unit, scenario.sizes)
+    scenario = Scenario(scenario.name, scenario.title, with_baseline(bench, scenario), scenario.unit, scenario.sizes,
+                        scenario.server)
     rows = [{"label": t.label, "peer": t.peer, "argv": t.argv, "samples": [], "error": missing(bench, t)}
             for t in scenario.tools]
     fixed = {}
@@ -295,6 +320,10 @@ def run_scenario(bench, scenario):
             print(f"  {scenario.name} run {round_ + 1}/{bench.runs}: {tool.label}", file=sys.stderr)
             out = fixed.get(index) or os.path.join(bench.outputs, tool.out)
             os.makedirs(out if tool.mkdir else os.path.dirname(out), exist_ok=True)
+            if tool.before:
+                row["error"] = sh([bench.fill(arg, out) for arg in tool.before], cwd=bench.corpus)
+                if row["error"]:
+                    continue
             warm(bench, tool.reads)
             log = os.path.join(bench.logs, f"{scenario.name}-{index}.log")
             sample, row["error"] = time_once(bench, [bench.fill(arg, out) for arg in tool.argv], log)
@@ -414,7 +443,8 @@ def main():
     results = []
     for scenario in chosen:
         print(f"{scenario.name}: {scenario.title}", file=sys.stderr)
-        rows = run_scenario(bench, scenario)
+        with remote.serving(bench, scenario.server):
+            rows = run_scenario(bench, scenario)
         summarize(rows)
         results.append((scenario, rows))
         if shutil.disk_usage(bench.work).free < 40 * 1024 * MiB:

@@ -21,6 +21,10 @@ TARGETS = [
     ("expand-huge", "assetpack expand huge.bundle", {"bsdtar -xf huge.zip": 0.6}, "expand huge from the bundle (peer on huge.zip)"),
     ("build-app", "assetpack build --archive --level 6", {"zip -r -6 -q": 0.4}, "build app as one archive"),
     ("build-huge", "assetpack build huge-dir -o", {"zip -r -6 -q": 0.5}, "build huge"),
+    ("remote-app", "assetpack expand http://…/app.bundle", {"curl -sf app.zip && bsdtar -xf": 0.8},
+     "install app from nginx on loopback (peer: curl of app.zip, bsdtar -x)"),
+    ("remote-app", "assetpack expand http://…/app-1pc.bundle", {"curl -sf app.zip && bsdtar -xf": 0.1},
+     "upgrade app with 1% of its files changed from nginx"),
 ]
 
 

@@ -49,6 +49,9 @@ public enum AssetStorage: Sendable {
     /// The logical view of a packed bundle: the bundle `base` as stored, described by `manifest` (read and
     /// checked with ``BundleManifest/read(from:)``). The expander plans from the manifest and reads `base`.
     case packedBundle(base: any AssetSource, manifest: BundleManifest)
+    /// A packed bundle whose stored files are fetched on demand (``DeliveredBundleSource``): planned from its
+    /// manifest, each file's bytes delivered by its ``BundleDelivery`` and checked by the installer.
+    case delivered(DeliveredBundleSource)
 }
 
 /// A source that knows a file's size without reading it.

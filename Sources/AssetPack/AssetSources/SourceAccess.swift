@@ -34,7 +34,7 @@ extension AssetStorage {
         switch self {
         case .folder(let root): root
         case .packedBundle(let base, _): base.storage.diskFolder
-        case .opaque, .archive: nil
+        case .opaque, .archive, .delivered: nil
         }
     }
 }

@@ -4,7 +4,8 @@ import AssetPackZip
 /// every file the manifest lists, plain or packed, is read through ``PackedBundleSource`` (whose streams
 /// check the manifest's size and CRC-32 before they end), then every packing archive is read entry by
 /// entry with `ZipArchive/verify()` (each entry's size and CRC-32 against the archive's own headers),
-/// entries the manifest does not name included. The first failure is thrown, naming the file.
+/// entries the manifest does not name included. A file whose manifest entry has a SHA-256 is hashed as it
+/// is read and must match it. The first failure is thrown, naming the file.
 ///
 /// - Complexity: reads every byte of the bundle's files once, and every packed entry once more.
 public enum BundleVerification {
@@ -36,7 +37,7 @@ public enum BundleVerification {
         var archives = Set<AssetPath>()
         for entry in located.manifest.entries where entry.kind == .file {
             let path = try AssetPath(entry.path)
-            summary.bytes += try drain(try view.open(path), name: view.shown(path))
+            summary.bytes += try drain(try view.open(path), name: view.shown(path), sha256: entry.sha256)
             summary.files += 1
             if case .packed(let archive, _) = try entry.location(origin: located.path) { archives.insert(archive) }
         }
@@ -54,16 +55,26 @@ public enum BundleVerification {
         return summary
     }
 
-    /// Reads `stream` to its end (where it checks itself); returns the bytes read.
-    private static func drain(_ stream: any ByteStream, name: String) throws(AssetPackError) -> UInt64 {
+    /// Reads `stream` to its end (where it checks itself) and checks the bytes against `sha256` when the
+    /// manifest records one; returns the bytes read.
+    private static func drain(_ stream: any ByteStream, name: String, sha256: String?) throws(AssetPackError) -> UInt64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
         defer { buffer.deallocate() }
         var total: UInt64 = 0
+        var hash = SHA256()
         while true {
             let count: Int
             do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(name)) }
-            if count == 0 { return total }
+            if count == 0 { break }
+            if sha256 != nil { hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
             total += UInt64(count)
         }
+        if let sha256 {
+            let found = hash.finalizeHex()
+            guard found == sha256 else {
+                throw AssetPackError(.verification, "has SHA-256 \(found), the manifest records \(sha256)", path: name)
+            }
+        }
+        return total
     }
 }

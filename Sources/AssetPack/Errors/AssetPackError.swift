@@ -39,6 +39,11 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code(rawValue: "invalid-argument")
         /// Something in the source tree is not supported (e.g. a symlink while packing, a FIFO).
         public static let unsupported = Code(rawValue: "unsupported")
+        /// A server could not be reached, or kept failing, after the retries (``BundleDelivery``).
+        public static let network = Code(rawValue: "network")
+        /// A delivered bundle's manifest is not the one the app trusts: its signature is missing, by another
+        /// key or does not verify, or it does not hash to the pinned SHA-256. Nothing was written.
+        public static let untrusted = Code(rawValue: "untrusted")
     }
 
     /// What kind of failure this is.

@@ -100,10 +100,14 @@ public struct AssetInstaller: Sendable {
         } else {
             return nil
         }
+        return hasLeftovers ? nil : recorded
+    }
+
+    /// True when an interrupted call left a staging or previous tree beside the destination.
+    var hasLeftovers: Bool {
         let folder = parentPath == "/" ? "" : parentPath
-        let leftovers = FileSystem.exists(folder + "/" + StagingNames.staging(for: name))
+        return FileSystem.exists(folder + "/" + StagingNames.staging(for: name))
             || FileSystem.exists(folder + "/" + StagingNames.previous(for: name))
-        return leftovers ? nil : recorded
     }
 
     /// Expands the source into the destination unless it is already there (see the type's notes), on the

@@ -5,7 +5,7 @@ import AssetPackSystem
 ///
 /// | error | kind | left behind |
 /// | --- | --- | --- |
-/// | `cancelled`; `io` (EIO, EROFS, EACCES, EFBIG, … and zlib); `no-space` from a system call (ENOSPC while writing) | ``Kind/interrupted`` | the staging tree with its verified files, for the next call to resume |
+/// | `cancelled`; `io` (EIO, EROFS, EACCES, EFBIG, … and zlib); `no-space` from a system call (ENOSPC while writing); `network` (a delivered bundle's server out of reach) | ``Kind/interrupted`` | the staging tree with its verified files, for the next call to resume |
 /// | `no-space` without a system call: the free-space check made before writing | ``Kind/refusedBeforeWriting`` | nothing this call made; a staging tree an earlier call left for the same source stays as it was |
 /// | every other code: `archive` (CRC-32, deflate data, sizes, headers), `limit-exceeded`, `unsafe-path`, `conflict`, `symlink`, `unsupported`, `manifest`, `verification`, `not-found`, `invalid-argument` | ``Kind/badInput`` | nothing: the staging tree is removed, whoever made it |
 ///
@@ -26,7 +26,7 @@ enum FailureCleanup {
     /// The kind of `error` (see the table above).
     static func kind(of error: AssetPackError) -> Kind {
         switch error.code {
-        case .cancelled, .io: .interrupted
+        case .cancelled, .io, .network: .interrupted
         case .noSpace: error.cause == nil ? .refusedBeforeWriting : .interrupted
         default: .badInput
         }

@@ -66,7 +66,8 @@ final class StagingFill: @unchecked Sendable {
         let jobs = max(1, min(options.jobs, batches.count))
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
-        let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability)
+        let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability,
+                                      checksSHA256: options.checksSHA256)
         let flusher = options.durability == .flushOnCommit
             ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
         defer { flusher?.stop() }

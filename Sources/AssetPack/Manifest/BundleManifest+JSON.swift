@@ -23,8 +23,9 @@ extension BundleManifest {
         } catch {
             throw AssetPackError(.manifest, "manifest is not valid: \(error)", path: origin)
         }
-        guard manifest.format == currentFormat else {
-            throw AssetPackError(.manifest, "manifest format \(manifest.format) is not supported (this is format \(currentFormat))", path: origin)
+        guard readableFormats.contains(manifest.format) else {
+            throw AssetPackError(.manifest, "manifest format \(manifest.format) is not supported (this reads formats "
+                                 + "\(readableFormats.lowerBound) to \(readableFormats.upperBound))", path: origin)
         }
         for entry in manifest.entries {
             do {
@@ -35,6 +36,7 @@ extension BundleManifest {
             if entry.kind == .file, entry.size == nil || entry.crc32 == nil || entry.storage == nil {
                 throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" lacks size, CRC-32 or storage", path: origin)
             }
+            try entry.checkHashes(origin: origin)
         }
         return manifest
     }

@@ -33,8 +33,13 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public static func isReservedName(_ name: String) -> Bool {
         name == reservedDirectory || name == legacyReservedDirectory
     }
-    /// The format version this code writes and reads.
-    public static let currentFormat = 1
+    /// The format version this code writes: 2 since manifests may carry SHA-256s (``Entry/sha256``,
+    /// ``Storage/blockSHA256``) and the packed data's offset (``Storage/dataOffset``), whose identity is
+    /// computed differently (``ContentIdentity``). A reader of format 1 would refuse such a manifest as
+    /// damaged; the number makes it say why.
+    public static let currentFormat = 2
+    /// The format versions this code reads: 1 (no hashes) and 2.
+    public static let readableFormats = 1...2
 
     /// The manifest format version.
     public var format: Int
@@ -74,6 +79,9 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         public var storage: Storage?
         /// Permission bits, when not the default (0755 marks an executable).
         public var mode: UInt32?
+        /// SHA-256 of the contents, 64 lowercase hex digits (files only). Optional: bundles built before it
+        /// have none. The installer checks it for every file it downloads, `assetpack verify` for every file.
+        public var sha256: String? = nil
 
         /// A directory entry (kept so that empty directories survive the round trip).
         public static func directory(_ path: String) -> Entry {
@@ -81,8 +89,9 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         }
 
         /// A file entry.
-        public static func file(_ path: String, size: UInt64, crc32: UInt32, storage: Storage, mode: UInt32? = nil) -> Entry {
-            Entry(path: path, kind: .file, size: size, crc32: crc32, storage: storage, mode: mode)
+        public static func file(_ path: String, size: UInt64, crc32: UInt32, storage: Storage, mode: UInt32? = nil,
+                                sha256: String? = nil) -> Entry {
+            Entry(path: path, kind: .file, size: size, crc32: crc32, storage: storage, mode: mode, sha256: sha256)
         }
     }
 
@@ -110,6 +119,14 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         /// entry on several cores (`AssetPackZip.BlockParallelInflater`), checking every pair against the
         /// entry; any other unzip reads the entry as one ordinary deflate stream. Nil otherwise.
         public var blocks: [[UInt64]]?
+        /// For a file with ``blocks``: the SHA-256 of each block's uncompressed bytes, in order (64 hex digits
+        /// each), so that a client can fetch and check one block alone, and reuse the blocks of an installed
+        /// copy that still hash the same. Nil otherwise, and in bundles built before it.
+        public var blockSHA256: [String]? = nil
+        /// Where the entry's compressed data begins in the archive ``file`` (just after its local header), for
+        /// a packed entry: the entry, or one of its blocks, is then one byte range of the archive, fetched
+        /// without reading the header first. Nil for plain files and in bundles built before it.
+        public var dataOffset: UInt64? = nil
 
         /// Stored as is at `file`.
         public static func plain(_ file: String) -> Storage {
@@ -118,8 +135,9 @@ public struct BundleManifest: Codable, Sendable, Equatable {
 
         /// Packed as `entry` of the zip at `archive`.
         public static func packed(archive: String, entry: String, method: String, compressedSize: UInt64,
-                                  blocks: [[UInt64]]? = nil) -> Storage {
-            Storage(form: .packed, file: archive, entry: entry, method: method, compressedSize: compressedSize, blocks: blocks)
+                                  blocks: [[UInt64]]? = nil, blockSHA256: [String]? = nil, dataOffset: UInt64? = nil) -> Storage {
+            Storage(form: .packed, file: archive, entry: entry, method: method, compressedSize: compressedSize, blocks: blocks,
+                    blockSHA256: blockSHA256, dataOffset: dataOffset)
         }
 
         /// Plain or packed.
@@ -129,15 +147,28 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     }
 }
 
-/// The content identity of a logical tree: SHA-256 over one line per entry, in byte order of paths:
-/// `kind \t size \t crc32 \t mode \t path \n`. How files are stored (packed or not, level) does not change it.
+/// The content identity of a logical tree: SHA-256 over one line per entry, in byte order of paths.
+/// How files are stored (packed or not, level, block index, offsets) does not change it.
+///
+/// - Version 1, when no entry has a ``BundleManifest/Entry/sha256``: `assetpack-identity-1` then
+///   `kind \t size \t crc32 \t mode \t path \n` per entry. Bundles built before SHA-256s keep the identity
+///   they had, so their installs stay up to date.
+/// - Version 2, when any entry has one: `assetpack-identity-2` then
+///   `kind \t size \t crc32 \t sha256 \t mode \t path \n` (`-` for an entry without a hash). The identity is
+///   what the up-to-date check compares (locally, and over HTTP before anything else is fetched), so it covers
+///   the strong hash: two bundles with the same identity have the same bytes, not merely the same CRC-32s,
+///   which are easy to forge. The cost: a bundle rebuilt with hashes has a new identity, so an install of the
+///   same tree made from an older bundle goes through the normal upgrade once, which relinks every file
+///   (size, CRC-32 and mode still match) and rewrites none.
 public enum ContentIdentity {
     /// The identity of `entries` (any order).
     public static func of(_ entries: [BundleManifest.Entry]) -> String {
+        let hashed = entries.contains { $0.sha256 != nil }
         var hash = SHA256()
-        hash.update("assetpack-identity-1\n")
+        hash.update(hashed ? "assetpack-identity-2\n" : "assetpack-identity-1\n")
         for entry in entries.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
-            hash.update("\(entry.kind.rawValue)\t\(entry.size ?? 0)\t\(entry.crc32 ?? 0)\t\(entry.mode ?? 0)\t\(entry.path)\n")
+            let strong = hashed ? "\(entry.sha256 ?? "-")\t" : ""
+            hash.update("\(entry.kind.rawValue)\t\(entry.size ?? 0)\t\(entry.crc32 ?? 0)\t\(strong)\(entry.mode ?? 0)\t\(entry.path)\n")
         }
         return hash.finalizeHex()
     }

@@ -25,6 +25,8 @@ public struct ExpansionItem: Sendable {
     public let permissions: UInt32
     /// The link target (symlinks only).
     public let symlinkTarget: String?
+    /// The SHA-256 the file must have (64 hex digits), when the bundle's manifest records one.
+    public let sha256: String?
     /// Where the bytes come from.
     let origin: Origin
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
@@ -43,10 +45,13 @@ public struct ExpansionItem: Sendable {
         /// Entry `entryName` of a zip archive: the source itself, an archive inside it, or a bundle's
         /// packing archive.
         case zipEntry(ArchiveHandle, entryName: String)
+        /// A file of a bundle whose stored files are delivered (``DeliveredBundleSource``), with its manifest entry.
+        case delivered(DeliveredFile)
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
-         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil) {
+         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil, sha256: String? = nil) {
+        self.sha256 = sha256
         self.path = path
         self.kind = kind
         self.size = size

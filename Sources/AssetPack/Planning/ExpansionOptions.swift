@@ -26,6 +26,12 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// an empty tree is almost always a mistake — a misspelt root, an empty download — and installing it
     /// would record an empty destination as complete. See `SourceCheck`.
     public var allowsEmpty: Bool
+    /// Also check every file of a local bundle against the SHA-256 its manifest records (when it has one),
+    /// reading it back once it is written. Off by default: a bundle shipped inside the app is as trusted as
+    /// the app's code, the CRC-32 checked in the stream catches damage, and SHA-256 in software costs about as
+    /// much CPU as inflating. Files of a delivered bundle (``DeliveredBundleSource``) are always checked
+    /// against their SHA-256, as they arrive, whatever this says.
+    public var checksSHA256 = false
     /// Tests only: see ``InstallTestSeam``.
     package var testSeam = InstallTestSeam()
 

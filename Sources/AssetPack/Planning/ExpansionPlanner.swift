@@ -15,6 +15,10 @@ public enum ExpansionPlanner {
             // The logical view hides how files are stored; plan from the bundle itself.
             return try ManifestPlanner(source: ResolvedSource(base), manifest: manifest, options: options).plan()
         }
+        if case .delivered(let bundle) = source.storage {
+            return try ManifestPlanner(source: ResolvedSource(source), manifest: bundle.manifest, options: options,
+                                       delivered: bundle).plan()
+        }
         let resolved = ResolvedSource(source)
         if let manifest = try BundleManifest.read(from: source) {
             return try ManifestPlanner(source: resolved, manifest: manifest, options: options).plan()
@@ -26,6 +30,7 @@ public enum ExpansionPlanner {
     /// source has none. This is all the up-to-date check reads from the bundle.
     static func quickStamp(_ source: any AssetSource) -> String? {
         if case .packedBundle(let base, _) = source.storage { return quickStamp(base) }
+        if case .delivered(let bundle) = source.storage { return ExpansionPlan.manifestStamp(bundle.manifest.identity) }
         guard let identity = try? BundleManifest.readIdentity(from: source) else { return nil }
         return ExpansionPlan.manifestStamp(identity)
     }

@@ -6,6 +6,9 @@ struct ManifestPlanner {
     let source: ResolvedSource
     let manifest: BundleManifest
     let options: ExpansionOptions
+    /// The bundle when its files are delivered (``DeliveredBundleSource``): every file's origin is then
+    /// ``ExpansionItem/Origin/delivered(_:)``.
+    var delivered: DeliveredBundleSource? = nil
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
@@ -21,7 +24,8 @@ struct ManifestPlanner {
                 let from = try self.origin(of: entry, archives: &archives)
                 let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
                 try builder.add(ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
-                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks), from: origin)
+                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
+                                              sha256: entry.sha256), from: origin)
             }
         }
         return ExpansionPlan(sourceName: source.name, items: builder.takeSortedItems(), identity: manifest.identity,
@@ -30,6 +34,10 @@ struct ManifestPlanner {
 
     private func origin(of entry: BundleManifest.Entry,
                         archives: inout [AssetPath: ArchiveHandle]) throws(AssetPackError) -> ExpansionItem.Origin {
+        if let delivered {
+            _ = try entry.location(origin: BundleManifest.path)  // checks the storage as for a local bundle
+            return .delivered(DeliveredFile(bundle: delivered, entry: entry))
+        }
         switch try entry.location(origin: BundleManifest.path) {
         case .plain(let file):
             return source.origin(of: file)

@@ -23,7 +23,7 @@ struct ResolvedSource: Sendable {
         reading = switch access.storage {
         case .folder(let root): .localFile(root: root)
         case .archive(let archive, let root): .zipEntry(ArchiveHandle(opened: archive), root: root)
-        case .opaque, .packedBundle: .stream
+        case .opaque, .packedBundle, .delivered: .stream
         }
     }
 

@@ -19,6 +19,9 @@ package struct SHA256: Sendable {
         if done == nil { Array(bytes).withUnsafeBytes { update(raw: $0) } }
     }
 
+    /// Adds the bytes of a buffer, without copying them first.
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) { update(raw: bytes) }
+
     /// Adds a string's UTF-8 bytes.
     package mutating func update(_ text: String) {
         var text = text

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetPack
 import AssetPackPacker
+import AssetPackRemote
 import Foundation
 
 /// `assetpack build <source> [-o <dir> | --archive <file>]`: pack an asset folder into a bundle.
@@ -53,6 +54,11 @@ struct BuildCommand: ParsableCommand {
     @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
     var printAndroidSettings = false
 
+    @Option(help: ArgumentHelp("Sign the bundle's manifest with this private key (from `assetpack keygen`): writes "
+                               + "assetpack-meta/manifest.sig, which `expand URL --public-key` requires.", valueName: "keyfile"),
+            completion: .file())
+    var sign: String?
+
     func validate() throws {
         guard ByteCount.parse(threshold) != nil else {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
@@ -60,6 +66,7 @@ struct BuildCommand: ParsableCommand {
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
         guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
+        guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
         try verbose.check(quiet: report.quiet, json: format.json)
     }
 
@@ -74,11 +81,13 @@ struct BuildCommand: ParsableCommand {
             // With --json every path is absolute, in the messages too.
             let json = format.json
             func path(_ given: String) -> String { json ? JSONReport.absolute(given) : given }
+            let key = try sign.map { (file) throws(AssetPackError) in try SigningKey(contentsOf: file) }  // before building
             let summary = if let archive {
                 try ArchivePacker(options: options).build(source: path(source), output: path(archive), progress: progress(line))
             } else {
                 try Packer(options: options).build(source: path(source), output: path(output ?? "assets.bundle"), progress: progress(line))
             }
+            if let key { try BundleSigning.sign(bundle: summary.output, with: key) }
             line?.clear()
             if format.json {
                 JSONReport.print(BuildReport(summary), command: "build")

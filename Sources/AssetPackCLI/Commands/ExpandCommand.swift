@@ -57,8 +57,11 @@ struct ExpandCommand: ParsableCommand {
 
     @OptionGroup var format: JSONOption
 
+    @OptionGroup(title: "A bundle on a server (an https:// URL)") var remote: RemoteOptions
+
     func validate() throws {
         try verbose.check(quiet: report.quiet, json: format.json)
+        try remote.check(bundle: bundle, root: root, verify: verify)
     }
 
     @Flag(help: ArgumentHelp("Read every installed file again, compare it with the install record and repair what differs.",
@@ -71,6 +74,11 @@ struct ExpandCommand: ParsableCommand {
         let cancellation = ExpansionCancellation()
         Interrupt.handle(stop: { cancellation.cancel() })
         try Reporting.run {
+            if RemoteOptions.isURL(bundle) {
+                let result = try installRemote(options(), progress: progress(line, cancellation))
+                line?.clear()
+                return report(result)
+            }
             let installer = try installer()
             if verify { return try verifyAndRepair(installer, line: line) }
             let result = try installer.installSynchronously(progress: progress(line, cancellation), cancellation: cancellation)
@@ -82,10 +90,14 @@ struct ExpandCommand: ParsableCommand {
     private func installer() throws(AssetPackError) -> AssetInstaller {
         // With --json every path is absolute, in the messages too.
         let source = try AssetSources.container(path: format.json ? JSONReport.absolute(bundle) : bundle, root: root)
+        return try AssetInstaller(source: source, destination: destination, options: options())
+    }
+
+    private func options() -> ExpansionOptions {
         var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
                                        durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
         options.testSeam = .fromEnvironment()
-        return try AssetInstaller(source: source, destination: destination, options: options)
+        return options
     }
 
     /// The progress callback: the terminal line, the `--verbose` listing, the interrupt test seam.
@@ -101,7 +113,8 @@ struct ExpandCommand: ParsableCommand {
 
     func report(_ result: ExpansionResult) {
         if format.json {
-            JSONReport.print(ExpandReport(result, source: JSONReport.absolute(bundle), root: root), command: "expand")
+            let source = RemoteOptions.isURL(bundle) ? bundle : JSONReport.absolute(bundle)
+            JSONReport.print(ExpandReport(result, source: source, root: root), command: "expand")
         } else if report.quiet {
             return
         } else if result.upToDate {

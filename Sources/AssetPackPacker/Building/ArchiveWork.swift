@@ -5,7 +5,7 @@ import AssetPackZip
 enum PreparedEntry: Sendable {
     case directory
     /// A small file, read and compressed (or not) in memory: the bytes to write as they are.
-    case inMemory(method: CompressionMethod, crc32: UInt32, data: [UInt8])
+    case inMemory(method: CompressionMethod, crc32: UInt32, sha256: String, data: [UInt8])
     /// A larger file, read by the writing thread itself with `method` (in blocks, on every thread, when deflated).
     case streamed(method: CompressionMethod)
 }
@@ -48,7 +48,10 @@ struct ArchiveWork: Sendable {
             try read(item, into: tools.input)
             var crc = CRC32()
             crc.update(contents)
-            guard !stores, !contents.isEmpty else { return .inMemory(method: .stored, crc32: crc.value, data: Array(contents)) }
+            let sha256 = FileDigest.of(contents)
+            guard !stores, !contents.isEmpty else {
+                return .inMemory(method: .stored, crc32: crc.value, sha256: sha256, data: Array(contents))
+            }
             let count: Int
             do throws(ZipError) {
                 count = try tools.deflater.deflate(contents, into: tools.output)
@@ -56,9 +59,10 @@ struct ArchiveWork: Sendable {
                 throw AssetPackError(error, path: item.sourcePath)
             }
             guard PackingRules.saves(UInt64(count), of: item.size, atLeast: options.rules.minimumSaving) else {
-                return .inMemory(method: .stored, crc32: crc.value, data: Array(contents))
+                return .inMemory(method: .stored, crc32: crc.value, sha256: sha256, data: Array(contents))
             }
-            return .inMemory(method: .deflate, crc32: crc.value, data: Array(UnsafeRawBufferPointer(rebasing: tools.output[0..<count])))
+            return .inMemory(method: .deflate, crc32: crc.value, sha256: sha256,
+                             data: Array(UnsafeRawBufferPointer(rebasing: tools.output[0..<count])))
         }
     }
 
@@ -86,13 +90,14 @@ struct ArchiveWork: Sendable {
                summary: inout BuildSummary) throws(AssetPackError) -> BundleManifest.Entry {
         let name = item.path.string
         let permissions: UInt32 = item.isExecutable ? 0o755 : 0o644
-        let written: WrittenEntry
+        let written: WrittenEntry, sha256: String
         switch prepared {
         case .directory:
             do { try writer.addDirectory(name) } catch { throw AssetPackError(error) }
             summary.directories += 1
             return .directory(name)
-        case .inMemory(let method, let crc, let data):
+        case .inMemory(let method, let crc, let digest, let data):
+            sha256 = digest
             let result = data.withUnsafeBytes { raw in
                 Result { () throws(ZipError) -> WrittenEntry in
                     try writer.addPrecompressed(name, method: method, crc32: crc, uncompressedSize: item.size,
@@ -103,8 +108,12 @@ struct ArchiveWork: Sendable {
         case .streamed(.deflate):
             written = try EntryPacker.addInBlocks(item, as: name, to: writer, rules: options.rules, jobs: options.jobs,
                                                   follow: options.followSymlinks)
+            sha256 = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: options.rules.blockSize,
+                                             follow: options.followSymlinks).file
         case .streamed(let method):
-            written = try EntryPacker.addStreaming(item, as: name, method: method, to: writer, follow: options.followSymlinks)
+            let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
+            written = try EntryPacker.addStreaming(item, as: name, method: method, to: writer, from: source)
+            sha256 = source.sha256
         }
         summary.files += 1
         summary.bytesIn += item.size
@@ -112,7 +121,7 @@ struct ArchiveWork: Sendable {
             summary.packed += 1
             if written.method == .stored { summary.stored += 1 }
         }
-        return ManifestWriter.fileEntry(item, crc32: written.crc32, storage: .plain(name))
+        return ManifestWriter.fileEntry(item, crc32: written.crc32, storage: .plain(name), sha256: sha256)
     }
 }
 

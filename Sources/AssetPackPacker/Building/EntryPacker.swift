@@ -11,6 +11,12 @@ struct PackedFile: Sendable, Equatable {
     /// Where the independent deflate blocks start, as the manifest records them (``BundleManifest/Storage/blocks``):
     /// for a file deflated in more than one block, else nil.
     var blocks: [[UInt64]]? = nil
+    /// SHA-256 of the file (``FileDigest``).
+    var sha256: String? = nil
+    /// SHA-256 of each block, for a file with ``blocks``.
+    var blockSHA256: [String]? = nil
+    /// Where the entry's data begins in its archive.
+    var dataOffset: UInt64? = nil
 
     /// The manifest's name for the method.
     var methodName: String { method == .deflate ? "deflate" : "stored" }
@@ -65,20 +71,32 @@ struct EntryPacker: Sendable {
                        jobs: Int) throws(AssetPackError) -> PackedFile {
         let writer: ZipWriter
         do { writer = try ZipWriter(path: archive, options: options) } catch { throw AssetPackError(error) }
-        let written = method == .deflate && rules.deflatesInBlocks(size: item.size)
-            ? try Self.addInBlocks(item, as: entry, to: writer, rules: rules, jobs: jobs, follow: followSymlinks)
-            : try Self.addStreaming(item, as: entry, method: method, to: writer, follow: followSymlinks)
+        let written: WrittenEntry, sha256: String
+        var blockSHA256: [String]?
+        let blocks: [[UInt64]]?
+        if method == .deflate && rules.deflatesInBlocks(size: item.size) {
+            written = try Self.addInBlocks(item, as: entry, to: writer, rules: rules, jobs: jobs, follow: followSymlinks)
+            blocks = written.blocks.flatMap { $0.blocks.count > 1 ? $0.pairs : nil }
+            let digests = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: rules.blockSize, follow: followSymlinks)
+            sha256 = digests.file
+            if blocks != nil { blockSHA256 = digests.blocks }
+        } else {
+            let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: followSymlinks)
+            written = try Self.addStreaming(item, as: entry, method: method, to: writer, from: source)
+            sha256 = source.sha256
+            blocks = nil
+        }
         do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
         try io(FileSystem.setPermissions(archive, 0o644))
         return PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
-                          compressedSize: written.compressedSize,
-                          blocks: written.blocks.flatMap { $0.blocks.count > 1 ? $0.pairs : nil })
+                          compressedSize: written.compressedSize, blocks: blocks, sha256: sha256, blockSHA256: blockSHA256,
+                          dataOffset: written.dataOffset)
     }
 
-    /// Adds `item` to `writer`, read front to back through one compressor (or stored).
+    /// Adds `item` to `writer`, read front to back from `source` (which hashes it on the way) through one
+    /// compressor (or stored).
     static func addStreaming(_ item: SourceItem, as entry: String, method: CompressionMethod, to writer: ZipWriter,
-                             follow: Bool) throws(AssetPackError) -> WrittenEntry {
-        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: follow)
+                             from source: SourceFile) throws(AssetPackError) -> WrittenEntry {
         let written: WrittenEntry
         do {
             written = try writer.addFile(entry, from: source, size: item.size, method: method,

@@ -36,8 +36,8 @@ struct FileWork: Sendable {
             let crc = try copiers.withObject { (copier) throws(AssetPackError) -> UInt32 in
                 try copier.copy(source, to: root + "/" + item.path.string, permissions: item.isExecutable ? 0o755 : 0o644)
             }
-            return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string)), written: item.size,
-                         packed: nil, reused: false)
+            return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string), sha256: source.sha256),
+                         written: item.size, packed: nil, reused: false)
         case .pack(let archive, let entry):
             if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry) {
                 try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
@@ -61,9 +61,10 @@ struct FileWork: Sendable {
     private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
                       reused: Bool) throws(AssetPackError) -> FileOutcome {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
-                                                    compressedSize: packed.compressedSize, blocks: packed.blocks)
+                                                    compressedSize: packed.compressedSize, blocks: packed.blocks,
+                                                    blockSHA256: packed.blockSHA256, dataOffset: packed.dataOffset)
         let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
-        return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage), written: written,
+        return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage, sha256: packed.sha256), written: written,
                      packed: packed, reused: reused)
     }
 }

@@ -47,10 +47,17 @@ struct IncrementalCache: Sendable {
         guard (try? FileSystem.status(path))??.kind == .file,
               let archive = try? ZipArchive(path: path), archive.entries.count == 1, archive.comment.isEmpty,
               let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item),
-              blocksFit(storage.blocks, zipEntry), (try? sameContents(item, zipEntry, in: archive)) == true
+              blocksFit(storage.blocks, zipEntry), let sha256 = try? sameContents(item, zipEntry, in: archive),
+              let dataOffset = try? archive.dataRange(of: zipEntry).lowerBound
         else { return nil }
-        return (path, PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
-                                 compressedSize: zipEntry.compressedSize, blocks: storage.blocks))
+        var packed = PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
+                                compressedSize: zipEntry.compressedSize, blocks: storage.blocks, sha256: sha256, dataOffset: dataOffset)
+        if storage.blocks != nil {
+            guard let digests = try? FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: rules.blockSize,
+                                                         follow: followSymlinks), digests.file == sha256 else { return nil }
+            packed.blockSHA256 = digests.blocks
+        }
+        return (path, packed)
     }
 
     /// True when `blocks` is the index this build would record for `zipEntry`: none unless it is deflated in
@@ -72,8 +79,9 @@ struct IncrementalCache: Sendable {
             && zipEntry.modified == time && zipEntry.isExecutable == item.isExecutable && zipEntry.kind == .file
     }
 
-    /// Streams the source file and the inflated entry side by side; true when every byte is equal.
-    private func sameContents(_ item: SourceItem, _ zipEntry: ZipEntry, in archive: ZipArchive) throws -> Bool {
+    /// Streams the source file and the inflated entry side by side; the file's SHA-256 when every byte is
+    /// equal, nil otherwise.
+    private func sameContents(_ item: SourceItem, _ zipEntry: ZipEntry, in archive: ZipArchive) throws -> String? {
         let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: followSymlinks)
         let reader = try archive.open(zipEntry)
         let size = 256 * 1024
@@ -82,9 +90,9 @@ struct IncrementalCache: Sendable {
         defer { left.deallocate(); right.deallocate() }
         while true {
             let count = try Self.fill(left, from: source)
-            guard try Self.fill(right, from: reader) == count else { return false }
-            guard Memory.equal(left.baseAddress!, right.baseAddress!, count: count) else { return false }
-            if count == 0 { return source.bytesRead == item.size }
+            guard try Self.fill(right, from: reader) == count else { return nil }
+            guard Memory.equal(left.baseAddress!, right.baseAddress!, count: count) else { return nil }
+            if count == 0 { return source.bytesRead == item.size ? source.sha256 : nil }
         }
     }
 

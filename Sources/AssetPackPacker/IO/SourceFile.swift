@@ -1,10 +1,12 @@
 import AssetPack
 import AssetPackSystem
 import AssetPackZip
+import Crypto
 
 /// A source file read front to back, once, counting its bytes so that a file that changed size since the
 /// scan is noticed instead of being packed half-old, half-new. Opened with `O_NOFOLLOW` unless links are
-/// followed, so a file swapped for a symlink after the scan is refused too.
+/// followed, so a file swapped for a symlink after the scan is refused too. Its SHA-256 is computed on the
+/// way (``sha256``), in the same pass that copies or compresses it.
 final class SourceFile: ByteStream {
     /// Where the file is.
     let path: String
@@ -13,6 +15,7 @@ final class SourceFile: ByteStream {
     /// Bytes read so far.
     private(set) var bytesRead: UInt64 = 0
     private let stream: FileDescriptorStream
+    private var hasher = Crypto.SHA256()
 
     /// Opens `path`, expected to hold `expectedSize` bytes.
     init(_ path: String, expectedSize: UInt64, follow: Bool) throws(AssetPackError) {
@@ -25,8 +28,12 @@ final class SourceFile: ByteStream {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         let count = try stream.read(into: buffer)
         bytesRead += UInt64(count)
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         return count
     }
+
+    /// The SHA-256 of the bytes read so far, as a manifest records it (read the file to its end first).
+    var sha256: String { FileDigest.hex(hasher.finalize()) }
 
     /// The error to report when writing this file's bytes failed with `error`: a file that changed size
     /// while it was read (which the zip writer notices first) is named as such; other failures pass through.

@@ -19,8 +19,10 @@ public enum ManifestWriter {
     }
 
     /// The manifest entry of a source file: mode 0755 is recorded for executables only.
-    static func fileEntry(_ item: SourceItem, crc32: UInt32, storage: BundleManifest.Storage) -> BundleManifest.Entry {
-        .file(item.path.string, size: item.size, crc32: crc32, storage: storage, mode: item.isExecutable ? 0o755 : nil)
+    static func fileEntry(_ item: SourceItem, crc32: UInt32, storage: BundleManifest.Storage,
+                          sha256: String? = nil) -> BundleManifest.Entry {
+        .file(item.path.string, size: item.size, crc32: crc32, storage: storage, mode: item.isExecutable ? 0o755 : nil,
+              sha256: sha256)
     }
 
     /// Writes the reserved folder with both files into the bundle folder `root`.

@@ -32,8 +32,23 @@ public struct RemoteBundle: Sendable {
     }
 
     /// Fetches the manifest (and its signature, when `trust` requires one) and checks it. Nothing is written.
-    /// - Throws: ``AssetPackError/Code/verification`` when the check fails, and the fetcher's errors.
+    ///
+    /// A manifest that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file
+    /// that does not match its hash is: over plain HTTP a byte flipped or cut on the way looks like tampering.
+    /// A refetch gives a server nothing it did not have; the check is the same every time.
+    /// - Throws: ``AssetPackError/Code/untrusted`` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
+        var refetches = 0
+        while true {
+            do {
+                return try await fetchManifestOnce(with: fetcher, trust: trust)
+            } catch where error.code == .untrusted && refetches < fetcher.options.retry.maxMismatches {
+                refetches += 1
+            }
+        }
+    }
+
+    private func fetchManifestOnce(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
         let manifestURL = url(of: BundleManifest.path)
         let manifest = try await fetcher.fetchBytes(manifestURL, limit: manifestLimit)
         var signature: [UInt8]?

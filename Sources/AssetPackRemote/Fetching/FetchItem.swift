@@ -8,19 +8,20 @@ public struct FetchItem: Sendable, Hashable {
     public let range: Range<UInt64>?
     /// How many bytes the download yields: the range's length, or the whole file's size.
     public let length: UInt64
-    /// The SHA-256 of exactly those bytes.
-    public let sha256: ContentHash
+    /// The SHA-256 of exactly those bytes; nil when the sink checks them itself (``FetchSink/complete()``),
+    /// e.g. compressed bytes whose inflated form the manifest hashes.
+    public let sha256: ContentHash?
     /// A strong entity tag the resource is expected to have (learned from an earlier request, e.g. another
     /// block of the same file), sent as `If-Range`; nil to learn it from the first response.
     public var etag: String?
 
     /// The whole file at `url`, `size` bytes hashing to `sha256`.
-    public static func file(_ url: URL, size: UInt64, sha256: ContentHash, etag: String? = nil) -> FetchItem {
+    public static func file(_ url: URL, size: UInt64, sha256: ContentHash?, etag: String? = nil) -> FetchItem {
         FetchItem(url: url, range: nil, length: size, sha256: sha256, etag: etag)
     }
 
     /// Bytes `range` of the file at `url`, hashing to `sha256` (a block of a block-indexed archive).
-    public static func bytes(_ range: Range<UInt64>, of url: URL, sha256: ContentHash, etag: String? = nil) -> FetchItem {
+    public static func bytes(_ range: Range<UInt64>, of url: URL, sha256: ContentHash?, etag: String? = nil) -> FetchItem {
         FetchItem(url: url, range: range, length: UInt64(range.count), sha256: sha256, etag: etag)
     }
 

@@ -12,6 +12,15 @@ public protocol FetchSink: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError)
     /// Forgets everything written: the next ``write(_:)`` is the item's first byte again.
     func restart() throws(AssetPackError)
+    /// Called once the item's last byte is in (and matched ``FetchItem/sha256`` when the item has one): throws
+    /// ``AssetPackError/Code/verification`` when the bytes do not check out, and the fetcher then fetches the
+    /// item again from its start, as after a hash mismatch. The default accepts them.
+    func complete() throws(AssetPackError)
+}
+
+extension FetchSink {
+    /// Accepts the bytes: the item's SHA-256 is the check.
+    public func complete() throws(AssetPackError) {}
 }
 
 /// A sink that keeps the bytes in memory, at most `limit` of them: for small items and tests.

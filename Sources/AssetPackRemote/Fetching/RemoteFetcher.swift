@@ -44,13 +44,13 @@ public final class RemoteFetcher: Sendable {
         var budget = RetryBudget(options.retry, url: item.url)
         while true {
             if download.isComplete {
-                let digest = download.digest()
-                if digest == item.sha256 {
+                if let failure = try check(download, sink) {
+                    try budget.refetch(after: failure)
+                    try download.restart()
+                } else {
                     progress?.verified(item.length)
                     return FetchResult(item: item, etag: download.etag, requests: budget.requests, bytesReceived: download.bodyBytes)
                 }
-                try budget.refetch(after: mismatch(download, digest: digest))
-                try download.restart()
             }
             let before = download.received
             do {
@@ -159,12 +159,36 @@ public final class RemoteFetcher: Sendable {
         }
     }
 
-    private func mismatch<Sink>(_ download: Download<Sink>, digest: ContentHash) -> AssetPackError {
-        var message = "SHA-256 mismatch: expected \(download.item.sha256), received \(digest)"
+    /// Why the complete download's bytes are not the item's (its SHA-256, then the sink's own check), or nil
+    /// when they are. Errors of the sink other than `verification` are thrown.
+    private func check<Sink>(_ download: Download<Sink>, _ sink: Sink) throws(AssetPackError) -> AssetPackError? {
+        if let expected = download.item.sha256 {
+            let digest = download.digest()
+            if digest != expected { return mismatch(download, expected: expected, digest: digest) }
+        }
+        do {
+            try sink.complete()
+            return nil
+        } catch where error.code == .verification {
+            return changedOnServer(error, download)
+        }
+    }
+
+    private func mismatch<Sink>(_ download: Download<Sink>, expected: ContentHash, digest: ContentHash) -> AssetPackError {
+        changedOnServer(AssetPackError(.verification, "SHA-256 mismatch: expected \(expected), received \(digest)", path: download.url),
+                        download)
+    }
+
+    /// `error`, located in the item's range, with the change of entity tag seen during the download if any.
+    private func changedOnServer<Sink>(_ error: AssetPackError, _ download: Download<Sink>) -> AssetPackError {
+        var error = error
+        var message = error.message
         if let range = download.item.range { message = "bytes \(range.lowerBound)..<\(range.upperBound): " + message }
         if let change = download.etagChange {
             message += "; the file changed on the server during the download (ETag \(change.old), now \(change.new))"
         }
-        return AssetPackError(.verification, message, path: download.url)
+        error.message = message
+        error.path = download.url
+        return error
     }
 }

@@ -123,7 +123,7 @@ struct ResponsePlan {
             let error = AssetPackError(.invalidArgument, "\(text): redirect to \(target) not followed\(why)", path: path)
             return AttemptFailure(kind: .final, error: error)
         default:
-            return AttemptFailure(kind: .final, error: AssetPackError(.io, "the server answered \(text)", path: path))
+            return AttemptFailure(kind: .final, error: AssetPackError(.network, "the server answered \(text)", path: path))
         }
     }
 }

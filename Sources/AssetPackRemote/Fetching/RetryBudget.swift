@@ -62,8 +62,11 @@ struct RetryBudget {
         guard mismatches <= policy.maxMismatches else { throw givingUp(error) }
     }
 
+    /// `error` as the fetch ends with it: the tries noted, and a failure of the network or the server
+    /// (`io` while retrying) reported as ``AssetPackError/Code/network``.
     private func givingUp(_ error: AssetPackError) -> AssetPackError {
         var error = error
+        if error.code == .io { error.code = .network }
         let elapsed = TransportErrors.seconds(ContinuousClock.now - started)
         error.message += " (gave up after \(requests) request\(requests == 1 ? "" : "s") in \(elapsed))"
         return error

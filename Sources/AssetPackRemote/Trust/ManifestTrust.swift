@@ -44,7 +44,7 @@ public struct ManifestTrust: Sendable {
     ///   - manifest: the manifest file's bytes, as fetched.
     ///   - signature: the signature file's bytes; nil when there is none (the server answered 404).
     ///   - origin: where the manifest came from (a URL), for messages.
-    /// - Throws: ``AssetPackError/Code/verification`` for a missing, malformed, unknown-key or invalid signature
+    /// - Throws: ``AssetPackError/Code/untrusted`` for a missing, malformed, unknown-key or invalid signature
     ///   and for a pin mismatch; ``AssetPackError/Code/invalidArgument`` for a policy that checks nothing.
     public func verify(manifest: [UInt8], signature: [UInt8]?, origin: String) throws(AssetPackError) -> VerifiedManifest {
         let digest = ContentHash.of(manifest)
@@ -52,7 +52,7 @@ public struct ManifestTrust: Sendable {
             throw AssetPackError(.invalidArgument, "a manifest trust policy needs a public key or a pinned SHA-256", path: origin)
         }
         if let pinnedSHA256, digest != pinnedSHA256 {
-            throw AssetPackError(.verification, "the manifest's SHA-256 is \(digest), but \(pinnedSHA256) is pinned", path: origin)
+            throw AssetPackError(.untrusted, "the manifest's SHA-256 is \(digest), but \(pinnedSHA256) is pinned", path: origin)
         }
         var signer: PublicKey?
         if requiresSignature {
@@ -64,17 +64,17 @@ public struct ManifestTrust: Sendable {
     private func checkSignature(_ manifest: [UInt8], _ signature: [UInt8]?, origin: String) throws(AssetPackError) -> PublicKey {
         guard let signature else {
             let reason = "the manifest is not signed (no \(ManifestSignature.path)), and a signature by \(trusted) is required"
-            throw AssetPackError(.verification, reason, path: origin)
+            throw AssetPackError(.untrusted, reason, path: origin)
         }
         let parsed = try ManifestSignature(fileBytes: signature, origin: origin)
         let candidates = keys.filter { $0.keyID == parsed.keyID }
         guard !candidates.isEmpty else {
             let reason = "the manifest is signed by key \(parsed.keyID), which is not trusted (trusted: \(trusted))"
-            throw AssetPackError(.verification, reason, path: origin)
+            throw AssetPackError(.untrusted, reason, path: origin)
         }
         guard let signer = candidates.first(where: { parsed.isValid(for: manifest, by: $0) }) else {
             let reason = "the manifest's signature by key \(parsed.keyID) does not verify: the manifest or its signature was altered"
-            throw AssetPackError(.verification, reason, path: origin)
+            throw AssetPackError(.untrusted, reason, path: origin)
         }
         return signer
     }
@@ -95,10 +95,15 @@ public struct VerifiedManifest: Sendable {
     /// Parses the manifest and checks that its ``BundleManifest/identity`` is the one of its entries.
     public func decode(origin: String) throws(AssetPackError) -> BundleManifest {
         let manifest = try BundleManifest.decode(bytes, origin: origin)
+        try Self.checkIdentity(of: manifest, origin: origin)
+        return manifest
+    }
+
+    /// Throws `.manifest` unless `manifest`'s ``BundleManifest/identity`` is the one of its entries.
+    static func checkIdentity(of manifest: BundleManifest, origin: String) throws(AssetPackError) {
         let computed = ContentIdentity.of(manifest.entries)
         guard computed == manifest.identity else {
             throw AssetPackError(.manifest, "the manifest's identity \(manifest.identity) is not the one of its entries (\(computed))", path: origin)
         }
-        return manifest
     }
 }

@@ -2,15 +2,15 @@ import CZlib
 
 /// One zlib stream (`z_stream`), owned by a ``Deflater`` or an ``Inflater``: allocated and started once,
 /// ended and freed with its owner, and run one step at a time over the caller's buffers. Not thread-safe.
-final class ZlibStream {
+package final class ZlibStream {
     /// The outcome of one step: input consumed, output produced, and whether the stream ended.
-    struct Step {
+    package struct Step {
         /// Input bytes consumed.
-        var consumed: Int
+        package var consumed: Int
         /// Output bytes produced.
-        var produced: Int
+        package var produced: Int
         /// The deflate stream's final block was written (deflate) or decoded (inflate).
-        var finished: Bool
+        package var finished: Bool
     }
 
     /// The stream zlib works on.

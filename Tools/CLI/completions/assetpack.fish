@@ -23,9 +23,9 @@ function __assetpack_parse_tokens -S
         __assetpack_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'build'
-            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'json' 'q/quiet' 'v/verbose' 'print-android-settings' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'json' 'q/quiet' 'v/verbose' 'print-android-settings' 'sign=' 'version' 'h/help'
         case 'expand'
-            __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'jobs=' 'no-sync' 'q/quiet' 'v/verbose' 'json' 'verify' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'jobs=' 'no-sync' 'q/quiet' 'v/verbose' 'json' 'allow-http' 'public-key=+' 'identity=' 'verify' 'version' 'h/help'
         case 'list'
             __assetpack_parse_subcommand 1 'json' 'version' 'h/help'
         case 'verify'
@@ -36,6 +36,10 @@ function __assetpack_parse_tokens -S
             __assetpack_parse_subcommand 1 'source=' 'root=' 'keep-zips' 'allow-symlinks' 'json' 'version' 'h/help'
         case 'uninstall'
             __assetpack_parse_subcommand 1 'q/quiet' 'json' 'version' 'h/help'
+        case 'keygen'
+            __assetpack_parse_subcommand 0 'out=' 'q/quiet' 'version' 'h/help'
+        case 'sign'
+            __assetpack_parse_subcommand 1 'key=' 'q/quiet' 'version' 'h/help'
         case 'help'
             __assetpack_parse_subcommand -r 1 'version'
         end
@@ -100,6 +104,8 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional 
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack" -eq 1' -fa 'check' -d 'Check the packed bundles inside an APK, AAB, IPA or zip: archives stored, stored data aligned, files as the manifest records them.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack" -eq 1' -fa 'status' -d 'Say what a destination holds: not installed, partial, installed or outdated.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack" -eq 1' -fa 'uninstall' -d 'Remove a tree that expand installed, its record and what an interrupted expand left beside it.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack" -eq 1' -fa 'keygen' -d 'Make an Ed25519 key pair that signs bundles: KEYFILE (private, mode 0600) and KEYFILE.pub.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack" -eq 1' -fa 'sign' -d 'Sign a bundle folder\'s manifest with a private key: writes assetpack-meta/manifest.sig.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack build" -eq 1' -fa '(__assetpack_complete_directories)'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" o output' -s 'o' -l 'output' -d 'The bundle folder to write (default: assets.bundle in the current directory).' -rfa '(__assetpack_complete_directories)'
@@ -114,6 +120,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on success.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" v verbose' -l 'verbose' -s 'v' -d 'List each file as it is written (its path, one a line, on stdout).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" print-android-settings' -l 'print-android-settings' -d 'Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" sign' -l 'sign' -d 'Sign the bundle\'s manifest with this private key (from `assetpack keygen`): writes assetpack-meta/manifest.sig, which `expand URL --public-key` requires.' -rF
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" version' -l 'version' -d 'Show the version.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack expand" -eq 1' -F
@@ -127,6 +134,9 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on success.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" v verbose' -l 'verbose' -s 'v' -d 'List each file as it is written (its path, one a line, on stdout).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" json' -l 'json' -d 'Print one line of JSON (schema 1, see the README), also when the command fails.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" allow-http' -l 'allow-http' -d 'Allow a plain http:// bundle URL (a loopback or trusted network); by default only https://.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand"' -l 'public-key' -d 'Install a bundle from a server only when its manifest is signed by this public key (from `assetpack keygen`); repeat it to trust several keys.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'pub\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" identity' -l 'identity' -d 'Install a bundle from a server only when its manifest file has this SHA-256 (64 hex digits, as `sha256sum BUNDLE/assetpack-meta/manifest.json` prints it).' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" verify' -l 'verify' -d 'Read every installed file again, compare it with the install record and repair what differs.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" version' -l 'version' -d 'Show the version.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -153,4 +163,13 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack uninstall" json' -l 'json' -d 'Print one line of JSON (schema 1, see the README), also when the command fails.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack uninstall" version' -l 'version' -d 'Show the version.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack uninstall" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack keygen" out' -l 'out' -d 'The private key file to write; the public key goes to <keyfile>.pub.' -rF
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack keygen" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on success.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack keygen" version' -l 'version' -d 'Show the version.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack keygen" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_positional "assetpack sign" -eq 1' -fa '(__assetpack_complete_directories)'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack sign" key' -l 'key' -d 'The private key file (from `assetpack keygen`).' -rF
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack sign" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on success.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack sign" version' -l 'version' -d 'Show the version.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack sign" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack help" version' -l 'version' -d 'Show the version.'

@@ -39,6 +39,8 @@ struct FileMaterializer: Sendable {
     let folder: String?
     let progress: ProgressTracker
     let durability: Durability
+    /// Read each file back against its SHA-256 (``ExpansionOptions/checksSHA256``).
+    var checksSHA256 = false
     let cloning = CloneSupport()
     /// The process's umask (nil when it cannot be read).
     let creationMask = FileSystem.creationMask()
@@ -58,17 +60,23 @@ struct FileMaterializer: Sendable {
             : try io(directory.openFile(name, .readWrite))
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
-            let inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+            var inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
                                                              reportsBytes: reportsBytes(of: item),
                                                              startsWriteback: durability == .flushOnCommit && FileDescriptor.canSyncFileSystem)
+            if inBlocks == nil {  // a file of a delivered bundle: fetched, not read (DeliveredFileWriter)
+                inBlocks = try DeliveredFileWriter.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+                                                         reportsBytes: reportsBytes(of: item))
+            }
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
+            if checksSHA256 { try ContentHashCheck.check(file, against: item) }
             if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
             if durability == .flushOnCommit { flushSoon(file, size: item.size) }
             return crc
         } catch {
-            // A large file stopped on request keeps what it has: its journal lets the next call go on.
-            if error.code == .cancelled && item.blocks != nil { throw error }
+            // A large file stopped on request, or by a delivery's server out of reach, keeps what it has: its
+            // journal lets the next call go on.
+            if (error.code == .cancelled || error.code == .network) && item.blocks != nil { throw error }
             try? directory.remove(name)
             try? BlockJournal.remove(for: name, in: directory)
             throw error
@@ -112,7 +120,7 @@ struct FileMaterializer: Sendable {
         case .stream:
             let (stream, origin) = try ItemSource.open(item, in: source)
             return try pump(stream, origin: origin, item, into: file, worker, computeCRC: true)
-        case .none:
+        case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
     }
@@ -319,7 +327,7 @@ enum ItemSource {
             let origin = handle.displayName
             let entry = try checkedEntry(name, of: archive, origin: origin, for: item)
             do { return (try archive.open(entry), origin) } catch { throw AssetPackError(error.inArchive(origin)) }
-        case .none:
+        case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
     }

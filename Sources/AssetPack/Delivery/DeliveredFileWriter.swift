@@ -1,0 +1,111 @@
+import AssetPackSystem
+import AssetPackZip
+
+/// Writes one file of a ``DeliveredBundleSource`` into the staging tree, for ``FileMaterializer`` (which
+/// created the file, and gives it its permissions once this returned).
+///
+/// - A file without a block index is one delivery: the plain file (one `GET`), or the packed entry's
+///   compressed bytes (one range of its archive, from ``BundleManifest/Storage/dataOffset``), inflated into the
+///   file as they arrive; size, CRC-32 and SHA-256 are checked by its ``StagedFileSink``.
+/// - A file with a block index and block hashes is written block by block (several blocks at once, up to the
+///   delivery's ``BundleDelivery/concurrency``), each checked against its SHA-256 and then recorded in the file's
+///   ``BlockJournal``: a block the journal records (a killed run) is kept when
+///   its bytes still hash right; a block whose bytes the installed copy of the file holds at the same offset
+///   (same SHA-256) is copied from it; only the others are delivered, one range each. The whole file's CRC-32
+///   is then read back and must be the manifest's.
+enum DeliveredFileWriter {
+    /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is a
+    /// delivered file; nil for any other item. `kept`: blocks an interrupted run recorded in the journal.
+    static func write(_ item: ExpansionItem, into file: Descriptor, in folder: Descriptor, keeping kept: Set<Int>,
+                      progress: ProgressTracker, reportsBytes: Bool) throws(AssetPackError) -> UInt32? {
+        guard case .delivered(let delivered) = item.origin else { return nil }
+        let layout = try DeliveredLayout(delivered.entry, origin: delivered.bundle.name)
+        let name = delivered.bundle.name + "/" + (delivered.entry.storage?.file ?? item.path.string)
+        let tracker = reportsBytes ? progress : nil
+        guard let blocks = layout.blocks else {
+            let expected = StagedFileSink.Expected(length: item.size, crc32: item.crc32, sha256: delivered.entry.sha256,
+                                                   endsStream: true)
+            let sink = try StagedFileSink(file: file, at: 0, expected: expected, inflating: layout.deflated,
+                                          hasher: delivered.bundle.delivery.makeHasher(), name: name, progress: tracker)
+            try delivered.bundle.delivery.deliver(layout.whole, into: sink)
+            return sink.crc32
+        }
+        let writer = BlockwiseWriter(file: file, blocks: blocks, request: layout.whole, delivery: delivered.bundle.delivery,
+                                     name: name, progress: progress, tracker: tracker)
+        var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
+        if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
+        let journal = opened
+        let installed = InstalledCopy.open(item.path, in: delivered.bundle.installedTree, size: item.size)
+        // Blocks are independent: several at once (each at its own offsets), as many as the delivery's connections.
+        try WorkerThreads.run(count: blocks.count, jobs: delivered.bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
+            try progress.checkCancelled()
+            try writer.write(blocks[number], number: number, kept: kept.contains(number), installed: installed)
+            try journal?.record(number)
+        }
+        let crc = try FileChecksum.crc32(of: file)
+        guard crc == item.crc32 ?? crc else {
+            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)) once all its blocks are in, "
+                                 + "expected \(hex(item.crc32 ?? 0)): the manifest's block hashes disagree with it", path: name)
+        }
+        return crc
+    }
+}
+
+/// How a delivered file is stored, read from its manifest entry: what to ask the delivery for.
+struct DeliveredLayout {
+    /// One block of a block-indexed file: where its bytes go, where its compressed bytes are in the
+    /// archive, and their SHA-256.
+    struct Block: Sendable {
+        var uncompressed: Range<UInt64>
+        var compressed: Range<UInt64>
+        var sha256: String
+        var isLast: Bool
+    }
+
+    /// The whole stored file, or the packed entry's compressed bytes.
+    var whole: DeliveryRequest
+    /// Whether those bytes are deflated.
+    var deflated: Bool
+    /// The blocks, for a deflated entry with a block index and block hashes; nil otherwise.
+    var blocks: [Block]?
+
+    /// Throws `.manifest` for storage that cannot be delivered: a packed entry without ``BundleManifest/Storage/dataOffset``
+    /// (a bundle built before it: build it again), an unknown method, or a block index that does not fit.
+    init(_ entry: BundleManifest.Entry, origin: String) throws(AssetPackError) {
+        guard let storage = entry.storage, let size = entry.size else {
+            throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" lacks size or storage", path: origin)
+        }
+        guard storage.form == .packed else {
+            whole = DeliveryRequest(file: storage.file, range: nil, length: size)
+            deflated = false
+            return
+        }
+        guard let offset = storage.dataOffset, let compressed = storage.compressedSize,
+              offset <= UInt64.max - compressed, storage.method == "stored" || storage.method == "deflate" else {
+            throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" lacks the data offset, compressed size or a known "
+                                 + "method that a delivered bundle needs (build the bundle again)", path: origin)
+        }
+        whole = DeliveryRequest(file: storage.file, range: offset..<offset + compressed, length: compressed)
+        deflated = storage.method == "deflate"
+        if deflated, let pairs = storage.blocks, let hashes = storage.blockSHA256 {
+            blocks = try Self.blocks(pairs, hashes, size: size, compressed: compressed, offset: offset, origin: origin)
+        }
+    }
+
+    private static func blocks(_ pairs: [[UInt64]], _ hashes: [String], size: UInt64, compressed: UInt64, offset: UInt64,
+                               origin: String) throws(AssetPackError) -> [Block] {
+        let spans: [DeflateBlockIndex.Span]
+        do {
+            spans = try DeflateBlockIndex(pairs: pairs).spans(uncompressedSize: size, compressedSize: compressed)
+        } catch {
+            throw AssetPackError(.manifest, "a block index does not fit its entry: \(error.message)", path: origin)
+        }
+        guard spans.count == hashes.count else {
+            throw AssetPackError(.manifest, "\(spans.count) blocks but \(hashes.count) block hashes", path: origin)
+        }
+        return zip(spans, hashes).map { span, hash in
+            Block(uncompressed: span.uncompressed, compressed: offset + span.compressed.lowerBound..<offset + span.compressed.upperBound,
+                  sha256: hash, isLast: span.isLast)
+        }
+    }
+}

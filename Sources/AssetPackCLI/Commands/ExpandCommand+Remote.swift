@@ -1,0 +1,90 @@
+import ArgumentParser
+import AssetPack
+import AssetPackRemote
+import Foundation
+
+/// `expand https://host/path/app.bundle --to DIR`: the options of a bundle on a server.
+struct RemoteOptions: ParsableArguments {
+    @Flag(help: "Allow a plain http:// bundle URL (a loopback or trusted network); by default only https://.")
+    var allowHTTP = false
+
+    @Option(name: .customLong("public-key"),
+            help: ArgumentHelp("Install a bundle from a server only when its manifest is signed by this public key (from `assetpack keygen`); repeat it to trust several keys.",
+                               valueName: "keyfile"), completion: .file(extensions: ["pub"]))
+    var publicKeys: [String] = []
+
+    @Option(help: ArgumentHelp("Install a bundle from a server only when its manifest file has this SHA-256 (64 hex digits, as `sha256sum BUNDLE/assetpack-meta/manifest.json` prints it).",
+                               valueName: "hex"))
+    var identity: String?
+
+    /// True when `bundle` names a bundle on a server.
+    static func isURL(_ bundle: String) -> Bool {
+        let lower = bundle.lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://")
+    }
+
+    /// Refuses these options beside a local bundle, and a server's bundle without a way to trust its manifest.
+    func check(bundle: String, root: String?, verify: Bool) throws {
+        guard Self.isURL(bundle) else {
+            if allowHTTP || !publicKeys.isEmpty || identity != nil {
+                throw ValidationError("--allow-http, --public-key and --identity are for a bundle URL (https://…).")
+            }
+            return
+        }
+        if root != nil || verify { throw ValidationError("--root and --verify are for a local bundle, not a URL.") }
+        if publicKeys.isEmpty && identity == nil {
+            throw ValidationError("A bundle from a server needs --public-key KEYFILE.pub or --identity HEX: its manifest is checked before anything is written.")
+        }
+        if let identity, ContentHash(hex: identity) == nil {
+            throw ValidationError("--identity must be 64 hex digits (a SHA-256), not \(identity).")
+        }
+    }
+
+    /// What the manifest must satisfy.
+    func trust() throws(AssetPackError) -> ManifestTrust {
+        var keys: [PublicKey] = []
+        for path in publicKeys { keys.append(try PublicKey(contentsOf: path)) }
+        let pin = identity.flatMap(ContentHash.init(hex:))
+        if let pin { return keys.isEmpty ? .pinned(sha256: pin) : .signed(by: keys, pinned: pin) }
+        return .signed(by: keys)
+    }
+
+    /// How to talk to the server.
+    var fetchOptions: FetchOptions {
+        var options = FetchOptions()
+        options.allowsPlainHTTP = allowHTTP
+        return options
+    }
+}
+
+extension ExpandCommand {
+    /// Installs the bundle at the URL `bundle` (``RemoteBundle/install(into:trust:options:fetcher:progress:network:log:)``),
+    /// from this synchronous command: the install runs as a task, and the main thread waits for it; Ctrl-C
+    /// cancels the task, which stops at the next file or block.
+    func installRemote(_ options: ExpansionOptions, progress: @escaping @Sendable (ExpansionProgress) -> Void) throws -> ExpansionResult {
+        guard let url = URL(string: bundle) else { throw AssetPackError(.invalidArgument, "not a URL", path: bundle) }
+        let trust = try remote.trust()
+        let fetcher = RemoteFetcher(options: remote.fetchOptions)
+        try fetcher.options.check(url)
+        let destination = destination
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let task = Task.detached {
+            do throws(AssetPackError) {
+                outcome.result = .success(try await RemoteBundle(url).install(into: destination, trust: trust, options: options,
+                                                                              fetcher: fetcher, progress: progress))
+            } catch {
+                outcome.result = .failure(error)
+            }
+            done.signal()
+        }
+        Interrupt.handle(stop: { task.cancel() })
+        done.wait()
+        return try outcome.result!.get()
+    }
+
+    /// The install's result, written by the task before it signals and read after the wait.
+    private final class Outcome: @unchecked Sendable {
+        var result: Result<ExpansionResult, AssetPackError>?
+    }
+}

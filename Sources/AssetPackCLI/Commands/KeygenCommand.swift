@@ -1,0 +1,32 @@
+import ArgumentParser
+import AssetPack
+import AssetPackRemote
+
+/// `assetpack keygen --out KEYFILE`: make an Ed25519 key pair for signing bundles.
+struct KeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Make an Ed25519 key pair that signs bundles: KEYFILE (private, mode 0600) and KEYFILE.pub.",
+        discussion: """
+            Keep KEYFILE secret and use it with `build --sign` or `sign`; ship KEYFILE.pub in the app (or pass it to \
+            `expand URL --public-key`), which then installs only bundles it signed. Neither file is ever replaced.
+            """
+    )
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("The private key file to write; the public key goes to <keyfile>.pub.",
+                                                           valueName: "keyfile"), completion: .file())
+    var out: String
+
+    @OptionGroup var report: ReportOptions
+
+    func run() throws {
+        try Reporting.run {
+            let key = SigningKey.generate()
+            try key.publicKey.write(to: out + ".pub")
+            try key.write(to: out)
+            if !report.quiet {
+                print("wrote \(out) (private: keep it secret) and \(out).pub (public: ship it in the app), key \(key.publicKey.keyID)")
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import AssetPack
+import Foundation
+
+extension RemoteBundle {
+    /// Installs the bundle into `destination`, or finds it there already, the way `AssetInstaller` installs
+    /// a local bundle (the same planner, staging tree, block journal, atomic switch and install record), fetching
+    /// only what the destination does not hold:
+    ///
+    /// 1. fetches the identity (one small request); when the destination's record has it and no interrupted
+    ///    install lies beside it, returns `ExpansionResult.upToDate` — nothing else is fetched;
+    /// 2. fetches the manifest (and its signature) and checks it against `trust` **before anything is written**;
+    /// 3. installs from a `DeliveredBundleSource`: files the installed tree holds unchanged are linked, a
+    ///    block-indexed file takes the blocks whose SHA-256 did not change from its installed copy, and the rest
+    ///    is fetched on up to ``FetchOptions/maxConcurrentRequests`` connections, each file or block streamed
+    ///    into the staging tree (inflated on the way) and checked against the manifest's SHA-256 and CRC-32
+    ///    before it counts. A killed or failed install resumes where it stopped; the previous tree stays in place
+    ///    until the new one is complete.
+    ///
+    /// - Parameters:
+    ///   - destination: the folder to install into (as `AssetInstaller.init(source:destination:options:)`).
+    ///   - trust: what the manifest must satisfy (``ManifestTrust/signed(by:)`` for a bundle signed at build time).
+    ///   - options: how to expand; `ExpansionOptions.jobs` is raised to the fetcher's concurrency.
+    ///   - fetcher: how to talk to the server (`http://` only with ``FetchOptions/allowsPlainHTTP``).
+    ///   - progress: bytes written and files done, as `AssetInstaller.install(progress:)` reports them.
+    ///   - network: bytes that crossed the network, when given.
+    ///   - log: what was reused, resumed or thrown away (`InstallEvent`).
+    /// - Throws: ``AssetPackError`` naming the URL or file and the reason: `untrusted` (signature or pin),
+    ///   `network` (the server out of reach after the retries), `verification` (bytes that never matched the
+    ///   manifest, e.g. a bundle replaced on the server during the install), `manifest`, `not-found`, and the
+    ///   installer's own errors; the destination keeps its previous complete tree.
+    @discardableResult
+    public func install(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
+                        fetcher: RemoteFetcher = RemoteFetcher(), progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
+                        network: FetchProgress? = nil, log: InstallLog? = nil) async throws(AssetPackError) -> ExpansionResult {
+        let identity = try await fetchIdentity(with: fetcher)
+        if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
+        let origin = url(of: BundleManifest.path).absoluteString
+        let manifest = try await fetchManifest(with: fetcher, trust: trust).decode(origin: origin)
+        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network)
+        var options = options
+        options.jobs = max(options.jobs, delivery.concurrency)
+        let source = try DeliveredBundleSource(manifest: manifest, delivery: delivery, installedTree: destination)
+        var installer = try AssetInstaller(source: source, destination: destination, options: options)
+        installer.log = log
+        return try await installer.install(progress: progress)
+    }
+}

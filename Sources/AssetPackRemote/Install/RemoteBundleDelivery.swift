@@ -1,0 +1,101 @@
+import AssetPack
+import Crypto
+import Foundation
+
+/// A ``RemoteBundle`` as the installer's ``BundleDelivery``: each request is one verified, resumable
+/// ``RemoteFetcher`` fetch of `ROOT/<file>` (a byte range of it for a packed entry or a block), streamed into
+/// the installer's sink, which inflates and checks the bytes; a sink that rejects them (a byte flipped on the
+/// way) makes the fetcher fetch them again.
+///
+/// Every range of one stored file is asked for with `If-Range` carrying the entity tag that file had when it
+/// was first fetched, so blocks of a file that changed on the server meanwhile come back whole (200) from the
+/// new version, fail their SHA-256, and end in a ``AssetPackError/Code/verification`` error: never a file
+/// spliced from two versions.
+final class RemoteBundleDelivery: BundleDelivery {
+    let bundle: RemoteBundle
+    let fetcher: RemoteFetcher
+    let progress: FetchProgress?
+    private let tags = EntityTags()
+
+    init(bundle: RemoteBundle, fetcher: RemoteFetcher, progress: FetchProgress?) {
+        self.bundle = bundle
+        self.fetcher = fetcher
+        self.progress = progress
+    }
+
+    var name: String { bundle.root.absoluteString }
+
+    var concurrency: Int { fetcher.options.maxConcurrentRequests }
+
+    func deliver(_ request: DeliveryRequest, into sink: any DeliverySink) throws(AssetPackError) {
+        let url = bundle.url(of: request.file)
+        let tag = tags[request.file]
+        let item = request.range.map { FetchItem.bytes($0, of: url, sha256: nil, etag: tag) }
+            ?? .file(url, size: request.length, sha256: nil, etag: tag)
+        let target = SinkAdapter(sink)
+        let (fetcher, progress) = (fetcher, progress)
+        let result = try BlockingCall.run { () async throws(AssetPackError) -> FetchResult in
+            try await fetcher.fetch(item, into: target, progress: progress)
+        }
+        if let tag = result.etag, isStrongETag(tag) { tags[request.file] = tag }
+    }
+
+    /// swift-crypto's SHA-256 (the CPU's SHA instructions where it has them): every delivered byte is hashed.
+    func makeHasher() -> any ContentHasher { HardwareHasher() }
+}
+
+/// swift-crypto's SHA-256 as the installer's ``ContentHasher``.
+private final class HardwareHasher: ContentHasher {
+    private var hash = Crypto.SHA256()
+
+    func update(_ bytes: UnsafeRawBufferPointer) { hash.update(bufferPointer: bytes) }
+
+    func finalizeHex() -> String {
+        defer { hash = Crypto.SHA256() }
+        return ContentHash(hash.finalize()).hex
+    }
+}
+
+/// The installer's ``DeliverySink`` as the fetcher's ``FetchSink``. Used by one fetch at a time.
+private final class SinkAdapter: FetchSink, @unchecked Sendable {
+    let sink: any DeliverySink
+    init(_ sink: any DeliverySink) { self.sink = sink }
+    func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError) { try sink.write(bytes) }
+    func restart() throws(AssetPackError) { try sink.restart() }
+    func complete() throws(AssetPackError) { try sink.finish() }
+}
+
+/// The entity tag each stored file had when it was first fetched, by bundle path; safe from any thread.
+private final class EntityTags: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tags: [String: String] = [:]
+
+    subscript(file: String) -> String? {
+        get { lock.withLock { tags[file] } }
+        set { lock.withLock { if tags[file] == nil { tags[file] = newValue } } }
+    }
+}
+
+/// Runs async work from a thread that may block (the installer's worker threads, never the cooperative pool),
+/// and waits for it.
+enum BlockingCall {
+    static func run<Value: Sendable>(_ body: @escaping @Sendable () async throws(AssetPackError) -> Value) throws(AssetPackError) -> Value {
+        let outcome = Outcome<Value>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do throws(AssetPackError) {
+                outcome.value = .success(try await body())
+            } catch {
+                outcome.value = .failure(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.value!.get()
+    }
+
+    /// The result, written by the task before it signals and read after the wait.
+    private final class Outcome<Value: Sendable>: @unchecked Sendable {
+        var value: Result<Value, AssetPackError>?
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `assetpack keygen`, `sign`, `build --sign` and `expand URL` as a user runs them: files on disk, exit statuses
+/// (`untrusted` 79, `network` 69, usage 64) and the one stderr line naming the URL and the reason.
+@Suite struct RemoteCLITests {
+    let tool = builtProduct("assetpack")
+
+    @Test func keygenWritesAPrivateKeyOnlyItsOwnerReadsAndNeverReplacesOne() throws {
+        let scratch = try TemporaryDirectory("cli-keygen")
+        let made = try run(tool, ["keygen", "--out", "release.key"], cwd: scratch.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let mode = try FileManager.default.attributesOfItem(atPath: scratch.file("release.key"))[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try String(contentsOfFile: scratch.file("release.key.pub"), encoding: .utf8).hasPrefix("assetpack ed25519 public key\n"))
+        let again = try run(tool, ["keygen", "--out", "release.key"], cwd: scratch.path)
+        #expect(again.status == 64)
+        #expect(again.stderr == "assetpack: error: release.key.pub: a file is already there; a key file is never replaced\n")
+    }
+
+    @Test func buildSignAndSignWriteTheSignatureBesideTheManifest() throws {
+        let scratch = try TemporaryDirectory("cli-sign")
+        try ExpandCLITests.write(["a.txt": Array("a\n".utf8)], to: scratch.file("src"))
+        #expect(try run(tool, ["keygen", "--out", "k", "-q"], cwd: scratch.path).status == 0)
+        let built = try run(tool, ["build", "src", "-o", "app.bundle", "--sign", "k", "-q"], cwd: scratch.path)
+        #expect(built.status == 0, "\(built.stderr)")
+        let signature = try String(contentsOfFile: scratch.file("app.bundle/assetpack-meta/manifest.sig"), encoding: .utf8)
+        #expect(signature.hasPrefix("assetpack ed25519 signature\nkey "))
+        try FileManager.default.removeItem(atPath: scratch.file("app.bundle/assetpack-meta/manifest.sig"))
+        let signed = try run(tool, ["sign", "app.bundle", "--key", "k"], cwd: scratch.path)
+        #expect(signed.status == 0, "\(signed.stderr)")
+        #expect(try String(contentsOfFile: scratch.file("app.bundle/assetpack-meta/manifest.sig"), encoding: .utf8) == signature)
+        let nothing = try run(tool, ["sign", "src", "--key", "k"], cwd: scratch.path)
+        #expect(nothing.status == 66)
+        #expect(try run(tool, ["build", "src", "--archive", "a.zip", "--sign", "k"], cwd: scratch.path).status == 64)
+    }
+
+    @Test func expandFromAServerInstallsATrustedBundleAndRefusesAnUntrustedOne() async throws {
+        try ExternalTool.nginx.require()
+        let server = try await NginxServer()
+        let scratch = try TemporaryDirectory("cli-remote")
+        try ExpandCLITests.write(["a.txt": Array("a\n".utf8), "b/c.txt": Array("c\n".utf8)], to: scratch.file("src"))
+        #expect(try run(tool, ["keygen", "--out", "k", "-q"], cwd: scratch.path).status == 0)
+        #expect(try run(tool, ["keygen", "--out", "other", "-q"], cwd: scratch.path).status == 0)
+        #expect(try run(tool, ["build", "src", "-o", server.root + "/app.bundle", "--sign", "k", "-q"], cwd: scratch.path).status == 0)
+        let url = server.url("app.bundle").absoluteString
+        let installed = try run(tool, ["expand", url, "--to", "out", "--allow-http", "--public-key", "k.pub"], cwd: scratch.path)
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(ExpandCLITests.digest(ExpandCLITests.read(scratch.file("out"))) == ExpandCLITests.digest(ExpandCLITests.read(scratch.file("src"))))
+        let again = try run(tool, ["expand", url, "--to", "out", "--allow-http", "--public-key", "k.pub"], cwd: scratch.path)
+        #expect(again.stdout == scratch.file("out") + " is up to date\n")
+        let untrusted = try run(tool, ["expand", url, "--to", "other-out", "--allow-http", "--public-key", "other.pub"], cwd: scratch.path)
+        #expect(untrusted.status == 79)
+        #expect(untrusted.stderr.hasPrefix("assetpack: error: \(url)/assetpack-meta/manifest.json: the manifest is signed by key "))
+        #expect(untrusted.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("other-out")))
+        let plain = try run(tool, ["expand", url, "--to", "other-out", "--public-key", "k.pub"], cwd: scratch.path)
+        #expect(plain.status == 64)
+        #expect(plain.stderr.contains("plain http:// is not allowed"))
+        let unchecked = try run(tool, ["expand", url, "--to", "other-out", "--allow-http"], cwd: scratch.path)
+        #expect(unchecked.status == 64)
+        #expect(unchecked.stderr.contains("needs --public-key KEYFILE.pub or --identity HEX"))
+    }
+
+    @Test func aServerOutOfReachIsANetworkError() throws {
+        let (socket, port) = try LoopbackSocket.bound()
+        defer { close(socket) }
+        let scratch = try TemporaryDirectory("cli-remote-down")
+        let pin = String(repeating: "0", count: 64)
+        let url = "http://127.0.0.1:\(port)/app.bundle"
+        let result = try run(tool, ["expand", url, "--to", "out", "--allow-http", "--identity", pin], cwd: scratch.path)
+        #expect(result.status == 69)
+        #expect(result.stderr.hasPrefix("assetpack: error: \(url)/assetpack-meta/identity: "))
+        #expect(result.stderr.contains("gave up after"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
+    }
+}

@@ -1,0 +1,107 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// A remote install through the fault proxy: every fault ends in the right tree after retries, or in a clear
+/// error with the previous tree intact; a server that ignores `Range` still works; a CLI run killed with
+/// SIGKILL in the middle of the large file resumes without fetching much again.
+@Suite struct RemoteInstallFaultTests {
+    /// Faults on single responses. They hit requests 1 (the manifest), 4 and later ones (files and blocks, in
+    /// whatever order the workers ask; 4 is the signature when the manifest had to be fetched again).
+    static let faults: [(String, FaultProxy.Fault)] = [
+        ("drop", .dropAfter(bytes: 100)), ("503", .status(503)), ("truncate", .truncate(bytes: 10)),
+        ("flip", .flipByte(at: 5)), ("stall", .stall(afterBytes: 10, seconds: 1)), ("ignore range", .ignoreRange),
+    ]
+
+    @Test(arguments: faults.map(\.0))
+    func aFaultOnSomeResponsesEndsInTheRightTree(_ name: String) async throws {
+        let fault = try #require(Self.faults.first { $0.0 == name }?.1)
+        let fixture = try await RemoteInstallFixture(faults: { [1, 4, 8, 13, 21].contains($0) ? fault : .none })
+        let version1 = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(version1)
+        try await fixture.install(options: testOptions(timeout: .milliseconds(300)))
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version1))
+        let version2 = RemoteInstallFixture.tree(version: 2)
+        try fixture.publish(version2)
+        try await fixture.install(options: testOptions(timeout: .milliseconds(300)))
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
+    }
+
+    @Test func aServerThatIgnoresRangeOnEveryRequestStillUpgrades() async throws {
+        let fixture = try await RemoteInstallFixture(faults: { _ in .ignoreRange })
+        try fixture.publish(RemoteInstallFixture.tree(version: 1))
+        try await fixture.install()
+        let version2 = RemoteInstallFixture.tree(version: 2)
+        try fixture.publish(version2)
+        try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
+        #expect(await fixture.requests().allSatisfy { $0.status == 200 })
+    }
+
+    @Test func aServerThatKeepsFailingIsANetworkErrorAndThePreviousTreeStays() async throws {
+        let failing = Flag()
+        let fixture = try await RemoteInstallFixture(faults: { number in failing.isSet && number > 0 ? .status(500) : .none })
+        let version1 = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(version1)
+        try await fixture.install()
+        try fixture.publish(RemoteInstallFixture.tree(version: 2))
+        _ = failing.set()
+        let error = await expectFailure { try await fixture.install(options: testOptions(attempts: 2)) }
+        #expect(error?.code == .network)
+        #expect(error?.message.contains("HTTP 500") == true)
+        #expect(error?.path?.hasPrefix(fixture.url.absoluteString) == true)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version1))
+    }
+
+    @Test func aServerLostInTheMiddleOfALargeFileLeavesItsBlocksForTheNextRun() async throws {
+        let failing = Flag()
+        // Requests 0–2 are the identity, the manifest and its signature; then the 48 blocks, one after the other.
+        let fixture = try await RemoteInstallFixture(faults: { number in number >= 20 && !failing.isSet ? .status(500) : .none })
+        let files = ["data/big.txt": RemoteInstallFixture.tree(version: 1)["data/big.txt"]!]
+        try fixture.publish(files)
+        let error = await expectFailure { try await fixture.install(options: testOptions(attempts: 1)) }
+        #expect(error?.code == .network)
+        let staged = try FileManager.default.contentsOfDirectory(atPath: fixture.scratch.file("installed/.assets.assetpack-staging/data"))
+        #expect(staged.contains(".assetpack-tmp-blocks-big.txt"), "the journal is kept: \(staged)")
+        _ = failing.set()
+        let before = await fixture.requests().count
+        let result = try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+        #expect(result.bytesResumed == 17 * (64 << 10), "the 17 blocks fetched before the server failed")
+        let blocks = await fixture.requests().dropFirst(before).filter { $0.path.hasSuffix("big.txt.zip") }
+        #expect(blocks.count == 48 - 17)
+    }
+
+    @Test func aRunKilledMidDownloadResumesWithoutFetchingMuchAgain() async throws {
+        let fixture = try await RemoteInstallFixture()
+        var files = RemoteInstallFixture.tree(version: 1)
+        var random = SeededRandom(seed: 99)
+        files["data/huge.txt"] = random.text(12 << 20)
+        try fixture.publish(files)
+        try ExternalTool.nginx.require()
+        let tool = builtProduct("assetpack")
+        let key = fixture.scratch.file("key.pub")
+        try RemoteInstallFixture.key.publicKey.write(to: key)
+        let arguments = ["expand", fixture.url.absoluteString, "--to", fixture.destination, "--allow-http", "--public-key", key,
+                         "--no-sync", "--jobs", "2"]
+        let killed = try run(tool, arguments, environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(6 << 20)])
+        #expect(killed.status == 128 + 9, "\(killed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.destination))
+        let finished = try run(tool, arguments + ["--json"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let summary = try JSONDecoder().decode(Resumed.self, from: Data(finished.stdout.utf8))
+        #expect(summary.filesResumed > 0 || summary.bytesResumed > 0, "the second run kept what the first wrote: \(finished.stdout)")
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+        let downloaded = await fixture.requests().reduce(0) { $0 + $1.bodyBytes }
+        let size = try fixture.bundleSize()
+        #expect(Double(downloaded) < 1.1 * Double(size), "\(downloaded) bytes downloaded for a bundle of \(size)")
+    }
+}
+
+/// What the `--json` line of a resumed `expand` says it kept.
+private struct Resumed: Decodable {
+    var filesResumed: Int
+    var bytesResumed: UInt64
+}

@@ -1,0 +1,89 @@
+import AssetPack
+import AssetPackPacker
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// A signed bundle on a real nginx (optionally behind the fault proxy) and a destination to install it into:
+/// what the remote install tests share. The tree is generated (seeded): 24 small text files, a 200 KB file of
+/// random bytes (packed, stored), and a 3 MiB text file deflated in 48 blocks of 64 KiB.
+final class RemoteInstallFixture: @unchecked Sendable {
+    static let key = SigningKey.generate()
+    let site: Site
+    let scratch: TemporaryDirectory
+    /// Where the installs go.
+    var destination: String { scratch.file("installed/assets") }
+    /// The bundle folder on the server.
+    var served: String { site.server.root + "/app.bundle" }
+
+    init(faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil, onRequest: (@Sendable (Int) -> Void)? = nil,
+         sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        site = try await Site([:], onRequest: onRequest, faults: faults, sourceLocation: sourceLocation)
+        scratch = try TemporaryDirectory("remote-install")
+    }
+
+    /// The generated tree: version 1, or version 2 with one small file and one block of the large file changed.
+    static func tree(version: Int) -> [String: [UInt8]] {
+        var random = SeededRandom(seed: 1515)
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<24 { files["text/\(index / 8)/f\(index).txt"] = random.text(1000 + 137 * index) }
+        files["media/clip.bin"] = random.bytes(200_000)
+        files["data/big.txt"] = random.text(3 << 20)
+        if version >= 2 {
+            files["text/0/f7.txt"] = Array("changed in version 2\n".utf8)
+            files["data/big.txt"]!.replaceSubrange(1_500_000..<1_500_016, with: Array("VERSION-2-BLOCK!".utf8))
+        }
+        return files
+    }
+
+    /// Writes `files` as a source folder and builds them into the served bundle (signed unless `sign` is false).
+    @discardableResult
+    func publish(_ files: [String: [UInt8]], sign: Bool = true) throws -> String {
+        let source = scratch.file("src-\(UUID().uuidString)")
+        for (path, bytes) in files {
+            try FileManager.default.createDirectory(atPath: (source + "/" + path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: source + "/" + path))
+        }
+        var rules = PackingRules(threshold: 64 << 10)
+        rules.blockSize = 64 << 10
+        _ = try Packer(options: BuildOptions(rules: rules)).build(source: source, output: served)
+        if sign { try BundleSigning.sign(bundle: served, with: Self.key) }
+        return source
+    }
+
+    /// The bundle's URL (through the proxy when there is one).
+    var url: URL { site.url("app.bundle") }
+
+    /// Installs the served bundle into ``destination``, trusting ``key``.
+    @discardableResult
+    func install(trust: ManifestTrust = .signed(by: [RemoteInstallFixture.key.publicKey]),
+                 options: FetchOptions = testOptions()) async throws(AssetPackError) -> ExpansionResult {
+        try await RemoteBundle(url).install(into: destination, trust: trust, options: ExpansionOptions(durability: .none),
+                                            fetcher: RemoteFetcher(options: options))
+    }
+
+    /// The requests nginx logged so far (through the proxy or not).
+    func requests() async -> [NginxServer.Request] { await site.server.requests() }
+
+    /// Bytes of every file of the served bundle.
+    func bundleSize() throws -> UInt64 {
+        let files = FileManager.default.enumerator(atPath: served)?.compactMap { $0 as? String } ?? []
+        return try files.reduce(0) { sum, path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: served + "/" + path)
+            return sum + ((attributes[.type] as? FileAttributeType) == .typeRegular ? (attributes[.size] as? UInt64 ?? 0) : 0)
+        }
+    }
+}
+
+/// `files` as the snapshot of a folder holding them.
+func expectedSnapshot(_ files: [String: [UInt8]]) throws -> [String: Node] {
+    let scratch = try TemporaryDirectory("expected")
+    for (path, bytes) in files {
+        try FileManager.default.createDirectory(atPath: (scratch.file(path) as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(bytes).write(to: scratch.url(path))
+    }
+    return try snapshot(scratch.path)
+}

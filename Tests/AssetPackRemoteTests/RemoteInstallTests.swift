@@ -1,0 +1,128 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// Installing and upgrading a bundle from a real nginx (``RemoteBundle/install(into:trust:options:fetcher:progress:network:log:)``):
+/// the tree is right, only what changed crosses the network (asserted from nginx's access log), and a manifest
+/// that is not trusted is refused before anything is written.
+@Suite struct RemoteInstallTests {
+    @Test func aFirstInstallWritesTheTreeAndAnUpToDateCheckIsOneRequest() async throws {
+        let fixture = try await RemoteInstallFixture()
+        let files = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(files)
+        let first = try await fixture.install()
+        #expect(!first.upToDate)
+        #expect(first.files == files.count)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+        let before = await fixture.requests().count
+        let again = try await fixture.install()
+        #expect(again.upToDate)
+        let after = await fixture.site.server.requests(atLeast: before + 1)
+        #expect(after.dropFirst(before).map(\.path) == ["/app.bundle/" + BundleManifest.identityPath])
+    }
+
+    @Test func anUpgradeFetchesOnlyTheChangedFileAndTheChangedBlock() async throws {
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(RemoteInstallFixture.tree(version: 1))
+        try await fixture.install()
+        let version2 = RemoteInstallFixture.tree(version: 2)
+        try fixture.publish(version2)
+        let before = await fixture.requests().count
+        let result = try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
+        #expect(result.filesLinked == version2.count - 2)
+        let upgrade = Array(await fixture.requests().dropFirst(before))
+        let paths = upgrade.map(\.path).sorted()
+        let meta = ["identity", "manifest.json", "manifest.sig"].map { "/app.bundle/assetpack-meta/" + $0 }
+        #expect(paths == (meta + ["/app.bundle/data/big.txt.zip", "/app.bundle/text/0/f7.txt"]).sorted())
+        let block = try #require(upgrade.first { $0.path.hasSuffix("big.txt.zip") })
+        #expect(block.status == 206)
+        #expect(block.bodyBytes < 64 << 10, "one block of 64 KiB, deflated")
+        let manifestBytes = try fileBytes(fixture.served + "/" + BundleManifest.path).count
+        let total = upgrade.reduce(0) { $0 + $1.bodyBytes }
+        #expect(total < UInt64(manifestBytes) + (64 << 10) + 1024, "the manifest, one block and one small file")
+    }
+
+    @Test(arguments: ["tampered manifest", "other key", "no signature"])
+    func aManifestThatIsNotTrustedIsRefusedBeforeAnythingIsWritten(_ case: String) async throws {
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(RemoteInstallFixture.tree(version: 1), sign: `case` != "no signature")
+        if `case` == "tampered manifest" {
+            var manifest = try fileBytes(fixture.served + "/" + BundleManifest.path)
+            manifest[manifest.count / 2] ^= 0x01
+            try Data(manifest).write(to: URL(fileURLWithPath: fixture.served + "/" + BundleManifest.path))
+        }
+        let trust = `case` == "other key" ? ManifestTrust.signed(by: [SigningKey.generate().publicKey])
+            : .signed(by: [RemoteInstallFixture.key.publicKey])
+        let error = await expectFailure { try await fixture.install(trust: trust) }
+        #expect(error?.code == .untrusted)
+        #expect(error?.path == fixture.url.absoluteString + "/" + BundleManifest.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.scratch.path).filter { $0 != "installed" && !$0.hasPrefix("src-") } == [])
+        #expect(!FileManager.default.fileExists(atPath: fixture.scratch.file("installed")))
+        let fetched = await fixture.requests().map(\.path)
+        #expect(!fetched.contains { !$0.contains("/assetpack-meta/") }, "nothing but the manifest and its signature: \(fetched)")
+    }
+
+    @Test func aPinnedManifestHashIsAccepted() async throws {
+        let fixture = try await RemoteInstallFixture()
+        let files = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(files, sign: false)
+        let pin = ContentHash.of(try fileBytes(fixture.served + "/" + BundleManifest.path))
+        try await fixture.install(trust: .pinned(sha256: pin))
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+    }
+
+    @Test func aTamperedFileIsAnErrorAndThePreviousTreeStays() async throws {
+        let fixture = try await RemoteInstallFixture()
+        let version1 = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(version1)
+        try await fixture.install()
+        try fixture.publish(RemoteInstallFixture.tree(version: 2))
+        var tampered = try fileBytes(fixture.served + "/text/0/f7.txt")
+        tampered[0] ^= 0x20
+        try Data(tampered).write(to: URL(fileURLWithPath: fixture.served + "/text/0/f7.txt"))
+        let error = await expectFailure { try await fixture.install() }
+        #expect(error?.code == .verification)
+        #expect(error?.path == fixture.url.absoluteString + "/text/0/f7.txt")
+        #expect(error?.message.contains("do not check out: CRC-32") == true, "\(String(describing: error))")
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version1))
+        let left = try FileManager.default.contentsOfDirectory(atPath: fixture.scratch.file("installed"))
+        #expect(left == ["assets"], "no staging tree is kept for a bundle that cannot give the tree")
+    }
+
+    @Test func aBundleReplacedOnTheServerMidInstallGivesTheOldTreeOrAClearErrorNeverASplicedFile() async throws {
+        let replaced = Flag()
+        let holder = Holder()
+        let fixture = try await RemoteInstallFixture(faults: { _ in .none }, onRequest: { number in
+            guard number == 6, replaced.set() else { return }
+            _ = try? holder.fixture?.publish(RemoteInstallFixture.tree(version: 3))
+        })
+        holder.fixture = fixture
+        let version1 = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(version1)
+        do {
+            try await fixture.install()
+            #expect(try snapshot(fixture.destination) == expectedSnapshot(version1))
+        } catch let error as AssetPackError {
+            #expect(error.code == .verification, "\(error)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.destination))
+        }
+        #expect(replaced.isSet)
+    }
+}
+
+/// A flag set once, from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    /// Sets it; true the first time.
+    func set() -> Bool { lock.withLock { defer { value = true }; return !value } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+/// A fixture a callback made before it reaches.
+final class Holder: @unchecked Sendable {
+    var fixture: RemoteInstallFixture?
+}
