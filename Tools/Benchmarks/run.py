@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -41,6 +42,7 @@ class Tool:
     out: str = "x"             # the output's name inside the run's fresh folder
     mkdir: bool = False        # the command wants {out} to exist
     again: bool = False        # runs once untimed first, then times re-runs into the same {out}
+    dirty_mib: int = 0         # MiB written (not synced, untimed) to a file in the work folder just before each run
 
 
 @dataclass
@@ -65,6 +67,19 @@ def expand_peers(archive):
     ]
 
 
+def durable_peers(archive):
+    """The peers of `archive` followed by `sync -f OUT` in the timed command: durable against durable, for the
+    default `assetpack expand` row (which flushes what it wrote before recording it)."""
+    return [Tool(peer.label + " && sync -f", ["sh", "-c", shlex.join(peer.argv) + " && sync -f {out}"], peer.reads,
+                 peer=peer.peer + "+sync", out=peer.out, mkdir=peer.mkdir) for peer in expand_peers(archive)]
+
+
+def foreign_dirty(tools, mib=1024):
+    """`tools` each run with `mib` MiB of another program's unsynced writes in the page cache."""
+    return [Tool(t.label + f" ({mib} MiB foreign dirty)", t.argv, t.reads, peer=t.peer, out=t.out, mkdir=t.mkdir,
+                 dirty_mib=mib) for t in tools]
+
+
 def assetpack_expand(source, *options):
     """`assetpack expand SOURCE` (flushing the tree before recording it, the default), or with `options`."""
     return Tool(" ".join((f"assetpack expand {source}",) + options),
@@ -85,11 +100,18 @@ def assetpack_archive(*options):
 SCENARIOS = [
     Scenario("expand-app", "Expand app.zip (the app tree, zip -r -6)",
              assetpack_expands("app.zip") + expand_peers("app.zip")),
+    Scenario("expand-app-durable", "Expand app.zip, durable: the peers followed by `sync -f OUT`",
+             [assetpack_expand("app.zip")] + durable_peers("app.zip")),
+    Scenario("expand-app-foreign-dirty", "Expand app.zip with 1 GiB of another program's writes not yet on disk",
+             foreign_dirty(assetpack_expands("app.zip") + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/app.zip", "-C", "{out}"],
+                                                                ["{in}/app.zip"], peer="bsdtar", mkdir=True)])),
     Scenario("expand-bundle", "Expand app.bundle (assetpack build) vs the peers on app.zip",
              assetpack_expands("app.bundle") + expand_peers("app.zip")
              + [Tool("cp -r app", ["cp", "-r", "app", "{out}"], ["app"], peer="cp -r")]),
     Scenario("expand-small", "Expand small.zip (many small files)",
              assetpack_expands("small.zip") + expand_peers("small.zip")),
+    Scenario("expand-small-durable", "Expand small.zip, durable: the peers followed by `sync -f OUT`",
+             [assetpack_expand("small.zip")] + durable_peers("small.zip")),
     Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
              [*assetpack_expands("huge.bundle"),
               Tool("bsdtar -xf huge.zip", ["bsdtar", "-xf", "{in}/huge.zip", "-C", "{out}"], ["{in}/huge.zip"],
@@ -226,6 +248,18 @@ def warm(bench, paths):
                     pass
 
 
+def write_foreign_dirty(bench, mib):
+    """Writes `mib` MiB to a file of the work folder and does not sync it: another program's writes still in
+    the page cache, which a whole-file-system flush (`syncfs`) would wait for. Untimed; the sync after the
+    run writes it back."""
+    if not mib:
+        return
+    block = os.urandom(MiB)
+    with open(os.path.join(bench.work, "foreign-dirty"), "wb") as file:
+        for _ in range(mib):
+            file.write(block)
+
+
 def size_of(path):
     if os.path.isfile(path):
         return os.path.getsize(path)
@@ -272,7 +306,7 @@ def with_baseline(bench, scenario):
         tools.append(tool)
         if "{ap}" in tool.argv:
             tools.append(Tool(tool.label + " [baseline]", ["{apb}" if arg == "{ap}" else arg for arg in tool.argv],
-                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again))
+                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again, dirty_mib=tool.dirty_mib))
     return tools
 
 
@@ -296,6 +330,7 @@ def run_scenario(bench, scenario):
             out = fixed.get(index) or os.path.join(bench.outputs, tool.out)
             os.makedirs(out if tool.mkdir else os.path.dirname(out), exist_ok=True)
             warm(bench, tool.reads)
+            write_foreign_dirty(bench, tool.dirty_mib)
             log = os.path.join(bench.logs, f"{scenario.name}-{index}.log")
             sample, row["error"] = time_once(bench, [bench.fill(arg, out) for arg in tool.argv], log)
             if sample:

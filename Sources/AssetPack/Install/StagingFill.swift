@@ -67,9 +67,6 @@ final class StagingFill: @unchecked Sendable {
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
         let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability)
-        let flusher = options.durability == .flushOnCommit
-            ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
-        defer { flusher?.stop() }
         try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             for position in batches[index] {
                 let item = self.plan.items[position]
