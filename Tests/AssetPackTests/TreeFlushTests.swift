@@ -40,7 +40,7 @@ import TestSupport
         let scratch = try TemporaryDirectory("tree-flush-install")
         try AssetTree.standard.write(to: scratch.file("tree"))
         let result = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")),
-                                        destination: scratch.file("out")).install()
+                                        destination: scratch.file("out")).installSynchronously()
         #expect(result.files == AssetTree.standard.files.count)
         #expect(DiskTree.read(scratch.file("out")) == DiskTree(.standard))
     }

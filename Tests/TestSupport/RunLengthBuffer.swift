@@ -106,7 +106,7 @@ public final class RunLengthBuffer: ZipOutput, RandomAccessSource, @unchecked Se
 
     /// Writes every byte to the file at `path` (runs expanded), for tools that need a real file.
     public func write(toFile path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
