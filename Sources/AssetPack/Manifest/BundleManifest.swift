@@ -134,11 +134,23 @@ public struct BundleManifest: Codable, Sendable, Equatable {
 public enum ContentIdentity {
     /// The identity of `entries` (any order).
     public static func of(_ entries: [BundleManifest.Entry]) -> String {
-        var hash = SHA256()
-        hash.update("assetpack-identity-1\n")
-        for entry in entries.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
-            hash.update("\(entry.kind.rawValue)\t\(entry.size ?? 0)\t\(entry.crc32 ?? 0)\t\(entry.mode ?? 0)\t\(entry.path)\n")
+        var lines = IdentityLines(header: "assetpack-identity-1\n")
+        let precedes = { (a: BundleManifest.Entry, b: BundleManifest.Entry) in a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
+        // A manifest's entries are already sorted: then no sorted copy is made.
+        let sorted = zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
+        for index in sorted ? Array(entries.indices) : entries.indices.sorted(by: { precedes(entries[$0], entries[$1]) }) {
+            let entry = entries[index]
+            lines.text(entry.kind.rawValue)
+            lines.tab()
+            lines.number(entry.size ?? 0)
+            lines.tab()
+            lines.number(entry.crc32 ?? 0)
+            lines.tab()
+            lines.number(entry.mode ?? 0)
+            lines.tab()
+            lines.text(entry.path)
+            lines.endLine()
         }
-        return hash.finalizeHex()
+        return lines.finalizeHex()
     }
 }
