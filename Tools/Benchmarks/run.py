@@ -112,6 +112,16 @@ SCENARIOS = [
              assetpack_expands("small.zip") + expand_peers("small.zip")),
     Scenario("expand-small-durable", "Expand small.zip, durable: the peers followed by `sync -f OUT`",
              [assetpack_expand("small.zip")] + durable_peers("small.zip")),
+    Scenario("expand-small-bundle", "Expand small.bundle (assetpack build: pack archives) vs the peers on small.zip",
+             assetpack_expands("small.bundle")
+             + [assetpack_expand("small-stored.bundle"), assetpack_expand("small-plain.bundle")]
+             + expand_peers("small.zip")),
+    Scenario("expand-small-bundle-durable", "Expand small.bundle, durable: the peers on small.zip followed by `sync -f OUT`",
+             [assetpack_expand("small.bundle")] + durable_peers("small.zip")),
+    Scenario("expand-small1m", "Expand 1,000,000 tiny files (small1m.zip, zip -r -D -6) and their bundle",
+             assetpack_expands("small1m.zip") + assetpack_expands("small1m.bundle")
+             + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/small1m.zip", "-C", "{out}"], ["{in}/small1m.zip"],
+                     peer="bsdtar", mkdir=True)]),
     Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
              [*assetpack_expands("huge.bundle"),
               Tool("bsdtar -xf huge.zip", ["bsdtar", "-xf", "{in}/huge.zip", "-C", "{out}"], ["{in}/huge.zip"],
@@ -145,6 +155,13 @@ RECIPES = {
     "huge.zip": ["zip", "-r", "-6", "-q", "{out}", "huge-dir"],
     "app.bundle": ["{ap}", "build", "app", "-o", "{out}", "-q"],
     "huge.bundle": ["{ap}", "build", "huge-dir", "-o", "{out}", "-q"],
+    "small.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q"],
+    # The same tree in pack archives with every member stored, and without pack archives (one file each).
+    "small-stored.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--level", "0"],
+    "small-plain.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--pack-limit", "0"],
+    # No folder entries: 1,000,000 file entries, the default entry limit.
+    "small1m.zip": ["zip", "-r", "-D", "-6", "-q", "{out}", "small1m"],
+    "small1m.bundle": ["{ap}", "build", "small1m", "-o", "{out}", "-q"],
 }
 
 
@@ -445,6 +462,9 @@ def main():
     build_binaries(bench)
     subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus]
                    + (["--quick"] if args.quick else []), check=True)
+    if any(s.name == "expand-small1m" for s in chosen):
+        subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus, "--only", "small1m"]
+                       + (["--quick"] if args.quick else []), check=True)
     prepare_inputs(bench, chosen)
     results = []
     for scenario in chosen:
