@@ -1,26 +1,23 @@
 import Foundation
 
-/// A JSON text (RFC 8259) held in memory, read in place by ``JSONBytesDecoder``: values are found by
-/// byte offset and parsed only when a `Decodable` type asks for them. Every read is bounds-checked,
-/// nesting is limited to ``maxDepth``, strings must be valid UTF-8 without raw control characters, and the
-/// text must be exactly one value (white space around it allowed).
-final class JSONBytes: @unchecked Sendable {
+/// A JSON text (RFC 8259) in memory, read in place by ``JSONBytesDecoder``: values are found by byte
+/// offset and parsed only when a `Decodable` type asks for them. Every read is bounds-checked, nesting is
+/// limited to ``maxDepth``, strings must be valid UTF-8 without raw control characters, and the text must
+/// be exactly one value (white space around it allowed). It borrows the bytes (no copy of a manifest of
+/// megabytes): valid only while the buffer it was made from is.
+struct JSONBytes {
     /// The deepest nesting of arrays and objects accepted.
     static let maxDepth = 256
 
-    private let storage: UnsafeMutableRawBufferPointer
+    private let storage: UnsafeRawBufferPointer
     /// The text.
-    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(storage) }
+    var bytes: UnsafeRawBufferPointer { storage }
 
-    /// A copy of `text`.
-    init(_ text: [UInt8]) {
-        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(text.count, 1), alignment: 1)
-        text.withUnsafeBytes { storage.copyMemory(from: $0) }
-        self.storage = storage
+    /// The text in `text`, borrowed.
+    init(borrowing text: UnsafeRawBufferPointer) {
+        storage = text
         count = text.count
     }
-
-    deinit { storage.deallocate() }
 
     /// Bytes of the text.
     let count: Int
@@ -68,7 +65,7 @@ final class JSONBytes: @unchecked Sendable {
     func skipChecked(_ offset: Int) -> Int {
         var at = offset
         var depth = 0
-        let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let base = storage.baseAddress!.assumingMemoryBound(to: UInt8.self)  // count > 0: root() checked it
         repeat {
             guard at < count else { return count }
             switch base[at] {

@@ -10,11 +10,15 @@
 enum JSONBytesDecoder {
     /// The `T` that `bytes` encodes.
     /// - Throws: `DecodingError` (`.dataCorrupted` naming the byte offset for broken syntax).
+    /// The decoders it hands to `T` borrow `bytes`: they must not outlive the call (no `Decodable` type
+    /// keeps its decoder).
     static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-        let text = JSONBytes(bytes)
-        let start: Int
-        do { start = try text.root() } catch { throw error.decoding([]) }
-        return try T(from: ValueDecoder(text: text, offset: start, codingPath: []))
+        try bytes.withUnsafeBytes { (raw) throws -> T in
+            let text = JSONBytes(borrowing: raw)
+            let start: Int
+            do throws(JSONSyntaxError) { start = try text.root() } catch { throw error.decoding([]) }
+            return try T(from: ValueDecoder(text: text, offset: start, codingPath: []))
+        }
     }
 }
 
