@@ -68,9 +68,6 @@ final class StagingFill: @unchecked Sendable {
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
         let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability,
                                       checksSHA256: options.checksSHA256)
-        let flusher = options.durability == .flushOnCommit
-            ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
-        defer { flusher?.stop() }
         try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             for position in batches[index] {
                 let item = self.plan.items[position]
