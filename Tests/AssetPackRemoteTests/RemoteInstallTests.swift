@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackZip
 @testable import AssetPackRemote
 import Foundation
 import Testing
@@ -43,6 +44,23 @@ import TestSupport
         let manifestBytes = try fileBytes(fixture.served + "/" + BundleManifest.path).count
         let total = upgrade.reduce(0) { $0 + $1.bodyBytes }
         #expect(total < UInt64(manifestBytes) + (64 << 10) + 1024, "the manifest, one block and one small file")
+    }
+
+    @Test func aChangedFileWithTheSameSizeAndCRC32IsFetchedNotKept() async throws {
+        let fixture = try await RemoteInstallFixture()
+        var files = RemoteInstallFixture.tree(version: 1)
+        try fixture.publish(files)
+        try await fixture.install()
+        let original = try #require(files["text/1/f9.txt"])
+        var other = original
+        other.replaceSubrange(0..<12, with: Array("FORGED BYTES".utf8))
+        files["text/1/f9.txt"] = CRCForgery.matching(other, crc32: CRC32.checksum(original))
+        #expect(CRC32.checksum(files["text/1/f9.txt"]!) == CRC32.checksum(original))
+        try fixture.publish(files)
+        let before = await fixture.requests().count
+        try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+        #expect(await fixture.requests().dropFirst(before).map(\.path).contains("/app.bundle/text/1/f9.txt"))
     }
 
     @Test(arguments: ["tampered manifest", "other key", "no signature"])
@@ -122,7 +140,28 @@ final class Flag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
 }
 
-/// A fixture a callback made before it reaches.
+/// A fixture a callback made before it reaches; weak, since the fixture's proxy holds the callback (a strong
+/// reference would keep the fixture, and its nginx, alive after the test).
 final class Holder: @unchecked Sendable {
-    var fixture: RemoteInstallFixture?
+    weak var fixture: RemoteInstallFixture?
+}
+
+/// Makes bytes with a chosen CRC-32 by rewriting their last 4 bytes: how easy it is to forge one, and why an
+/// upgrade compares SHA-256s (the CRC-32 register is run backwards through the table, "Reversing CRC",
+/// Stigge et al., 2006).
+enum CRCForgery {
+    /// `bytes` (at least 4) with their last 4 bytes replaced so that their CRC-32 is `crc32`.
+    static func matching(_ bytes: [UInt8], crc32 target: UInt32) -> [UInt8] {
+        let table = (0..<256).map { index -> UInt32 in
+            (0..<8).reduce(UInt32(index)) { value, _ in value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+        }
+        let prefix = Array(bytes.dropLast(4))
+        var register = ~target
+        for _ in 0..<4 {
+            let index = table.firstIndex { $0 >> 24 == register >> 24 }!
+            register = ((register ^ table[index]) << 8) | UInt32(index)
+        }
+        let patch = register ^ ~CRC32.checksum(prefix)
+        return prefix + (0..<4).map { UInt8(truncatingIfNeeded: patch >> (8 * $0)) }
+    }
 }

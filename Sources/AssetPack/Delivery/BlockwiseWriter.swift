@@ -39,7 +39,7 @@ struct InstalledCopy {
     let file: Descriptor
 
     /// The regular file at `path` below `tree` (no link followed), when it is there; nil otherwise.
-    static func open(_ path: AssetPath, in tree: String?, size: UInt64) -> InstalledCopy? {
+    static func open(_ path: AssetPath, in tree: String?) -> InstalledCopy? {
         guard let tree, let root = try? Descriptor.existingDirectory(atPath: tree),
               let folder = try? root.existingDirectory(at: path.parent.components),
               let status = try? folder.status(path.name), status.kind == .file,

@@ -35,7 +35,7 @@ enum DeliveredFileWriter {
         var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
         if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
         let journal = opened
-        let installed = InstalledCopy.open(item.path, in: delivered.bundle.installedTree, size: item.size)
+        let installed = InstalledCopy.open(item.path, in: delivered.bundle.installedTree)
         // Blocks are independent: several at once (each at its own offsets), as many as the delivery's connections.
         try WorkerThreads.run(count: blocks.count, jobs: delivered.bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
             try progress.checkCancelled()

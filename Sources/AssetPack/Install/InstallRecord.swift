@@ -14,6 +14,9 @@ struct InstallRecord: Codable, Sendable {
         var size: UInt64
         var crc32: UInt32?
         var mode: UInt32
+        /// The SHA-256 the bundle's manifest records for it, when it has one: an upgrade reuses the file only
+        /// when the new manifest records the same (a CRC-32 is easy to forge).
+        var sha256: String? = nil
     }
 
     /// One installed folder.
@@ -87,6 +90,10 @@ struct InstallRecord: Codable, Sendable {
             if let crc = file.crc32 { out.append(contentsOf: #""crc32":\#(crc),"#.utf8) }
             out.append(contentsOf: #""mode":\#(file.mode),"path":"#.utf8)
             Self.appendString(file.path, to: &out)
+            if let sha256 = file.sha256 {
+                out.append(contentsOf: #","sha256":"#.utf8)
+                Self.appendString(sha256, to: &out)
+            }
             out.append(contentsOf: #","size":\#(file.size)}"#.utf8)
             try handOver()
         }

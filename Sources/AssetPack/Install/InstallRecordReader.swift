@@ -4,8 +4,9 @@ import AssetPackSystem
 /// record of 50,000 files is about 10 MB of text, and reading it whole and decoding it with `JSONDecoder`
 /// would add tens of MiB to the peak memory of an upgrade. Only the record's own shape is accepted — an
 /// object whose `files` is an array of objects with `path` (string), `size` and `mode` (unsigned
-/// integers) and an optional `crc32` (unsigned integer or `null`), plus `format`, `stamp`, an optional
-/// `source`, and optional `directories` (`path`, `mode`) and `links` (`path`, `target`) — with keys in any order, any white space, and unknown members skipped. Anything else (bad
+/// integers), an optional `crc32` (unsigned integer or `null`) and an optional `sha256` (string), plus
+/// `format`, `stamp`, an optional `source`, and optional `directories` (`path`, `mode`) and `links`
+/// (`path`, `target`) — with keys in any order, any white space, and unknown members skipped. Anything else (bad
 /// syntax, invalid UTF-8, a number that does not fit, a missing field) makes the whole record unreadable:
 /// the tree is then treated as unknown and nothing in it is reused.
 struct InstallRecordReader {
@@ -122,17 +123,19 @@ struct InstallRecordReader {
             var size: UInt64?
             var crc32: UInt32?
             var mode: UInt32?
+            var sha256: String?
             try reader.members { (reader, key) in
                 switch key {
                 case "path": path = try reader.string()
                 case "size": size = try reader.unsigned(max: .max)
                 case "crc32": crc32 = try reader.nullable { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }
                 case "mode": mode = UInt32(try reader.unsigned(max: UInt64(UInt32.max)))
+                case "sha256": sha256 = try reader.nullable { try $0.string() }
                 default: try reader.skipValue(depth: 0)
                 }
             }
             guard let path, let size, let mode else { throw Malformed() }
-            eachFile(InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode))
+            eachFile(InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode, sha256: sha256))
         }
     }
 

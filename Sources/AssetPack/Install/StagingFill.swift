@@ -125,7 +125,7 @@ final class StagingFill: @unchecked Sendable {
         for (position, item) in plan.items.enumerated() {
             switch item.kind {
             case .file: files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
-                                                        mode: item.permissions))
+                                                        mode: item.permissions, sha256: item.sha256))
             case .directory: directories.append(InstallRecord.Directory(mode: item.permissions, path: item.path.string))
             case .symlink: links.append(InstallRecord.Link(path: item.path.string, target: item.symlinkTarget ?? ""))
             }

@@ -1,9 +1,10 @@
 import AssetPackSystem
 
 /// Finds the files of a plan that the installed tree already holds unchanged: same path, size,
-/// permissions and CRC-32 in the installed record, and still a regular file of that size on disk. When
-/// the plan does not know a file's CRC (a plain file of a tree without a manifest), the source file is
-/// read once to compute it — reading is cheaper than rewriting. Such files are hard-linked, not rewritten.
+/// permissions and CRC-32 (and SHA-256, when the record and the plan both have one) in the installed
+/// record, and still a regular file of that size on disk. When the plan does not know a file's CRC (a plain
+/// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
+/// than rewriting. Such files are hard-linked, not rewritten.
 struct UpgradeDiff {
     let plan: ExpansionPlan
 
@@ -15,7 +16,8 @@ struct UpgradeDiff {
         var result: [Int: UInt32] = [:]
         for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {
             guard let old = previous[item.path.string], let oldCRC = old.crc32, old.size == item.size,
-                  old.mode == item.permissions, try sameCRC(item, oldCRC),
+                  old.mode == item.permissions, old.sha256 == nil || item.sha256 == nil || old.sha256 == item.sha256,
+                  try sameCRC(item, oldCRC),
                   let folder = cursor.existingDirectory(item.path.parent.components), let status = try io(folder.status(item.path.name)),
                   status.kind == .file, status.size == item.size else { continue }
             result[position] = oldCRC
