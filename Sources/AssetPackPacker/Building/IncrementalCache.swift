@@ -61,7 +61,8 @@ struct IncrementalCache: Sendable {
     }
 
     /// The previous pack archive holding exactly `members` (same paths, in order, sizes and executable
-    /// bits, with the same bytes), with how each is packed; nil when there is none.
+    /// bits, with the same bytes), with how each is packed (SHA-256 and data offset included); nil when
+    /// there is none.
     func reusablePack(for members: [SourceItem]) -> (path: String, packed: [PackedFile])? {
         guard let first = members.first, let old = entries[first.path.string], let storage = old.storage,
               storage.form == .packed, let file = try? AssetPath(storage.file), !file.isRoot
@@ -75,10 +76,11 @@ struct IncrementalCache: Sendable {
             guard let old = entries[item.path.string], let storage = old.storage, storage.file == file.string,
                   storage.entry == item.path.string,
                   (old.mode == 0o755) == item.isExecutable, matches(zipEntry, old, storage, item: item),
-                  storage.blocks == nil, (try? sameContents(item, zipEntry, in: archive)) == true
+                  storage.blocks == nil, let sha256 = try? sameContents(item, zipEntry, in: archive),
+                  let dataOffset = try? archive.dataRange(of: zipEntry).lowerBound
             else { return nil }
             packed.append(PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
-                                     compressedSize: zipEntry.compressedSize))
+                                     compressedSize: zipEntry.compressedSize, sha256: sha256, dataOffset: dataOffset))
         }
         return (path, packed)
     }
