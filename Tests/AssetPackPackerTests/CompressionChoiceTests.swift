@@ -50,7 +50,7 @@ import TestSupport
         let dir = try TemporaryDirectory("whole")
         try dir.write("src/tricky.bin", data)
         #expect(try probe.worthDeflating(dir.file("src/tricky.bin"), size: UInt64(size)))
-        try Packer(options: BuildOptions(rules: rules)).build(source: dir.file("src"), output: dir.file("out"))
+        _ = try Packer(options: BuildOptions(rules: rules)).build(source: dir.file("src"), output: dir.file("out"))
         let storage = try #require(readManifest(dir.file("out")).entries.first?.storage)
         #expect(storage.method == "stored")
         try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))

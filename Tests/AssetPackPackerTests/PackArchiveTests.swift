@@ -26,6 +26,7 @@ import TestSupport
         return dir.file("src")
     }
 
+    @discardableResult
     static func buildDefault(_ source: String, _ output: String, packSize: UInt64 = 1 << 20) throws -> BuildSummary {
         var rules = PackingRules()
         rules.packSize = packSize

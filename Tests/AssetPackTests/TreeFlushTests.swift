@@ -11,7 +11,7 @@ import TestSupport
     func everyFileAndFolderOfThePlanIsFlushed(wholeFileSystem: Bool) throws {
         let scratch = try TemporaryDirectory("tree-flush")
         try AssetTree.standard.write(to: scratch.file("tree"))
-        let source = try DirectorySource(root: scratch.file("tree"))
+        let source = DirectorySource(root: scratch.file("tree"))
         let plan = try ExpansionPlanner.plan(source, options: ExpansionOptions())
         let staging = try Descriptor.directory(scratch.file("tree"))
         try TreeFlush.flush(plan, in: staging, wholeFileSystem: wholeFileSystem)
@@ -20,7 +20,7 @@ import TestSupport
     @Test func aMissingFileOfThePlanFailsTheFlushNamingIt() throws {
         let scratch = try TemporaryDirectory("tree-flush-missing")
         try AssetTree.standard.write(to: scratch.file("tree"))
-        let plan = try ExpansionPlanner.plan(try DirectorySource(root: scratch.file("tree")), options: ExpansionOptions())
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")), options: ExpansionOptions())
         let victim = try #require(plan.items.first { $0.kind == .file }).path.string
         try FileManager.default.removeItem(atPath: scratch.file("tree/" + victim))
         let error = #expect(throws: AssetPackError.self) {

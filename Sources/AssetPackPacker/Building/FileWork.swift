@@ -69,8 +69,7 @@ struct FileWork: Sendable {
             packed = try packWriter.write(pack, to: destination)
         }
         let entries = zip(pack.members, packed).map { (item, file) in
-            ManifestWriter.fileEntry(item, crc32: file.crc32, storage: .packed(archive: pack.archive.string, entry: item.path.string,
-                                                                               method: file.methodName, compressedSize: file.compressedSize))
+            Self.entry(item, archive: pack.archive, entry: item.path.string, packed: file)
         }
         let written = try io(FileSystem.status(destination))?.size ?? 0
         return .gathered(entries, packed: packed, written: written, reused: reused)
@@ -85,11 +84,16 @@ struct FileWork: Sendable {
 
     private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
                       reused: Bool) throws(AssetPackError) -> FileOutcome {
+        let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
+        return .done(Self.entry(item, archive: archive, entry: entry, packed: packed), written: written,
+                     packed: packed, reused: reused)
+    }
+
+    /// The manifest entry of `item` packed as `entry` of `archive`: method, sizes, blocks, SHA-256s and data offset.
+    private static func entry(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile) -> BundleManifest.Entry {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
                                                     compressedSize: packed.compressedSize, blocks: packed.blocks,
                                                     blockSHA256: packed.blockSHA256, dataOffset: packed.dataOffset)
-        let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
-        return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage, sha256: packed.sha256), written: written,
-                     packed: packed, reused: reused)
+        return ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage, sha256: packed.sha256)
     }
 }

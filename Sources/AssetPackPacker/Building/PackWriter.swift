@@ -11,7 +11,8 @@ struct PackWriter: Sendable {
     /// The single-file packer whose rules, zip options and link policy pack archives share.
     let packer: EntryPacker
 
-    /// Writes `pack` to `archive`; returns how each member was stored, in member order.
+    /// Writes `pack` to `archive`; returns how each member was stored, in member order, with its SHA-256 and
+    /// where its data begins in the archive (what delivery over HTTP fetches by range).
     func write(_ pack: PackGroup, to archive: String) throws(AssetPackError) -> [PackedFile] {
         let writer: ZipWriter
         do { writer = try ZipWriter(path: archive, options: packer.options) } catch { throw AssetPackError(error) }
@@ -43,17 +44,17 @@ struct PackWriter: Sendable {
                 data = compressed
             }
         }
-        var failure: ZipError?
-        data.withUnsafeBytes { (raw) in
-            do throws(ZipError) {
-                _ = try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
-                                                compressedData: raw, permissions: item.isExecutable ? 0o755 : 0o644)
-            } catch {
-                failure = error
+        let sha256 = bytes.withUnsafeBytes { FileDigest.of($0) }
+        let result = data.withUnsafeBytes { (raw) in
+            Result { () throws(ZipError) -> WrittenEntry in
+                try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
+                                            compressedData: raw, permissions: item.isExecutable ? 0o755 : 0o644)
             }
         }
-        if let failure { throw AssetPackError(failure) }
-        return PackedFile(crc32: crc, size: item.size, method: method, compressedSize: UInt64(data.count))
+        let written: WrittenEntry
+        do { written = try result.get() } catch { throw AssetPackError(error) }
+        return PackedFile(crc32: crc, size: item.size, method: method, compressedSize: written.compressedSize,
+                          sha256: sha256, dataOffset: written.dataOffset)
     }
 
     /// The whole file of `item`, which must still have the size the scan saw.
