@@ -173,13 +173,13 @@ _assetpack() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    build|expand|list|verify|check|status|uninstall|help)
+    build|expand|list|verify|check|status|uninstall|keygen|sign|help)
         # Offer subcommand argument completions
         "_assetpack_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'build expand list verify check status uninstall help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'build expand list verify check status uninstall keygen sign help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _assetpack_build() {
     repeating_flags=()
     non_repeating_flags=(--follow-symlinks --no-default-excludes --json --quiet -q --verbose -v --print-android-settings --version -h --help)
     repeating_options=(--exclude)
-    non_repeating_options=(-o --output --archive --threshold --level --pack-limit --jobs)
+    non_repeating_options=(-o --output --archive --threshold --level --pack-limit --jobs --sign)
     __assetpack_offer_flags_options 1
 
     # Offer option value completions
@@ -216,6 +216,10 @@ _assetpack_build() {
     '--exclude')
         return
         ;;
+    '--sign')
+        __assetpack_add_completions -f
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -229,9 +233,9 @@ _assetpack_build() {
 
 _assetpack_expand() {
     repeating_flags=()
-    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --no-sync --quiet -q --verbose -v --json --verify --version -h --help)
-    repeating_options=()
-    non_repeating_options=(-d -C --to --root --jobs)
+    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --no-sync --quiet -q --verbose -v --json --allow-http --verify --version -h --help)
+    repeating_options=(--public-key)
+    non_repeating_options=(-d -C --to --root --jobs --identity)
     __assetpack_offer_flags_options 1
 
     # Offer option value completions
@@ -244,6 +248,13 @@ _assetpack_expand() {
         return
         ;;
     '--jobs')
+        return
+        ;;
+    '--public-key')
+        __assetpack_add_completions -o plusdirs -fX '!*.@(pub)'
+        return
+        ;;
+    '--identity')
         return
         ;;
     esac
@@ -321,6 +332,46 @@ _assetpack_uninstall() {
     repeating_options=()
     non_repeating_options=()
     __assetpack_offer_flags_options 1
+}
+
+_assetpack_keygen() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--out)
+    __assetpack_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--out')
+        __assetpack_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_assetpack_sign() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--key)
+    __assetpack_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--key')
+        __assetpack_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __assetpack_add_completions -d
+        return
+        ;;
+    esac
 }
 
 _assetpack_help() {
