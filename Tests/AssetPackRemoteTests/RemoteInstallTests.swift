@@ -18,6 +18,9 @@ import TestSupport
         #expect(first.files == files.count)
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         let before = await fixture.requests().count
+        let packs = Set(try readManifest(fixture.served).entries.compactMap { $0.storage?.file }.filter { $0.contains("/packs/") })
+        let packRequests = await fixture.requests().filter { $0.path.contains("/assetpack-meta/packs/") }
+        #expect(!packs.isEmpty && packRequests.count == packs.count, "one request per pack archive, not one per small file")
         let again = try await fixture.install()
         #expect(again.upToDate)
         let after = await fixture.site.server.requests(atLeast: before + 1)

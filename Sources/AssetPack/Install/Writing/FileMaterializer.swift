@@ -90,14 +90,14 @@ struct FileMaterializer: Sendable {
 
     /// True when `item` can be created with its planned bits right away: a resume re-verifies it against
     /// its known CRC-32, and the umask leaves the bits alone.
-    private func finalModeAtCreation(_ item: ExpansionItem) -> Bool {
+    func finalModeAtCreation(_ item: ExpansionItem) -> Bool {
         guard item.crc32 != nil, let creationMask else { return false }
         return item.permissions & creationMask == 0
     }
 
     /// Creates `name` with permission bits `mode`, readable too (a clone is read back); a name already
     /// there (a file a failed call could not remove) is replaced.
-    private func create(_ name: String, in directory: Descriptor, mode: UInt32) throws(AssetPackError) -> Descriptor {
+    func create(_ name: String, in directory: Descriptor, mode: UInt32) throws(AssetPackError) -> Descriptor {
         do throws(SystemError) {
             return try directory.createFile(name, readable: true, mode: mode)
         } catch where error.errno == .fileExists {
