@@ -11,7 +11,7 @@ enum DeliveryGroups {
     /// Most bytes between two members that are still fetched in one request.
     static let maximumGap: UInt64 = 64 << 10
     /// Most bytes one request spans.
-    static let maximumSpan: UInt64 = 4 << 20
+    static let maximumSpan: UInt64 = 2 << 20
 
     /// One member: its plan position and where its data lie in the archive.
     struct Member: Sendable {
