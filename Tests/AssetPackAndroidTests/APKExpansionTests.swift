@@ -177,7 +177,10 @@ enum PackedAssets {
         tree.files["big/corpus.txt"] = random.text(9 << 20)  // over the 4 MiB block size: packed in blocks
         tree.folders.insert("big")
         try tree.write(to: scratch.file("source"))
-        _ = try Packer().build(source: scratch.file("source"), output: scratch.file("bundle"))
+        // A legacy bundle predates pack archives (which live in the bookkeeping folder): small files plain.
+        var rules = PackingRules()
+        if legacy { rules.packMemberLimit = 0 }
+        _ = try Packer(options: BuildOptions(rules: rules)).build(source: scratch.file("source"), output: scratch.file("bundle"))
         if legacy {
             try FileManager.default.moveItem(atPath: scratch.file("bundle/" + BundleManifest.reservedDirectory),
                                              toPath: scratch.file("bundle/" + BundleManifest.legacyReservedDirectory))

@@ -28,11 +28,14 @@ struct CheckCommandTests {
         ], emptyFolders: ["empty"])
     }()
 
-    /// Packs ``tree`` into `scratch/bundle` (as `assetpack build` does) and returns the bundle's path.
+    /// Packs ``tree`` into `scratch/bundle` (as `assetpack build --pack-limit 0` does: small files stay
+    /// plain, so a test can change one in place) and returns the bundle's path.
     @discardableResult
     func bundle(_ scratch: TemporaryDirectory) throws -> String {
         try Self.tree.write(to: scratch.file("source"))
-        _ = try Packer().build(source: scratch.file("source"), output: scratch.file("bundle"))
+        var rules = PackingRules()
+        rules.packMemberLimit = 0
+        _ = try Packer(options: BuildOptions(rules: rules)).build(source: scratch.file("source"), output: scratch.file("bundle"))
         return scratch.file("bundle")
     }
 

@@ -14,10 +14,25 @@ import TestSupport
         return dir.file("src")
     }
 
+    @Test func smallFilesGoToPackArchivesByDefaultAndExpandBack() throws {
+        let dir = try TemporaryDirectory("cli-build-packs")
+        let src = try sourceTree(dir)
+        let result = try run(tool, ["build", src, "-o", dir.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("2 files, 3 folders; 2 packed (1 stored, 0 reused)"))
+        #expect(FileManager.default.fileExists(atPath: dir.file("out/assetpack-meta/packs/1.zip")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out/strings/ja.txt")))
+        let verified = try run(tool, ["verify", dir.file("out")])
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        let expanded = try run(tool, ["expand", dir.file("out"), "--to", dir.file("back"), "-q"])
+        #expect(expanded.status == 0, "\(expanded.stderr)")
+        #expect(try snapshot(dir.file("back")).filter { !$0.key.hasPrefix(".") } == snapshot(src))
+    }
+
     @Test func buildsABundleFolder() throws {
         let dir = try TemporaryDirectory("cli-build")
         let src = try sourceTree(dir)
-        let result = try run(tool, ["build", src, "-o", dir.file("out")])
+        let result = try run(tool, ["build", src, "-o", dir.file("out"), "--pack-limit", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("built \(dir.file("out")) from \(src)"))
         #expect(result.stdout.contains("2 files, 3 folders; 1 packed (0 stored, 0 reused)"))
@@ -41,8 +56,8 @@ import TestSupport
     @Test func jsonSummaryParsesAndCountsReuse() throws {
         let dir = try TemporaryDirectory("cli-json")
         let src = try sourceTree(dir)
-        _ = try run(tool, ["build", src, "-o", dir.file("out"), "--quiet"])
-        let result = try run(tool, ["build", src, "-o", dir.file("out"), "--json"])
+        _ = try run(tool, ["build", src, "-o", dir.file("out"), "--quiet", "--pack-limit", "0"])
+        let result = try run(tool, ["build", src, "-o", dir.file("out"), "--json", "--pack-limit", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
         #expect(object["files"] as? Int == 2)

@@ -50,7 +50,7 @@ import TestSupport
     @Test func defaultsAndPatternsAreLeftOut() throws {
         let dir = try TemporaryDirectory("cli-exclude")
         let src = try sourceTree(dir)
-        let result = try run(tool, ["build", src, "-o", dir.file("out"), "--exclude", "*.psd", "--exclude", "art/"])
+        let result = try run(tool, ["build", src, "-o", dir.file("out"), "--exclude", "*.psd", "--exclude", "art/", "--pack-limit", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.split(separator: "\n").dropFirst().first == "  2 files, 1 folders; 1 packed (0 stored, 0 reused)")
@@ -80,7 +80,7 @@ import TestSupport
     @Test func androidSettingsForABundleWithOnePackedZip() throws {
         let dir = try TemporaryDirectory("cli-android")
         let src = try sourceTree(dir)
-        let result = try run(tool, ["build", src, "-o", "app.bundle", "-q", "--print-android-settings"], cwd: dir.path)
+        let result = try run(tool, ["build", src, "-o", "app.bundle", "-q", "--print-android-settings", "--pack-limit", "0"], cwd: dir.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == """
             Android: ship app.bundle in the app's assets with these settings.
@@ -102,7 +102,7 @@ import TestSupport
         let src = try sourceTree(dir)
         try dir.write("src/_private/notes.txt", text: "underscore folder")
         try dir.write("src/docs/.well-known", text: "dot file")
-        let result = try run(tool, ["build", src, "-o", "odd.bundle", "-q", "--print-android-settings"], cwd: dir.path)
+        let result = try run(tool, ["build", src, "-o", "odd.bundle", "-q", "--print-android-settings", "--pack-limit", "0"], cwd: dir.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == """
             Android: ship odd.bundle in the app's assets with these settings.
@@ -124,7 +124,7 @@ import TestSupport
     @Test func androidSettingsForABundleWithNothingPackedFollowTheSummary() throws {
         let dir = try TemporaryDirectory("cli-android-plain")
         let src = try sourceTree(dir)
-        let result = try run(tool, ["build", src, "-o", "plain.bundle", "--threshold", "2M", "--print-android-settings"],
+        let result = try run(tool, ["build", src, "-o", "plain.bundle", "--threshold", "2M", "--print-android-settings", "--pack-limit", "0"],
                              cwd: dir.path)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)

@@ -7,7 +7,8 @@ import TestSupport
 
 /// A signed bundle on a real nginx (optionally behind the fault proxy) and a destination to install it into:
 /// what the remote install tests share. The tree is generated (seeded): 24 small text files, a 200 KB file of
-/// random bytes (packed, stored), and a 3 MiB text file deflated in 48 blocks of 64 KiB.
+/// random bytes (packed, stored), and a 3 MiB text file deflated in 48 blocks of 64 KiB; the small text files
+/// are members of pack archives (the default layout), each fetched as a range of its archive.
 final class RemoteInstallFixture: @unchecked Sendable {
     static let key = SigningKey.generate()
     let site: Site
@@ -63,6 +64,14 @@ final class RemoteInstallFixture: @unchecked Sendable {
         try await RemoteBundle(url).install(into: destination, trust: trust, options: ExpansionOptions(durability: .none),
                                             fetcher: RemoteFetcher(options: options))
     }
+
+    /// How the served bundle stores the file at `path` (small files are members of pack archives).
+    func storage(of path: String) throws -> BundleManifest.Storage {
+        try #require(try readManifest(served).entries.first { $0.path == path }?.storage)
+    }
+
+    /// The request path of the stored file (plain file or archive) that holds the file at `path`.
+    func requestPath(of path: String) throws -> String { "/app.bundle/" + (try storage(of: path)).file }
 
     /// The requests nginx logged so far (through the proxy or not).
     func requests() async -> [NginxServer.Request] { await site.server.requests() }

@@ -18,6 +18,9 @@ import TestSupport
         #expect(first.files == files.count)
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         let before = await fixture.requests().count
+        let packs = Set(try readManifest(fixture.served).entries.compactMap { $0.storage?.file }.filter { $0.contains("/packs/") })
+        let packRequests = await fixture.requests().filter { $0.path.contains("/assetpack-meta/packs/") }
+        #expect(!packs.isEmpty && packRequests.count == packs.count, "one request per pack archive, not one per small file")
         let again = try await fixture.install()
         #expect(again.upToDate)
         let after = await fixture.site.server.requests(atLeast: before + 1)
@@ -37,10 +40,14 @@ import TestSupport
         let upgrade = Array(await fixture.requests().dropFirst(before))
         let paths = upgrade.map(\.path).sorted()
         let meta = ["identity", "manifest.json", "manifest.sig"].map { "/app.bundle/assetpack-meta/" + $0 }
-        #expect(paths == (meta + ["/app.bundle/data/big.txt.zip", "/app.bundle/text/0/f7.txt"]).sorted())
+        let pack = try fixture.requestPath(of: "text/0/f7.txt")
+        #expect(paths == (meta + ["/app.bundle/data/big.txt.zip", pack]).sorted())
         let block = try #require(upgrade.first { $0.path.hasSuffix("big.txt.zip") })
         #expect(block.status == 206)
         #expect(block.bodyBytes < 64 << 10, "one block of 64 KiB, deflated")
+        let member = try #require(upgrade.first { $0.path == pack })
+        #expect(member.status == 206)
+        #expect(member.bodyBytes == (try fixture.storage(of: "text/0/f7.txt")).compressedSize, "only the member's range of its pack")
         let manifestBytes = try fileBytes(fixture.served + "/" + BundleManifest.path).count
         let total = upgrade.reduce(0) { $0 + $1.bodyBytes }
         #expect(total < UInt64(manifestBytes) + (64 << 10) + 1024, "the manifest, one block and one small file")
@@ -60,7 +67,9 @@ import TestSupport
         let before = await fixture.requests().count
         try await fixture.install()
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
-        #expect(await fixture.requests().dropFirst(before).map(\.path).contains("/app.bundle/text/1/f9.txt"))
+        let fetched = await fixture.requests().dropFirst(before)
+        let pack = try fixture.requestPath(of: "text/1/f9.txt")
+        #expect(fetched.contains { $0.path == pack && $0.bodyBytes == (try? fixture.storage(of: "text/1/f9.txt"))?.compressedSize })
     }
 
     @Test(arguments: ["tampered manifest", "other key", "no signature"])
@@ -98,13 +107,16 @@ import TestSupport
         try fixture.publish(version1)
         try await fixture.install()
         try fixture.publish(RemoteInstallFixture.tree(version: 2))
-        var tampered = try fileBytes(fixture.served + "/text/0/f7.txt")
-        tampered[0] ^= 0x20
-        try Data(tampered).write(to: URL(fileURLWithPath: fixture.served + "/text/0/f7.txt"))
+        let storage = try fixture.storage(of: "text/0/f7.txt")
+        let pack = fixture.served + "/" + storage.file
+        var tampered = try fileBytes(pack)
+        let last = Int(try #require(storage.dataOffset) + (try #require(storage.compressedSize))) - 1
+        tampered[last] ^= 0x20  // the member's last byte: for a stored member a changed byte, for a deflated one its checks fail
+        try Data(tampered).write(to: URL(fileURLWithPath: pack))
         let error = await expectFailure { try await fixture.install() }
         #expect(error?.code == .verification)
-        #expect(error?.path == fixture.url.absoluteString + "/text/0/f7.txt")
-        #expect(error?.message.contains("do not check out: CRC-32") == true, "\(String(describing: error))")
+        #expect(error?.path == fixture.url.absoluteString + "/" + storage.file)
+        #expect(error?.message.contains("do not check out") == true, "\(String(describing: error))")
         #expect(try snapshot(fixture.destination) == expectedSnapshot(version1))
         let left = try FileManager.default.contentsOfDirectory(atPath: fixture.scratch.file("installed"))
         #expect(left == ["assets"], "no staging tree is kept for a bundle that cannot give the tree")

@@ -73,11 +73,33 @@ import TestSupport
         #expect(seenDuringWrite.trees.allSatisfy { $0 == DiskTree(Self.v1) })
         #expect(DiskTree.read(destination) == DiskTree(Self.v2))
     }
+
+    @Test func thePreviousTreeIsRemovedOnlyUnderItsAsideName() throws {
+        // A tree being removed must not wait under the staging name: its record, still there while its
+        // files go, would let a later install of that version switch the half-removed tree in.
+        let scratch = try TemporaryDirectory("upgrade-aside")
+        let destination = scratch.file("assets")
+        try ExpansionFixtures.bundle(Self.v1, packed: [:], at: scratch.file("v1"), scratch: scratch)
+        try ExpansionFixtures.bundle(Self.v2, packed: [:], at: scratch.file("v2"), scratch: scratch)
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).installSynchronously()
+        let seen = ObservedTrees()
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).installSynchronously { progress in
+            guard progress.phase == .switched, seen.trees.isEmpty else { return }
+            seen.add(DiskTree.read(scratch.file(".assets.assetpack-previous")), names: hiddenNames(scratch.path))
+        }
+        #expect(seen.namesSeen == [[".assets.assetpack-previous"]])
+        #expect(seen.trees == [DiskTree(Self.v1)])
+        #expect(hiddenNames(scratch.path) == [])
+    }
 }
 
+/// What a progress callback saw of the disk, in order.
 final class ObservedTrees: @unchecked Sendable {
     private let lock = NSLock()
     private var list: [DiskTree?] = []
-    func add(_ tree: DiskTree?) { lock.lock(); list.append(tree); lock.unlock() }
+    private var names: [[String]] = []
+    func add(_ tree: DiskTree?, names seen: [String] = []) { lock.lock(); list.append(tree); names.append(seen); lock.unlock() }
     var trees: [DiskTree?] { lock.lock(); defer { lock.unlock() }; return list }
+    /// The names given with each tree.
+    var namesSeen: [[String]] { lock.lock(); defer { lock.unlock() }; return names }
 }

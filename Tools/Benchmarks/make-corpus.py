@@ -8,12 +8,14 @@
                         24 empty files, 12 empty folders
   WORKDIR/small/      50,000 files of 100 B-4 KiB (90% text, 10% random), 50 per folder
   WORKDIR/huge-dir/   huge.bin: 1.5 GiB of pseudo-random words, 1 block in 16 random bytes (~3:1 with deflate)
+  WORKDIR/small1m/    only with --only small1m: 1,000,000 tiny files of 10-200 B of text, 100 per folder
+                      (its own stamp; the default trees are not touched)
 
 Text is cut from one 8 MiB pool of Zipf-distributed pseudo-words at random offsets: fast to write, and deflate
 (32 KiB window) sees it as ordinary text. --quick divides every count and size by 20 (about 15 MB, 2,500 small
 files, 77 MiB huge). A stamp file records the scale; a second call with the same scale does nothing.
 
-Usage: python3 Tools/Benchmarks/make-corpus.py WORKDIR [--quick]
+Usage: python3 Tools/Benchmarks/make-corpus.py WORKDIR [--quick] [--only small1m]
 """
 import argparse
 import itertools
@@ -135,6 +137,12 @@ def make_small(root, content, scale):
         write(f"{root}/d{n // 500:03d}/g{n // 50 % 10}/f{n:05d}.{ext}", data)
 
 
+def make_small1m(root, content, scale):
+    rng = content.rng
+    for n in range(1_000_000 // scale):
+        write(f"{root}/d{n // 10_000:03d}/g{n // 100 % 100:02d}/f{n:07d}.txt", content.text(rng.randint(10, 200)))
+
+
 def make_huge(root, content, scale):
     os.makedirs(root, exist_ok=True)
     blocks = 1536 * MiB // scale // (64 * KiB)
@@ -148,8 +156,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("workdir")
     parser.add_argument("--quick", action="store_true", help="scale everything down 20x")
+    parser.add_argument("--only", choices=["small1m"], help="write only this opt-in tree")
     args = parser.parse_args()
     scale = 20 if args.quick else 1
+    if args.only:
+        return make_opt_in(args.workdir, args.only, scale)
     stamp_path = os.path.join(args.workdir, STAMP)
     wanted = {"version": VERSION, "seed": SEED, "scale": scale}
     if os.path.exists(stamp_path):
@@ -166,6 +177,23 @@ def main():
     for tree, make in zip(TREES, (make_app, make_small, make_huge)):
         print(f"writing {args.workdir}/{tree} ...", file=sys.stderr)
         make(os.path.join(args.workdir, tree), content, scale)
+    with open(stamp_path, "w") as stamp:
+        json.dump(wanted, stamp)
+
+
+def make_opt_in(workdir, tree, scale):
+    """Writes the opt-in `tree` (its own stamp, its own seed), unless it is up to date."""
+    stamp_path = os.path.join(workdir, f"{STAMP}-{tree}")
+    wanted = {"version": VERSION, "seed": SEED, "scale": scale, "tree": tree}
+    if os.path.exists(stamp_path):
+        with open(stamp_path) as stamp:
+            if json.load(stamp) == wanted:
+                print(f"{tree} in {workdir} is up to date", file=sys.stderr)
+                return
+        os.remove(stamp_path)
+    shutil.rmtree(os.path.join(workdir, tree), ignore_errors=True)
+    print(f"writing {workdir}/{tree} ...", file=sys.stderr)
+    make_small1m(os.path.join(workdir, tree), Content(random.Random(SEED + 1)), scale)
     with open(stamp_path, "w") as stamp:
         json.dump(wanted, stamp)
 

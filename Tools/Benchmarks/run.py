@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -44,6 +45,7 @@ class Tool:
     mkdir: bool = False        # the command wants {out} to exist
     again: bool = False        # runs once untimed first, then times re-runs into the same {out}
     before: list = field(default_factory=list)  # runs untimed before each timed run, into the same {out}
+    dirty_mib: int = 0         # MiB written (not synced, untimed) to a file in the work folder just before each run
 
 
 @dataclass
@@ -67,6 +69,19 @@ def expand_peers(archive):
         Tool("7z x", ["7z", "x", "-y", "-bd", "-o{out}", source], [source], peer="7z"),
         Tool("zipfoundation-peer unzip", ["{zf}", "unzip", source, "{out}"], [source], peer="ZIPFoundation"),
     ]
+
+
+def durable_peers(archive):
+    """The peers of `archive` followed by `sync -f OUT` in the timed command: durable against durable, for the
+    default `assetpack expand` row (which flushes what it wrote before recording it)."""
+    return [Tool(peer.label + " && sync -f", ["sh", "-c", shlex.join(peer.argv) + " && sync -f {out}"], peer.reads,
+                 peer=peer.peer + "+sync", out=peer.out, mkdir=peer.mkdir) for peer in expand_peers(archive)]
+
+
+def foreign_dirty(tools, mib=1024):
+    """`tools` each run with `mib` MiB of another program's unsynced writes in the page cache."""
+    return [Tool(t.label + f" ({mib} MiB foreign dirty)", t.argv, t.reads, peer=t.peer, out=t.out, mkdir=t.mkdir,
+                 dirty_mib=mib) for t in tools]
 
 
 def assetpack_expand(source, *options):
@@ -96,11 +111,28 @@ def assetpack_remote(bundle, *options, before=()):
 SCENARIOS = [
     Scenario("expand-app", "Expand app.zip (the app tree, zip -r -6)",
              assetpack_expands("app.zip") + expand_peers("app.zip")),
+    Scenario("expand-app-durable", "Expand app.zip, durable: the peers followed by `sync -f OUT`",
+             [assetpack_expand("app.zip")] + durable_peers("app.zip")),
+    Scenario("expand-app-foreign-dirty", "Expand app.zip with 1 GiB of another program's writes not yet on disk",
+             foreign_dirty(assetpack_expands("app.zip") + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/app.zip", "-C", "{out}"],
+                                                                ["{in}/app.zip"], peer="bsdtar", mkdir=True)])),
     Scenario("expand-bundle", "Expand app.bundle (assetpack build) vs the peers on app.zip",
              assetpack_expands("app.bundle") + expand_peers("app.zip")
              + [Tool("cp -r app", ["cp", "-r", "app", "{out}"], ["app"], peer="cp -r")]),
     Scenario("expand-small", "Expand small.zip (many small files)",
              assetpack_expands("small.zip") + expand_peers("small.zip")),
+    Scenario("expand-small-durable", "Expand small.zip, durable: the peers followed by `sync -f OUT`",
+             [assetpack_expand("small.zip")] + durable_peers("small.zip")),
+    Scenario("expand-small-bundle", "Expand small.bundle (assetpack build: pack archives) vs the peers on small.zip",
+             assetpack_expands("small.bundle")
+             + [assetpack_expand("small-stored.bundle"), assetpack_expand("small-plain.bundle")]
+             + expand_peers("small.zip")),
+    Scenario("expand-small-bundle-durable", "Expand small.bundle, durable: the peers on small.zip followed by `sync -f OUT`",
+             [assetpack_expand("small.bundle")] + durable_peers("small.zip")),
+    Scenario("expand-small1m", "Expand 1,000,000 tiny files (small1m.zip, zip -r -D -6) and their bundle",
+             assetpack_expands("small1m.zip") + assetpack_expands("small1m.bundle")
+             + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/small1m.zip", "-C", "{out}"], ["{in}/small1m.zip"],
+                     peer="bsdtar", mkdir=True)]),
     Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
              [*assetpack_expands("huge.bundle"),
               Tool("bsdtar -xf huge.zip", ["bsdtar", "-xf", "{in}/huge.zip", "-C", "{out}"], ["{in}/huge.zip"],
@@ -143,6 +175,13 @@ RECIPES = {
     "huge.zip": ["zip", "-r", "-6", "-q", "{out}", "huge-dir"],
     "app.bundle": ["{ap}", "build", "app", "-o", "{out}", "-q"],
     "huge.bundle": ["{ap}", "build", "huge-dir", "-o", "{out}", "-q"],
+    "small.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q"],
+    # The same tree in pack archives with every member stored, and without pack archives (one file each).
+    "small-stored.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--level", "0"],
+    "small-plain.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--pack-limit", "0"],
+    # No folder entries: 1,000,000 file entries, the default entry limit.
+    "small1m.zip": ["zip", "-r", "-D", "-6", "-q", "{out}", "small1m"],
+    "small1m.bundle": ["{ap}", "build", "small1m", "-o", "{out}", "-q"],
 }
 
 
@@ -250,6 +289,18 @@ def warm(bench, paths):
                     pass
 
 
+def write_foreign_dirty(bench, mib):
+    """Writes `mib` MiB to a file of the work folder and does not sync it: another program's writes still in
+    the page cache, which a whole-file-system flush (`syncfs`) would wait for. Untimed; the sync after the
+    run writes it back."""
+    if not mib:
+        return
+    block = os.urandom(MiB)
+    with open(os.path.join(bench.work, "foreign-dirty"), "wb") as file:
+        for _ in range(mib):
+            file.write(block)
+
+
 def size_of(path):
     if os.path.isfile(path):
         return os.path.getsize(path)
@@ -296,7 +347,7 @@ def with_baseline(bench, scenario):
         tools.append(tool)
         if "{ap}" in tool.argv:
             tools.append(Tool(tool.label + " [baseline]", ["{apb}" if arg == "{ap}" else arg for arg in tool.argv],
-                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again, before=tool.before))
+                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again, before=tool.before, dirty_mib=tool.dirty_mib))
     return tools
 
 
@@ -325,6 +376,7 @@ def run_scenario(bench, scenario):
                 if row["error"]:
                     continue
             warm(bench, tool.reads)
+            write_foreign_dirty(bench, tool.dirty_mib)
             log = os.path.join(bench.logs, f"{scenario.name}-{index}.log")
             sample, row["error"] = time_once(bench, [bench.fill(arg, out) for arg in tool.argv], log)
             if sample:
@@ -439,6 +491,9 @@ def main():
     build_binaries(bench)
     subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus]
                    + (["--quick"] if args.quick else []), check=True)
+    if any(s.name == "expand-small1m" for s in chosen):
+        subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus, "--only", "small1m"]
+                       + (["--quick"] if args.quick else []), check=True)
     prepare_inputs(bench, chosen)
     results = []
     for scenario in chosen:

@@ -18,6 +18,13 @@ TARGETS = [
     ("expand-app", "assetpack expand app.zip", {"unzip -q": 0.45, "bsdtar -xf": 0.7}, "expand a `zip -r -6` archive of app"),
     ("expand-bundle", "assetpack expand app.bundle", {"bsdtar -xf": 0.5}, "expand the packed bundle of app (peer on app.zip)"),
     ("expand-small", "assetpack expand small.zip", {"fastest": 0.7}, "expand small (50,000 files) from a zip"),
+    ("expand-small", "assetpack expand small.zip --no-sync", {"fastest": 0.55}, "expand small from a zip, --no-sync"),
+    ("expand-small-bundle", "assetpack expand small.bundle", {"fastest": 0.5}, "expand small from the bundle (peers on small.zip)"),
+    ("expand-small-bundle", "assetpack expand small.bundle --no-sync", {"fastest": 0.5},
+     "expand small from the bundle, --no-sync"),
+    ("expand-small-durable", "assetpack expand small.zip", {"fastest": 0.7}, "expand small from a zip, durable peers (`&& sync -f`)"),
+    ("expand-app-foreign-dirty", "assetpack expand app.zip (1024 MiB foreign dirty)",
+     {"assetpack expand app.zip --no-sync (1024 MiB foreign dirty)": 1.15}, "durable app expansion with 1 GiB foreign dirty, vs --no-sync"),
     ("expand-huge", "assetpack expand huge.bundle", {"bsdtar -xf huge.zip": 0.6}, "expand huge from the bundle (peer on huge.zip)"),
     ("build-app", "assetpack build --archive --level 6", {"zip -r -6 -q": 0.4}, "build app as one archive"),
     ("build-huge", "assetpack build huge-dir -o", {"zip -r -6 -q": 0.5}, "build huge"),
@@ -56,6 +63,8 @@ def main():
         ours = rows.get(label)
         quick = rows.get(label + " --no-sync")
         peers = {key: row for key, row in rows.items() if row.get("peer")}
+        if quick is not None and label.endswith("--no-sync"):
+            quick = None  # a --no-sync target: one row
         for peer_label, limit in limits.items():
             if peer_label == "fastest":
                 peer_label = min(peers, key=lambda key: peers[key]["median_wall"])
@@ -73,6 +82,25 @@ def main():
             size = ours["size"] / rows["zip -r -6 -q"]["size"]
             print(f"| {title}: output size | {ours['size'] / 1e6:.1f} MB | zip -r -6 {rows['zip -r -6 -q']['size'] / 1e6:.1f} MB "
                   f"| {size:.3f} | 1.02 | {'yes' if size <= 1.02 else 'no'} |")
+    million = scenarios.get("expand-small1m")
+    small = scenarios.get("expand-small")
+    if million and small:
+        rows, small_rows = rows_by_label(million), rows_by_label(small)
+        for label, base in (("assetpack expand small1m.zip --no-sync", "assetpack expand small.zip --no-sync"),
+                            ("assetpack expand small1m.bundle --no-sync", None)):
+            row = rows.get(label)
+            if row is None:
+                print(f"| 1,000,000 tiny files: {label} | n/a | | | | no |")
+                continue
+            per_file = row["median_wall"] / 1e6 * 1e6  # µs per file
+            compared = ""
+            holds = row["peak_rss_mib"] < 64
+            if base and base in small_rows:
+                per_small = small_rows[base]["median_wall"] / 50_000 * 1e6
+                compared = f"{per_small:.1f} µs/file at 50,000"
+                holds = holds and per_file <= per_small
+            print(f"| 1,000,000 tiny files: {label} | {row['median_wall']:.1f} s, {per_file:.1f} µs/file, "
+                  f"{row['peak_rss_mib']:.0f} MiB | {compared} | | no slower per file, < 64 MiB | {'yes' if holds else 'no'} |")
     again = scenarios.get("expand-again")
     if again:
         for label, row in rows_by_label(again).items():

@@ -41,8 +41,13 @@ extension PackedBundleSource {
         }
     }
 
-    /// The archive stored at `archive`, opened with random access; nil when `base` cannot give it that way.
+    /// The archive stored at `archive`, opened with random access (once, for a pack archive:
+    /// ``PackArchiveCache``); nil when `base` cannot give it that way.
     private func randomAccessArchive(_ archive: AssetPath, for path: AssetPath) throws(AssetPackError) -> ZipArchive? {
+        try packArchives.archive(at: archive) { () throws(AssetPackError) -> ZipArchive? in try openArchive(archive, for: path) }
+    }
+
+    private func openArchive(_ archive: AssetPath, for path: AssetPath) throws(AssetPackError) -> ZipArchive? {
         let bytes: (any RandomAccessSource)?
         do {
             bytes = try baseAccess.randomAccess(archive)

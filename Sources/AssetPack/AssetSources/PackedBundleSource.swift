@@ -24,6 +24,8 @@ public struct PackedBundleSource: AssetSource, SizedAssetSource, RandomAccessAss
     let tree: PackedBundleTree
     /// `base`, resolved once.
     let baseAccess: SourceAccess
+    /// Pack archives opened so far.
+    let packArchives = PackArchiveCache()
 
     /// The view of `base`, reading its manifest with ``BundleManifest/read(from:)``.
     /// - Throws: `.notFound` when `base` has no manifest; `.manifest` when it is malformed.

@@ -33,8 +33,8 @@ import AssetPackSystem
 ///   hostile archive, a refused name, a limit) or a check made before writing refuses (free space), the
 ///   staging tree and the parent folders the call created are removed again (`FailureCleanup` holds the
 ///   rule); ``discardPartialInstall()`` removes a partial install on request.
-/// - **Power-loss safe by default:** the staging tree is flushed (`syncfs`) before the record that marks
-///   it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
+/// - **Power-loss safe by default:** the staging tree's files and folders are flushed (`fsync`) before
+///   the record that marks it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
 ///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
 /// - **The destination is the bundle's alone:** an upgrade (or a repair) switches in a tree built from the

@@ -5,18 +5,26 @@ import AssetPackSystem
 /// Darwin with `renamex_np(RENAME_SWAP)`; where the file system cannot swap, the old tree is renamed
 /// aside first (`.<name>.assetpack-previous`), which leaves a moment without a destination — a call after a
 /// crash in that moment finds the complete staging tree and finishes the switch.
+///
+/// Either way the previous tree ends under the aside name before anything of it is removed: a tree being
+/// removed must never wait under the staging name, where its record (still there while its files go) would
+/// make a later install of that same version take it for a complete staging tree.
 enum AtomicSwitch {
     /// Switches `staging` in as `destination` (both in `parent`). Returns the name the previous tree now
-    /// has, to be removed, or nil when there was none.
+    /// has (``StagingNames/previous(for:)``), to be removed, or nil when there was none.
     static func perform(staging: String, destination: String, in parent: Descriptor) throws(AssetPackError) -> String? {
         let display = parent.path + "/" + destination
         guard try io(parent.status(destination)) != nil else {
             try io(parent.rename(staging, to: destination, in: parent))
             return nil
         }
-        if try io(parent.exchange(staging, destination)) { return staging }
         let previous = StagingNames.previous(for: destination)
         try io(TreeRemoval.remove(previous, in: parent))
+        if try io(parent.exchange(staging, destination)) {
+            // A crash before this rename leaves the previous tree whole under the staging name: complete, so harmless.
+            try io(parent.rename(staging, to: previous, in: parent))
+            return previous
+        }
         try io(parent.rename(destination, to: previous, in: parent, shown: display))
         try io(parent.rename(staging, to: destination, in: parent))
         return previous

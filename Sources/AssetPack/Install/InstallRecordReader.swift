@@ -228,45 +228,25 @@ struct InstallRecordReader {
     /// The character after a backslash, appended to `bytes` as UTF-8.
     private mutating func escape(into bytes: inout [UInt8]) throws {
         guard let byte = try input.next() else { throw Malformed() }
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
-        case UInt8(ascii: "b"): bytes.append(0x08)
-        case UInt8(ascii: "f"): bytes.append(0x0C)
-        case UInt8(ascii: "n"): bytes.append(0x0A)
-        case UInt8(ascii: "r"): bytes.append(0x0D)
-        case UInt8(ascii: "t"): bytes.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try hex4()
-            if (0xD800..<0xDC00).contains(scalar) {  // a high surrogate: its low half must follow
-                try expect(UInt8(ascii: "\\"))
-                try expect(UInt8(ascii: "u"))
-                let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw Malformed() }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw Malformed() }
-            bytes.append(contentsOf: String(Character(unicode)).utf8)
-        default:
-            throw Malformed()
+        if let simple = JSONEscape.simple(byte) { return bytes.append(simple) }
+        guard byte == UInt8(ascii: "u") else { throw Malformed() }
+        let unit = try hex4()
+        var low: UInt32?
+        if JSONEscape.isHighSurrogate(unit) {  // its low half must follow
+            try expect(UInt8(ascii: "\\"))
+            try expect(UInt8(ascii: "u"))
+            low = try hex4()
         }
+        guard JSONEscape.appendScalar(unit, low: low, to: &bytes) else { throw Malformed() }
     }
 
     private mutating func hex4() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let byte = try input.next(), let digit = Self.hexValue(byte) else { throw Malformed() }
+            guard let byte = try input.next(), let digit = JSONEscape.hexValue(byte) else { throw Malformed() }
             value = value << 4 | digit
         }
         return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
-        }
     }
 
     /// Any JSON value, read and dropped (an unknown member).

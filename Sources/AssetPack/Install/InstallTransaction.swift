@@ -29,7 +29,7 @@ struct InstallTransaction {
             if state != .complete {
                 counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
             } else {
-                try flush(staging)  // completed by an earlier call, which may not have flushed it
+                try flush(staging, plan: plan)  // completed by an earlier call, which may not have flushed it
             }
             try commit(staging, plan: plan)
             try switchIn()
@@ -87,7 +87,7 @@ struct InstallTransaction {
         counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
-        try flush(staging)
+        try flush(staging, plan: plan)
         try fill.record().write(into: staging, durable: durable)
         return counts
     }
@@ -111,13 +111,13 @@ struct InstallTransaction {
         return try UpgradeDiff(plan: plan).unchanged(in: current, previous: previous, excluding: present)
     }
 
-    /// With ``Durability/flushOnCommit``, puts every file of the staging tree on the device: one `syncfs`
-    /// (where there is none, each file was flushed as it was written). Called before the record that
-    /// marks the tree complete is written, so a power loss can never leave a record over unwritten data.
-    private func flush(_ staging: Descriptor) throws(AssetPackError) {
+    /// With ``Durability/flushOnCommit``, puts every file and folder of the staging tree on the device,
+    /// and only those (``TreeFlush``). Called before the record that marks the tree complete is written,
+    /// so a power loss can never leave a record over unwritten data.
+    private func flush(_ staging: Descriptor, plan: ExpansionPlan) throws(AssetPackError) {
         guard durable else { return }
         progress.enter(.flushing)
-        try io(staging.fd.syncFileSystem(path: staging.path))
+        try TreeFlush.flush(plan, in: staging)
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }

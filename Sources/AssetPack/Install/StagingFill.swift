@@ -60,19 +60,21 @@ final class StagingFill: @unchecked Sendable {
     }
 
     /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads, each with
-    /// its own buffers, zlib stream and folder descriptors, in the order of ``WorkOrder``.
+    /// its own buffers, zlib stream and folder descriptors: first the groups of a delivered bundle's pack
+    /// members that one request brings (``DeliveryGroups``), then the other files in the order of ``WorkOrder``.
     func writeFiles(_ positions: [Int]) throws(AssetPackError) {
-        let batches = WorkOrder.batches(of: positions, in: plan.items)
-        let jobs = max(1, min(options.jobs, batches.count))
+        let (groups, rest) = DeliveryGroups.of(positions, in: plan.items)
+        let batches = WorkOrder.batches(of: rest, in: plan.items)
+        let jobs = max(1, min(options.jobs, groups.count + batches.count))
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
         let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability,
                                       checksSHA256: options.checksSHA256)
-        let flusher = options.durability == .flushOnCommit
-            ? BackgroundFlush(staging, files: positions.count, bytes: positions.reduce(0) { $0 + plan.items[$1].size }) : nil
-        defer { flusher?.stop() }
-        try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
-            for position in batches[index] {
+        try WorkerThreads.run(count: groups.count + batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
+            guard index >= groups.count else {
+                return try self.writeGroup(groups[index], in: cursors[worker], with: writer)
+            }
+            for position in batches[index - groups.count] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
                 let folder = try io(cursors[worker].directory(item.path.parent.components))
@@ -80,6 +82,17 @@ final class StagingFill: @unchecked Sendable {
                                                             keptBlocks: self.partial[position] ?? [])
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
+        }
+    }
+
+    /// Writes one group of delivered pack members with one request and counts each member done.
+    private func writeGroup(_ members: [DeliveryGroups.Member], in cursor: DirectoryCursor,
+                            with writer: FileMaterializer) throws(AssetPackError) {
+        try progress.checkCancelled()
+        let checksums = try writer.writeGroup(members, of: plan.items, in: cursor)
+        for (member, crc) in zip(members, checksums) {
+            self.checksums[member.position] = crc
+            progress.finished(plan.items[member.position].path, extraBytes: plan.items[member.position].size, written: true)
         }
     }
 

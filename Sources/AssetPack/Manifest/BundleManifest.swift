@@ -164,12 +164,27 @@ public enum ContentIdentity {
     /// The identity of `entries` (any order).
     public static func of(_ entries: [BundleManifest.Entry]) -> String {
         let hashed = entries.contains { $0.sha256 != nil }
-        var hash = SHA256()
-        hash.update(hashed ? "assetpack-identity-2\n" : "assetpack-identity-1\n")
-        for entry in entries.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
-            let strong = hashed ? "\(entry.sha256 ?? "-")\t" : ""
-            hash.update("\(entry.kind.rawValue)\t\(entry.size ?? 0)\t\(entry.crc32 ?? 0)\t\(strong)\(entry.mode ?? 0)\t\(entry.path)\n")
+        var lines = IdentityLines(header: hashed ? "assetpack-identity-2\n" : "assetpack-identity-1\n")
+        let precedes = { (a: BundleManifest.Entry, b: BundleManifest.Entry) in a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
+        // A manifest's entries are already sorted: then no sorted copy is made.
+        let sorted = zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
+        for index in sorted ? Array(entries.indices) : entries.indices.sorted(by: { precedes(entries[$0], entries[$1]) }) {
+            let entry = entries[index]
+            lines.text(entry.kind.rawValue)
+            lines.tab()
+            lines.number(entry.size ?? 0)
+            lines.tab()
+            lines.number(entry.crc32 ?? 0)
+            lines.tab()
+            if hashed {
+                lines.text(entry.sha256 ?? "-")
+                lines.tab()
+            }
+            lines.number(entry.mode ?? 0)
+            lines.tab()
+            lines.text(entry.path)
+            lines.endLine()
         }
-        return hash.finalizeHex()
+        return lines.finalizeHex()
     }
 }

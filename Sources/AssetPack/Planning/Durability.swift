@@ -12,17 +12,16 @@
 /// switched in and recorded complete while some of its files are empty, short or full of zeros — and the
 /// next launch, finding the record, would trust them.
 public enum Durability: String, Sendable, Hashable {
-    /// The default. Once every file is written and verified, the staging tree is flushed to the device in
-    /// one call (`syncfs(2)` on Linux; `fsync(2)` of each file where there is no such call), and only then
-    /// is the record that marks the tree complete written and flushed, and the tree switched in (and the
-    /// switch flushed). After a power loss at any point the destination holds the previous tree or the
+    /// The default. Once every file is written and verified, the staging tree is flushed to the device:
+    /// `fsync(2)` of each of its files and folders, or one `syncfs(2)` when the whole system has so little
+    /// waiting for write-back that it costs less (it would also wait for other programs' writes); and only
+    /// then is the record that marks the tree complete written and flushed, and the tree switched in (and
+    /// the switch flushed). After a power loss at any point the destination holds the previous tree or the
     /// complete new one; an interrupted staging tree is re-verified before anything in it is kept.
     ///
-    /// The cost is the device's write-back of everything written, which `unzip`, `tar` or `cp` leave to
-    /// the kernel. To overlap it with the expansion, write-back of a large file is started every 32 MiB
-    /// and when it is finished, and the file system is flushed in the background every 100 ms while files
-    /// are written (by the installer), so the final flush has little left to do. `syncfs` flushes
-    /// everything dirty on that file system, including other programs' writes.
+    /// The cost is the device's write-back of what was written, which `unzip`, `tar` or `cp` leave to the
+    /// kernel. To overlap it with the expansion, write-back of a large file is started every 32 MiB, and
+    /// of every file of 64 KiB or more when it is finished, so the final flush has little left to do.
     case flushOnCommit
     /// Flush nothing and leave write-back to the kernel, as `unzip`, `tar` and `cp` do: faster, and still
     /// crash-safe. After a power loss within the kernel's write-back delay (about 30 s on Linux) the tree

@@ -14,6 +14,7 @@ struct ManifestPlanner {
         var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
         builder.reserve(manifest.entries.count)
         var archives: [AssetPath: ArchiveHandle] = [:]
+        var last: (file: String, handle: ArchiveHandle)?
         for entry in manifest.entries {
             let path = try AssetPath(entry.path)
             let origin = "\(BundleManifest.path) entry \"\(entry.path)\""
@@ -21,7 +22,7 @@ struct ManifestPlanner {
             case .directory:
                 try builder.add(.directory(path, permissions: PermissionPolicy.directory(entry.mode)), from: origin)
             case .file:
-                let from = try self.origin(of: entry, archives: &archives)
+                let from = try self.origin(of: entry, archives: &archives, last: &last)
                 let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
                 try builder.add(ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
                                               permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
@@ -32,18 +33,31 @@ struct ManifestPlanner {
                              usesManifest: true, stamp: ExpansionPlan.manifestStamp(manifest.identity), reading: source)
     }
 
-    private func origin(of entry: BundleManifest.Entry,
-                        archives: inout [AssetPath: ArchiveHandle]) throws(AssetPackError) -> ExpansionItem.Origin {
+    /// Where `entry`'s bytes are: a delivered file, or in this bundle. Consecutive files of a pack archive
+    /// name the same archive: the last archive named (`last`) is reused without parsing its path or looking
+    /// it up again.
+    private func origin(of entry: BundleManifest.Entry, archives: inout [AssetPath: ArchiveHandle],
+                        last: inout (file: String, handle: ArchiveHandle)?) throws(AssetPackError) -> ExpansionItem.Origin {
         if let delivered {
             _ = try entry.location(origin: BundleManifest.path)  // checks the storage as for a local bundle
             return .delivered(DeliveredFile(bundle: delivered, entry: entry))
+        }
+        if let last, let storage = entry.storage, storage.form == .packed, storage.file == last.file,
+           let inner = storage.entry, !inner.isEmpty {
+            return .zipEntry(last.handle, entryName: inner)
         }
         switch try entry.location(origin: BundleManifest.path) {
         case .plain(let file):
             return source.origin(of: file)
         case .packed(let archive, let name):
-            let handle = archives[archive] ?? ArchiveHandle(in: source.access, at: archive, limits: options.limits)
-            archives[archive] = handle
+            let handle: ArchiveHandle
+            if let known = archives[archive] {
+                handle = known
+            } else {
+                handle = ArchiveHandle(in: source.access, at: archive, limits: options.limits)
+                archives[archive] = handle
+            }
+            last = (entry.storage?.file ?? "", handle)
             return .zipEntry(handle, entryName: name)
         }
     }

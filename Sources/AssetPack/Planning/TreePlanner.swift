@@ -83,14 +83,23 @@ enum StreamMeasure {
 /// `kind \t size \t crc32-or-dash \t mode \t path [\t link target]`.
 enum TreeIdentity {
     static func of(_ items: [ExpansionItem]) -> String {
-        var hash = SHA256()
-        hash.update("assetpack-tree-identity-1\n")
+        var lines = IdentityLines(header: "assetpack-tree-identity-1\n")
         for item in items {
-            let crc = item.crc32.map { String($0, radix: 16) } ?? "-"
-            var line = "\(item.kind.rawValue)\t\(item.size)\t\(crc)\t\(String(item.permissions, radix: 8))\t\(item.path.string)"
-            if let target = item.symlinkTarget { line += "\t\(target)" }
-            hash.update(line + "\n")
+            lines.text(item.kind.rawValue)
+            lines.tab()
+            lines.number(item.size)
+            lines.tab()
+            if let crc = item.crc32 { lines.number(crc, radix: 16) } else { lines.text("-") }
+            lines.tab()
+            lines.number(item.permissions, radix: 8)
+            lines.tab()
+            lines.text(item.path.string)
+            if let target = item.symlinkTarget {
+                lines.tab()
+                lines.text(target)
+            }
+            lines.endLine()
         }
-        return hash.finalizeHex()
+        return lines.finalizeHex()
     }
 }

@@ -12,7 +12,9 @@ struct BuildCommand: ParsableCommand {
         discussion: """
             <dir> mirrors <source>: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
-            for byte, and assetpack-meta/manifest.json describes every file and folder. Files over 4 MiB are \
+            for byte — except files of 64 KiB or less, which are gathered into pack archives of about 1 MiB in \
+            assetpack-meta/packs/ (--pack-limit), so that many small files expand from a few reads — and \
+            assetpack-meta/manifest.json describes every file and folder. Files over 4 MiB are \
             deflated in independent blocks on every core, and the manifest records where the blocks start so \
             expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
             <dir> lends its archives for files that did not change. With --archive, every file is deflated into \
@@ -37,6 +39,10 @@ struct BuildCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Deflate level, 0 to 9 (0 stores packed files).", valueName: "n"))
     var level: Int = 6
+
+    @Option(help: ArgumentHelp("Gather files up to this size into pack archives: 64K, 0 copies every small file.",
+                               valueName: "size"))
+    var packLimit: String = "65536"
 
     @OptionGroup var jobs: JobsOption
 
@@ -63,6 +69,9 @@ struct BuildCommand: ParsableCommand {
         guard ByteCount.parse(threshold) != nil else {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
         }
+        guard ByteCount.parse(packLimit) != nil else {
+            throw ValidationError("--pack-limit \(packLimit) is not a size (examples: 64K, 16K, 0).")
+        }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
         guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
@@ -71,8 +80,9 @@ struct BuildCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = BuildOptions(rules: PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold,
-                                                       level: level),
+        var rules = PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold, level: level)
+        rules.packMemberLimit = ByteCount.parse(packLimit) ?? rules.packMemberLimit
+        let options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
         let line = ProgressLine.onTerminal(unless: report.quiet || format.json)

@@ -48,7 +48,7 @@ struct ExpandCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-sync"),
           help: ArgumentHelp("Do not flush the tree to the disk before recording it complete: faster, still safe if the process is killed, not if the power fails.",
-                             discussion: "By default the expanded tree is flushed (syncfs) before its record is written, as an app's first launch must do."))
+                             discussion: "By default the expanded tree is flushed (fsync) before its record is written, as an app's first launch must do."))
     var noSync = false
 
     @OptionGroup var report: ReportOptions

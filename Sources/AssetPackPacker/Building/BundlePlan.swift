@@ -2,11 +2,13 @@ import AssetPack
 
 /// What the packer will do with one item of the source tree.
 struct PlannedEntry: Sendable {
-    /// Create a folder, copy a file byte for byte, or pack it as entry `entry` of the zip `archive`.
+    /// Create a folder, copy a file byte for byte, pack it as entry `entry` of the zip `archive`, or
+    /// gather it into pack archive number `pack` of ``BundleLayout/packs`` with other small files.
     enum Action: Sendable, Equatable {
         case directory
         case copy
         case pack(archive: AssetPath, entry: String)
+        case gather(pack: Int)
     }
 
     var item: SourceItem
@@ -20,8 +22,23 @@ struct PlannedEntry: Sendable {
 /// already taken — the source holds a `dir/big.bin.zip` too, or a name differing only in case, which would
 /// clash on a case-insensitive file system — the archive is named `dir/big.bin.1.zip`, `.2.zip`, … instead.
 /// The manifest records the name, so the expander never guesses.
+///
+/// Small files (``PackingRules/gathers(_:size:)``) are gathered into pack archives instead
+/// (``PackGrouping``), named in the bookkeeping folder where no source name can clash.
 enum BundlePlan {
-    /// The plan for `items` (in walking order) under `rules`.
+    /// The plan for `items` (in walking order) under `rules`, with the pack archives small files go to.
+    /// - Throws: `.unsafePath` when an archive name would be longer than a file name may be.
+    static func layout(_ items: [SourceItem], rules: PackingRules) throws(AssetPackError) -> BundleLayout {
+        var entries = try make(items, rules: rules)
+        let packs = PackGrouping.groups(of: entries.indices.filter { entries[$0].action == .copy && rules.gathers(entries[$0].item.path, size: entries[$0].item.size) }
+                                            .map { ($0, entries[$0].item) }, budget: rules.packSize)
+        for (number, pack) in packs.enumerated() {
+            for position in pack.positions { entries[position].action = .gather(pack: number) }
+        }
+        return BundleLayout(entries: entries, packs: packs)
+    }
+
+    /// The plan for `items` (in walking order) under `rules`, every small file copied.
     /// - Throws: `.unsafePath` when an archive name would be longer than a file name may be.
     static func make(_ items: [SourceItem], rules: PackingRules) throws(AssetPackError) -> [PlannedEntry] {
         var taken = Set(items.map { $0.path.string.lowercased() })

@@ -8,6 +8,9 @@ enum FileOutcome: Sendable {
     case done(BundleManifest.Entry, written: UInt64, packed: PackedFile?, reused: Bool)
     /// To be deflated in blocks into `archive` with every thread, by the thread that records the results.
     case packInBlocks(archive: AssetPath, entry: String, method: CompressionMethod)
+    /// A pack archive written (or reused): its members' manifest entries and how each was packed, in
+    /// member order, and the archive's bytes.
+    case gathered([BundleManifest.Entry], packed: [PackedFile], written: UInt64, reused: Bool)
 }
 
 /// Copies or packs one file of a folder build; safe to call from several threads at once.
@@ -16,6 +19,7 @@ struct FileWork: Sendable {
     let options: BuildOptions
     let cache: IncrementalCache?
     let packer: EntryPacker
+    let packWriter: PackWriter
     private let copiers = ObjectPool { () throws(AssetPackError) in FileCopier() }
 
     init(root: String, options: BuildOptions, cache: IncrementalCache?) {
@@ -23,14 +27,15 @@ struct FileWork: Sendable {
         self.options = options
         self.cache = cache
         self.packer = EntryPacker(rules: options.rules, followSymlinks: options.followSymlinks)
+        self.packWriter = PackWriter(packer: packer)
     }
 
     /// Copies `planned`, or packs it on this thread; a file to deflate in blocks is only probed and handed back.
     func prepare(_ planned: PlannedEntry) throws(AssetPackError) -> FileOutcome {
         let item = planned.item
         switch planned.action {
-        case .directory:
-            throw AssetPackError(.invalidArgument, "a folder is not a file to write", path: item.sourcePath)
+        case .directory, .gather:
+            throw AssetPackError(.invalidArgument, "a folder or a pack member is not a file to write on its own", path: item.sourcePath)
         case .copy:
             let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
             let crc = try copiers.withObject { (copier) throws(AssetPackError) -> UInt32 in
@@ -51,6 +56,25 @@ struct FileWork: Sendable {
         }
     }
 
+    /// Writes the pack archive `pack`, or adopts the previous bundle's when it holds exactly these files.
+    func gather(_ pack: PackGroup) throws(AssetPackError) -> FileOutcome {
+        let destination = root + "/" + pack.archive.string
+        var reused = false
+        let packed: [PackedFile]
+        if let (old, files) = cache?.reusablePack(for: pack.members) {
+            try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: destination, copier: copier) }
+            packed = files
+            reused = true
+        } else {
+            packed = try packWriter.write(pack, to: destination)
+        }
+        let entries = zip(pack.members, packed).map { (item, file) in
+            Self.entry(item, archive: pack.archive, entry: item.path.string, packed: file)
+        }
+        let written = try io(FileSystem.status(destination))?.size ?? 0
+        return .gathered(entries, packed: packed, written: written, reused: reused)
+    }
+
     /// Packs `item` into `archive` on up to `jobs` threads.
     func pack(_ item: SourceItem, archive: AssetPath, entry: String, method: CompressionMethod,
               jobs: Int) throws(AssetPackError) -> FileOutcome {
@@ -60,11 +84,16 @@ struct FileWork: Sendable {
 
     private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
                       reused: Bool) throws(AssetPackError) -> FileOutcome {
+        let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
+        return .done(Self.entry(item, archive: archive, entry: entry, packed: packed), written: written,
+                     packed: packed, reused: reused)
+    }
+
+    /// The manifest entry of `item` packed as `entry` of `archive`: method, sizes, blocks, SHA-256s and data offset.
+    private static func entry(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile) -> BundleManifest.Entry {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
                                                     compressedSize: packed.compressedSize, blocks: packed.blocks,
                                                     blockSHA256: packed.blockSHA256, dataOffset: packed.dataOffset)
-        let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
-        return .done(ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage, sha256: packed.sha256), written: written,
-                     packed: packed, reused: reused)
+        return ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage, sha256: packed.sha256)
     }
 }

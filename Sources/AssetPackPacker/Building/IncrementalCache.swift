@@ -60,6 +60,31 @@ struct IncrementalCache: Sendable {
         return (path, packed)
     }
 
+    /// The previous pack archive holding exactly `members` (same paths, in order, sizes and executable
+    /// bits, with the same bytes), with how each is packed (SHA-256 and data offset included); nil when
+    /// there is none.
+    func reusablePack(for members: [SourceItem]) -> (path: String, packed: [PackedFile])? {
+        guard let first = members.first, let old = entries[first.path.string], let storage = old.storage,
+              storage.form == .packed, let file = try? AssetPath(storage.file), !file.isRoot
+        else { return nil }
+        let path = root + "/" + file.string
+        guard (try? FileSystem.status(path))??.kind == .file, let archive = try? ZipArchive(path: path),
+              archive.entries.count == members.count, archive.comment.isEmpty
+        else { return nil }
+        var packed: [PackedFile] = []
+        for (item, zipEntry) in zip(members, archive.entries) {
+            guard let old = entries[item.path.string], let storage = old.storage, storage.file == file.string,
+                  storage.entry == item.path.string,
+                  (old.mode == 0o755) == item.isExecutable, matches(zipEntry, old, storage, item: item),
+                  storage.blocks == nil, let sha256 = try? sameContents(item, zipEntry, in: archive),
+                  let dataOffset = try? archive.dataRange(of: zipEntry).lowerBound
+            else { return nil }
+            packed.append(PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
+                                     compressedSize: zipEntry.compressedSize, sha256: sha256, dataOffset: dataOffset))
+        }
+        return (path, packed)
+    }
+
     /// True when `blocks` is the index this build would record for `zipEntry`: none unless it is deflated in
     /// blocks, else one block per ``PackingRules/blockSize`` bytes at offsets that fit the entry.
     private func blocksFit(_ blocks: [[UInt64]]?, _ zipEntry: ZipEntry) -> Bool {

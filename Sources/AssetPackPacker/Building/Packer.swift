@@ -3,8 +3,10 @@ import AssetPackSystem
 import AssetPackZip
 
 /// Packs a source folder into a bundle folder: the output mirrors the source, files larger than the
-/// threshold become `name.zip` archives holding one entry each, smaller files are copied byte for byte,
-/// every folder (empty ones too) is created, and `assetpack-meta/manifest.json` describes it all.
+/// threshold become `name.zip` archives holding one entry each, small files (64 KiB or less by default,
+/// ``PackingRules/packMemberLimit``) are gathered into pack archives of about 1 MiB in
+/// `assetpack-meta/packs/` (see `PackGrouping`), the others are copied byte for byte, every folder (empty
+/// ones too) is created, and `assetpack-meta/manifest.json` describes it all.
 ///
 /// ```swift
 /// let summary = try Packer().build(source: "assets", output: "assets.bundle")
@@ -42,7 +44,7 @@ public struct Packer: Sendable {
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         let (location, items) = try options.scan(source, into: output, form: .folder)
-        let plan = try BundlePlan.make(items, rules: options.rules)
+        let layout = try BundlePlan.layout(items, rules: options.rules)
         let cache = location.exists
             ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks) : nil
         let staged = try location.stageFolder()
@@ -50,7 +52,7 @@ public struct Packer: Sendable {
                                 summary: BuildSummary(source: source, output: output, form: "folder"))
         do throws(AssetPackError) {
             var counter = ProgressCounter(progress, items: items)
-            try build.write(plan, counter: &counter)
+            try build.write(layout, counter: &counter)
             let manifest = ManifestWriter.manifest(build.entries, rules: options.rules)
             build.summary.bytesOut += try ManifestWriter.write(manifest, intoFolder: staged)
             build.summary.identity = manifest.identity
@@ -79,21 +81,35 @@ struct FolderBuild {
         self.summary = summary
     }
 
-    /// Creates the planned folders (in walking order, parents first), then copies and packs the files on
-    /// ``BuildOptions/jobs`` threads, recording each in plan order.
-    mutating func write(_ plan: [PlannedEntry], counter: inout ProgressCounter) throws(AssetPackError) {
-        for planned in plan where planned.action == .directory {
+    /// Creates the planned folders (in walking order, parents first), then copies and packs the files and
+    /// writes the pack archives on ``BuildOptions/jobs`` threads, recording each in walking order.
+    mutating func write(_ layout: BundleLayout, counter: inout ProgressCounter) throws(AssetPackError) {
+        for planned in layout.entries where planned.action == .directory {
             try io(FileSystem.makeDirectory(root + "/" + planned.item.path.string))
             entries.append(.directory(planned.item.path.string))
             summary.directories += 1
         }
-        let files = plan.filter { $0.action != .directory }
+        if !layout.packs.isEmpty {
+            try io(FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory))
+            try io(FileSystem.makeDirectory(root + "/" + PackGrouping.folder))
+        }
+        let units = BuildUnit.units(of: layout)
         let work = self.work
-        try OrderedPipeline.run(count: files.count, jobs: options.jobs, window: 16 * options.jobs,
-                                produce: { (index) throws(AssetPackError) -> FileOutcome in try work.prepare(files[index]) },
-                                consume: { (index, outcome) throws(AssetPackError) in
-            try record(files[index], outcome)
-            counter.finished(files[index].item)
+        try OrderedPipeline.run(count: units.count, jobs: options.jobs, window: 16 * options.jobs,
+                                produce: { (index) throws(AssetPackError) -> FileOutcome in
+            switch units[index] {
+            case .file(let planned): try work.prepare(planned)
+            case .pack(let pack): try work.gather(layout.packs[pack])
+            }
+        }, consume: { (index, outcome) throws(AssetPackError) in
+            switch units[index] {
+            case .file(let planned):
+                try record(planned, outcome)
+                counter.finished(planned.item)
+            case .pack(let pack):
+                record(layout.packs[pack], outcome)
+                for item in layout.packs[pack].members { counter.finished(item) }
+            }
         })
     }
 
@@ -114,6 +130,39 @@ struct FolderBuild {
             if packed.method == .stored { summary.stored += 1 }
             if reused { summary.reused += 1 }
         }
+    }
+
+    /// Adds the members of a pack archive to the manifest and the summary.
+    private mutating func record(_ pack: PackGroup, _ outcome: FileOutcome) {
+        guard case .gathered(let packEntries, let packed, let written, let reused) = outcome else { return }
+        entries += packEntries
+        summary.files += packEntries.count
+        summary.bytesIn += pack.size
+        summary.bytesOut += written
+        summary.packed += packed.count
+        summary.stored += packed.count { $0.method == .stored }
+        if reused { summary.reused += packed.count }
+    }
+}
+
+/// One unit of a folder build's parallel work: a file copied or packed on its own, or a pack archive
+/// (by its number in ``BundleLayout/packs``), in walking order (a pack where its first member is).
+enum BuildUnit: Sendable {
+    case file(PlannedEntry)
+    case pack(Int)
+
+    /// The units of `layout`, in walking order.
+    static func units(of layout: BundleLayout) -> [BuildUnit] {
+        var units: [BuildUnit] = []
+        var started = Set<Int>()
+        for planned in layout.entries {
+            switch planned.action {
+            case .directory: continue
+            case .copy, .pack: units.append(.file(planned))
+            case .gather(let pack): if started.insert(pack).inserted { units.append(.pack(pack)) }
+            }
+        }
+        return units
     }
 }
 

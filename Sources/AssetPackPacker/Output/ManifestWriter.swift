@@ -29,7 +29,8 @@ public enum ManifestWriter {
     /// - Returns: the bytes written.
     @discardableResult
     public static func write(_ manifest: BundleManifest, intoFolder root: String) throws(AssetPackError) -> UInt64 {
-        try io(FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory))
+        let folder = root + "/" + BundleManifest.reservedDirectory
+        if try io(FileSystem.status(folder)) == nil { try io(FileSystem.makeDirectory(folder)) }  // pack archives may be there
         let json = try manifest.encodedJSON()
         let identity = Array(manifest.identity.utf8)
         try writeFile(root + "/" + BundleManifest.path, json)

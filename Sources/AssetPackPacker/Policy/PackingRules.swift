@@ -29,6 +29,14 @@ public struct PackingRules: Sendable, Hashable {
     /// cores (see `ParallelDeflater`), and the manifest records where the blocks start so the expander can
     /// inflate them on several cores too. Default 4 MiB; 64 KiB at least.
     public var blockSize: Int = ParallelDeflater.defaultBlockSize
+    /// Files of at most this many bytes that would be copied (not larger than ``threshold``, not a zip)
+    /// are gathered into pack archives (`PackGrouping`) instead: a bundle of many small files is then a
+    /// few hundred archives to read, not one file to open per asset. Default 64 KiB; 0 copies every file.
+    public var packMemberLimit: UInt64 = 64 << 10
+    /// Uncompressed bytes one pack archive holds at most (one member larger than the rest is alone).
+    /// Default 1 MiB: about one `read` of the expander's buffer per few pack members, and archives small
+    /// enough that a changed asset repacks little.
+    public var packSize: UInt64 = 1 << 20
 
     /// Rules with `threshold` (default 1 MiB) and deflate `level` (default 6).
     public init(threshold: UInt64 = PackingRules.defaultThreshold, level: Int = 6) {
@@ -57,6 +65,13 @@ public struct PackingRules: Sendable, Hashable {
         (threshold == 0 || size > threshold) && !path.isZipArchiveName
     }
 
+    /// True when the file at `path` with `size` bytes goes into a pack archive with other small files:
+    /// it is not packed on its own (``packs(_:size:)``), is not a zip archive, and is at most
+    /// ``packMemberLimit`` bytes.
+    public func gathers(_ path: AssetPath, size: UInt64) -> Bool {
+        packMemberLimit > 0 && size <= packMemberLimit && !packs(path, size: size) && !path.isZipArchiveName
+    }
+
     /// True when compressed bytes `compressed` of `original` save at least `fraction`.
     static func saves(_ compressed: UInt64, of original: UInt64, atLeast fraction: Double) -> Bool {
         guard original > 0 else { return false }
@@ -65,6 +80,8 @@ public struct PackingRules: Sendable, Hashable {
 
     /// Everything in these rules that changes the bytes of a packed file, as one line for the manifest's
     /// `BundleManifest/packing` field: a bundle's archives are reused only by a build with the same line.
+    /// How small files are grouped into pack archives is not in it: a pack archive is reused only for
+    /// exactly the members it holds, which then give the same bytes whatever the grouping settings.
     public var fingerprint: String {
         "deflate \(level); store when \(sampleChunks)x\(sampleChunkSize)-byte sample saves < \(percent(minimumSampleSaving))"
             + " or whole file saves < \(percent(minimumSaving)); independent blocks of \(blockSize) bytes"

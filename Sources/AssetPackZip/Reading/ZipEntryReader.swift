@@ -32,26 +32,38 @@ public final class ZipEntryReader: ByteStream, CheckedSource {
         var borrowed: Inflater?? = nil
         var head: [UInt8]?
         var prefetched = 0
+        var base = 0  // where the local header is in the input buffer
         let dataStart: UInt64
         do {
             try entry.checkReadable()
             try LocalHeaderCheck.checkFixedPartFits(entry, in: archive.source)
             borrowed = try buffers?.borrow(inflating: inflating)
             if let buffers, borrowed != nil {
-                // One read for the local header and, when it fits, all of the data.
+                // One read for the local header and, when it fits, all of the data — or none, when an
+                // earlier read of the entries before it brought them in too.
                 let fits = entry.compressedSize <= UInt64(buffers.input.count / 2)
                 let span = min(buffers.input.count, LocalHeaderCheck.headerSpan(of: entry, in: archive.source,
                                                                                  dataBytes: fits ? entry.compressedSize : 0))
-                prefetched = try archive.source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffers.input[0..<span]),
-                                                     at: entry.localHeaderOffset)
-                head = Array(buffers.input[0..<min(prefetched, LocalHeaderCheck.headerSpan(of: entry, in: archive.source))])
+                if let index = buffers.cached(archive, at: entry.localHeaderOffset, count: span) {
+                    base = index
+                    prefetched = span
+                } else {
+                    let count = buffers.follows(archive, at: entry.localHeaderOffset) ? buffers.input.count : span
+                    prefetched = try archive.source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffers.input[0..<count]),
+                                                         at: entry.localHeaderOffset)
+                    buffers.remember(archive, offset: entry.localHeaderOffset, count: prefetched)
+                }
+                head = Array(buffers.input[base..<(base + min(prefetched, LocalHeaderCheck.headerSpan(of: entry, in: archive.source)))])
             }
             dataStart = if let head {
                 try LocalHeaderCheck.dataOffset(of: entry, in: archive.source, head: head)
             } else {
                 try LocalHeaderCheck.dataOffset(of: entry, in: archive.source)
             }
-            if let borrowed { self.inflater = borrowed }
+            if let borrowed {
+                self.inflater = borrowed
+                buffers?.noteEnd(archive, at: dataStart + entry.compressedSize)
+            }
         } catch {
             if borrowed != nil { buffers?.giveBack() }
             throw error.inArchive(archive.name).forEntry(entry.name)
@@ -71,7 +83,7 @@ public final class ZipEntryReader: ByteStream, CheckedSource {
             let dataIndex = dataStart - entry.localHeaderOffset
             if dataIndex < UInt64(prefetched) {
                 let available = min(UInt64(prefetched) - dataIndex, entry.compressedSize)
-                inputStart = Int(dataIndex)
+                inputStart = base + Int(dataIndex)
                 inputEnd = inputStart + Int(available)
                 nextOffset += available
                 compressedLeft -= available
@@ -153,6 +165,7 @@ public final class ZipEntryReader: ByteStream, CheckedSource {
     private func refillIfEmpty() throws(ZipError) {
         guard inputStart == inputEnd, compressedLeft > 0 else { return }
         if input.count == 0 { input = .allocate(byteCount: inputSize, alignment: 16) }
+        lender?.forgetWindow()
         let wanted = Int(min(UInt64(input.count), compressedLeft))
         let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: input[0..<wanted]), at: nextOffset)
         guard got == wanted else { throw ZipError(.truncated, "archive ends inside the entry's data", offset: nextOffset + UInt64(got)) }

@@ -3,7 +3,10 @@
 /// A reader opened with ``ZipArchive/open(_:buffers:)`` borrows them until it is released; a reader opened
 /// while they are lent out allocates its own, so sharing them is never wrong, only slower.
 ///
-/// With the buffers, a small entry (local header and data within the input buffer) costs one `pread`.
+/// With the buffers, a small entry (local header and data within the input buffer) costs one `pread`;
+/// entries read in archive order cost one `pread` per input buffer: when an entry starts where the one
+/// read before it from the same archive ended, the whole buffer is filled, and the entries that follow are
+/// taken from it (a pack archive of small files, or a zip expanded in path order, is read in 256 KiB reads).
 ///
 /// ```swift
 /// let buffers = ZipReadBuffers()              // one per worker thread
@@ -19,6 +22,10 @@ public final class ZipReadBuffers {
     let input: UnsafeMutableRawBufferPointer
     private var inflater: Inflater?
     private var lent = false
+    /// What `input` holds from an earlier read: `count` bytes of `archive` from `offset`.
+    private var window: (archive: ZipArchive, offset: UInt64, count: Int)?
+    /// Where the data of the entry read last ended.
+    private var lastEnd: (archive: ZipArchive, offset: UInt64)?
 
     /// Buffers with an input buffer of `inputSize` bytes (at least 4 KiB).
     public init(inputSize: Int = 256 * 1024) {
@@ -41,4 +48,27 @@ public final class ZipReadBuffers {
 
     /// Takes the buffers back.
     func giveBack() { lent = false }
+
+    /// Where the `count` bytes of `archive` at `offset` are in `input`, when an earlier read left them there.
+    func cached(_ archive: ZipArchive, at offset: UInt64, count: Int) -> Int? {
+        guard let window, window.archive === archive, offset >= window.offset,
+              offset - window.offset + UInt64(count) <= UInt64(window.count) else { return nil }
+        return Int(offset - window.offset)
+    }
+
+    /// True when an entry at `offset` follows the one read last from `archive` (a data descriptor, at most
+    /// 24 bytes, may be between them).
+    func follows(_ archive: ZipArchive, at offset: UInt64) -> Bool {
+        guard let lastEnd, lastEnd.archive === archive, offset >= lastEnd.offset else { return false }
+        return offset - lastEnd.offset <= 24
+    }
+
+    /// Notes that `input` now holds `count` bytes of `archive` from `offset`.
+    func remember(_ archive: ZipArchive, offset: UInt64, count: Int) { window = (archive, offset, count) }
+
+    /// Notes that `input` was overwritten otherwise.
+    func forgetWindow() { window = nil }
+
+    /// Notes where the data of the entry being read ends.
+    func noteEnd(_ archive: ZipArchive, at offset: UInt64) { lastEnd = (archive, offset) }
 }

@@ -29,9 +29,9 @@ import AssetPackZip
 /// `copy_file_range` is not used: the CRC-32 must be computed from the bytes anyway, and reading them
 /// into a buffer that is then written costs the same as an in-kernel copy plus a read for the CRC.
 ///
-/// With ``Durability/flushOnCommit``, write-back of a large file is started every 32 MiB and when it is
-/// finished (so the final `syncfs` has less to wait for; ``BackgroundFlush`` covers small files); where
-/// there is no `syncfs`, each file is flushed.
+/// With ``Durability/flushOnCommit``, write-back of a large file is started every 32 MiB, and of every
+/// file of at least ``earlyWritebackSize`` when it is finished, so the final flush (``TreeFlush``) has
+/// little left to wait for.
 struct FileMaterializer: Sendable {
     /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from (``ExpansionPlan/source``).
     let source: any AssetSource
@@ -45,8 +45,9 @@ struct FileMaterializer: Sendable {
     /// The process's umask (nil when it cannot be read).
     let creationMask = FileSystem.creationMask()
 
-    /// Files this large have their write-back started right away when flushing.
-    static let earlyWritebackSize: UInt64 = 1 << 20
+    /// Files this large have their write-back started when finished (when flushing); for smaller ones a
+    /// `sync_file_range` call each costs more system time than it saves at the final flush.
+    static let earlyWritebackSize: UInt64 = 64 << 10
 
     /// Writes `item` into `directory` (its parent folder) using `worker`'s buffers; returns the CRC-32 of
     /// what was written. `keptBlocks`: for a block-indexed file an interrupted run left unfinished, the
@@ -62,7 +63,7 @@ struct FileMaterializer: Sendable {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
             var inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
                                                              reportsBytes: reportsBytes(of: item),
-                                                             startsWriteback: durability == .flushOnCommit && FileDescriptor.canSyncFileSystem)
+                                                             startsWriteback: durability == .flushOnCommit)
             if inBlocks == nil {  // a file of a delivered bundle: fetched, not read (DeliveredFileWriter)
                 inBlocks = try DeliveredFileWriter.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
                                                          reportsBytes: reportsBytes(of: item))
@@ -71,7 +72,7 @@ struct FileMaterializer: Sendable {
             if checksSHA256 { try ContentHashCheck.check(file, against: item) }
             if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
-            if durability == .flushOnCommit { flushSoon(file, size: item.size) }
+            if durability == .flushOnCommit, item.size >= Self.earlyWritebackSize { file.fd.startWriteback() }
             return crc
         } catch {
             // A large file stopped on request, or by a delivery's server out of reach, keeps what it has: its
@@ -89,14 +90,14 @@ struct FileMaterializer: Sendable {
 
     /// True when `item` can be created with its planned bits right away: a resume re-verifies it against
     /// its known CRC-32, and the umask leaves the bits alone.
-    private func finalModeAtCreation(_ item: ExpansionItem) -> Bool {
+    func finalModeAtCreation(_ item: ExpansionItem) -> Bool {
         guard item.crc32 != nil, let creationMask else { return false }
         return item.permissions & creationMask == 0
     }
 
     /// Creates `name` with permission bits `mode`, readable too (a clone is read back); a name already
     /// there (a file a failed call could not remove) is replaced.
-    private func create(_ name: String, in directory: Descriptor, mode: UInt32) throws(AssetPackError) -> Descriptor {
+    func create(_ name: String, in directory: Descriptor, mode: UInt32) throws(AssetPackError) -> Descriptor {
         do throws(SystemError) {
             return try directory.createFile(name, readable: true, mode: mode)
         } catch where error.errno == .fileExists {
@@ -195,7 +196,7 @@ struct FileMaterializer: Sendable {
         guard reportsBytes(of: item) else { return }
         progress.advance(bytes: UInt64(count))
         let interval = BlockParallelExtraction.writebackInterval
-        if durability == .flushOnCommit, FileDescriptor.canSyncFileSystem, total / interval != (total - UInt64(count)) / interval {
+        if durability == .flushOnCommit, total / interval != (total - UInt64(count)) / interval {
             file.fd.startWriteback()
         }
     }
@@ -207,16 +208,6 @@ struct FileMaterializer: Sendable {
                                  path: origin)
         }
         return crc
-    }
-
-    /// Starts write-back of a large file now (Linux), or flushes the file where the file system cannot be
-    /// flushed as a whole at the end.
-    private func flushSoon(_ file: Descriptor, size: UInt64) {
-        if !FileDescriptor.canSyncFileSystem {
-            try? file.fd.sync(path: file.path)
-        } else if size >= Self.earlyWritebackSize {
-            file.fd.startWriteback()
-        }
     }
 }
 

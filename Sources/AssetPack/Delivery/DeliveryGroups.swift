@@ -1,0 +1,67 @@
+/// Files of a delivered bundle that one request can bring: members of the same pack archive, whole
+/// non-empty entries without a block index, whose data lie in the archive in order with small gaps between them.
+///
+/// Each HTTP request costs about a millisecond of CPU on its own (URLSession on Linux), so a first install
+/// of thousands of small files asked one range each spends more on requests than on bytes. A group is
+/// asked for as one range (``DeliveryRequest``) from its first member's data to its last one's, gaps
+/// included, and split among the members as it arrives (``SplittingSink``). A gap of at most ``maximumGap``
+/// bytes is cheaper to download than a request; a group spans at most ``maximumSpan`` bytes, so a retry
+/// repeats little and several groups still run at once. A whole pack archive needed is one request.
+enum DeliveryGroups {
+    /// Most bytes between two members that are still fetched in one request.
+    static let maximumGap: UInt64 = 64 << 10
+    /// Most bytes one request spans.
+    static let maximumSpan: UInt64 = 2 << 20
+
+    /// One member: its plan position and where its data lie in the archive.
+    struct Member: Sendable {
+        var position: Int
+        var range: Range<UInt64>
+    }
+
+    /// `positions` (indexes into `items`) split into groups of at least two members of one archive, in
+    /// data order, and the positions no group took (in their order).
+    /// - Complexity: O(*n* log *n*) in the number of positions.
+    static func of(_ positions: [Int], in items: [ExpansionItem]) -> (groups: [[Member]], rest: [Int]) {
+        var candidates: [(file: String, member: Member)] = []
+        var rest: [Int] = []
+        for position in positions {
+            if let candidate = candidate(items[position]) {
+                candidates.append((candidate.file, Member(position: position, range: candidate.range)))
+            } else {
+                rest.append(position)
+            }
+        }
+        candidates.sort { ($0.file, $0.member.range.lowerBound) < ($1.file, $1.member.range.lowerBound) }
+        var groups: [[Member]] = []
+        var current: [Member] = []
+        var file = ""
+        for (name, member) in candidates {
+            if let first = current.first, let last = current.last, name == file, member.range.lowerBound >= last.range.upperBound,
+               member.range.lowerBound - last.range.upperBound <= maximumGap,
+               member.range.upperBound - first.range.lowerBound <= maximumSpan {
+                current.append(member)
+                continue
+            }
+            close(&current, into: &groups, rest: &rest)
+            current = [member]
+            file = name
+        }
+        close(&current, into: &groups, rest: &rest)
+        return (groups, rest)
+    }
+
+    /// Ends the group being built: a group of one is an ordinary delivery.
+    private static func close(_ current: inout [Member], into groups: inout [[Member]], rest: inout [Int]) {
+        if current.count > 1 { groups.append(current) } else if let single = current.first { rest.append(single.position) }
+        current = []
+    }
+
+    /// The archive and data range of a delivered pack member that can join a group; nil for anything else.
+    private static func candidate(_ item: ExpansionItem) -> (file: String, range: Range<UInt64>)? {
+        guard case .delivered(let delivered) = item.origin, let storage = delivered.entry.storage, storage.form == .packed,
+              storage.blocks == nil, let offset = storage.dataOffset, let compressed = storage.compressedSize, compressed > 0,
+              offset <= UInt64.max - compressed else { return nil }
+        return (storage.file, offset..<offset + compressed)
+    }
+}

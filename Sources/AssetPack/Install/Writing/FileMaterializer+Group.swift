@@ -1,0 +1,46 @@
+import AssetPackSystem
+
+extension FileMaterializer {
+    /// Writes the members of one coalesced group of a delivered bundle (``DeliveryGroups``): one request
+    /// for their archive's range, split among them as it arrives (``SplittingSink``), each member created
+    /// when its bytes begin and checked (size, CRC-32, SHA-256) when they end. `folders[i]` is the parent
+    /// folder of member `i`. Returns each member's CRC-32, in member order. When the group fails, none of
+    /// its files is left.
+    func writeGroup(_ members: [DeliveryGroups.Member], of items: [ExpansionItem],
+                    in staging: DirectoryCursor) throws(AssetPackError) -> [UInt32] {
+        guard let first = members.first, case .delivered(let delivered) = items[first.position].origin,
+              let file = delivered.entry.storage?.file else {
+            throw AssetPackError(.invalidArgument, "a delivery group needs delivered pack members")
+        }
+        let bundle = delivered.bundle
+        let sink = SplittingSink(ranges: members.map(\.range)) { (index) throws(AssetPackError) -> StagedFileSink in
+            let item = items[members[index].position]
+            return try self.memberSink(item, in: try io(staging.directory(item.path.parent.components)), bundle: bundle, file: file)
+        }
+        do {
+            try bundle.delivery.deliver(sink.request(file: file), into: sink)
+            return sink.checksums.map { $0 ?? 0 }  // every member checked out, or the delivery threw
+        } catch {
+            for member in members {
+                let path = items[member.position].path
+                try? staging.existingDirectory(path.parent.components)?.remove(path.name)
+            }
+            throw error
+        }
+    }
+
+    /// The sink of one member: its file created (again, on a restart) and its bytes checked as they come.
+    private func memberSink(_ item: ExpansionItem, in folder: Descriptor, bundle: DeliveredBundleSource,
+                            file: String) throws(AssetPackError) -> StagedFileSink {
+        guard case .delivered(let delivered) = item.origin else {
+            throw AssetPackError(.invalidArgument, "\"\(item.path)\" is not a delivered file")
+        }
+        let created = try create(item.path.name, in: folder, mode: finalModeAtCreation(item) ? item.permissions : 0)
+        // A member's CRC-32 is known (the manifest's), so a resume checks it by its bytes, never by its mode:
+        // bits the umask took away are given back at once.
+        if !finalModeAtCreation(item) { try io(created.fd.setPermissions(item.permissions, path: created.path)) }
+        let expected = StagedFileSink.Expected(length: item.size, crc32: item.crc32, sha256: delivered.entry.sha256, endsStream: true)
+        return try StagedFileSink(file: created, at: 0, expected: expected, inflating: delivered.entry.storage?.method == "deflate",
+                                  hasher: bundle.delivery.makeHasher(), name: bundle.name + "/" + file, progress: nil)
+    }
+}

@@ -1,0 +1,82 @@
+import AssetPack
+import AssetPackSystem
+import AssetPackZip
+
+/// Writes one pack archive (``PackGroup``): each member read whole into memory (it is small), deflated
+/// at the rules' level, and stored instead when deflate does not save ``PackingRules/minimumSaving`` (for
+/// a file this small the probe's sample would be the whole file, so the full pass decides alone). Fixed
+/// timestamps and normalized permissions, as for every other archive of a bundle: the same members give
+/// the same bytes. The archive is an ordinary zip, entries named by their logical paths.
+struct PackWriter: Sendable {
+    /// The single-file packer whose rules, zip options and link policy pack archives share.
+    let packer: EntryPacker
+
+    /// Writes `pack` to `archive`; returns how each member was stored, in member order, with its SHA-256 and
+    /// where its data begins in the archive (what delivery over HTTP fetches by range).
+    func write(_ pack: PackGroup, to archive: String) throws(AssetPackError) -> [PackedFile] {
+        let writer: ZipWriter
+        do { writer = try ZipWriter(path: archive, options: packer.options) } catch { throw AssetPackError(error) }
+        let deflater: BlockDeflater?
+        do { deflater = packer.rules.level > 0 ? try BlockDeflater(level: packer.rules.level, storesNoise: false) : nil } catch {
+            throw AssetPackError(error)
+        }
+        var packed: [PackedFile] = []
+        packed.reserveCapacity(pack.members.count)
+        for item in pack.members {
+            packed.append(try add(item, to: writer, deflater: deflater))
+        }
+        do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
+        try io(FileSystem.setPermissions(archive, 0o644))
+        return packed
+    }
+
+    /// Adds `item` as the entry named by its logical path.
+    private func add(_ item: SourceItem, to writer: ZipWriter, deflater: BlockDeflater?) throws(AssetPackError) -> PackedFile {
+        let bytes = try Self.contents(of: item, follow: packer.followSymlinks)
+        let crc = CRC32.checksum(bytes)
+        var method = CompressionMethod.stored
+        var data = bytes
+        if let deflater, !bytes.isEmpty {
+            let compressed: [UInt8]
+            do { compressed = try deflater.deflate(bytes) } catch { throw AssetPackError(error, path: item.sourcePath) }
+            if PackingRules.saves(UInt64(compressed.count), of: UInt64(bytes.count), atLeast: packer.rules.minimumSaving) {
+                method = .deflate
+                data = compressed
+            }
+        }
+        let sha256 = bytes.withUnsafeBytes { FileDigest.of($0) }
+        let result = data.withUnsafeBytes { (raw) in
+            Result { () throws(ZipError) -> WrittenEntry in
+                try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
+                                            compressedData: raw, permissions: item.isExecutable ? 0o755 : 0o644)
+            }
+        }
+        let written: WrittenEntry
+        do { written = try result.get() } catch { throw AssetPackError(error) }
+        return PackedFile(crc32: crc, size: item.size, method: method, compressedSize: written.compressedSize,
+                          sha256: sha256, dataOffset: written.dataOffset)
+    }
+
+    /// The whole file of `item`, which must still have the size the scan saw.
+    static func contents(of item: SourceItem, follow: Bool) throws(AssetPackError) -> [UInt8] {
+        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: follow)
+        var bytes = [UInt8](repeating: 0, count: Int(item.size) + 1)  // one more: a file that grew is noticed
+        var filled = 0
+        var failure: ZipError?
+        bytes.withUnsafeMutableBytes { (buffer) in
+            do throws(ZipError) {
+                while filled < buffer.count {
+                    let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    if count == 0 { break }
+                    filled += count
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw source.explain(failure) }
+        try source.checkComplete()
+        bytes.removeLast()
+        return bytes
+    }
+}

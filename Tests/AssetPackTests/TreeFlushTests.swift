@@ -1,0 +1,47 @@
+@testable import AssetPack
+import AssetPackSystem
+import Foundation
+import Testing
+import TestSupport
+
+/// The durable default flushes the files and folders it wrote (TreeFlush), not the whole file system,
+/// unless `syncfs` is cheaper; both ways must reach every file, nested folders and the staging root.
+@Suite struct TreeFlushTests {
+    @Test(arguments: [false, true])
+    func everyFileAndFolderOfThePlanIsFlushed(wholeFileSystem: Bool) throws {
+        let scratch = try TemporaryDirectory("tree-flush")
+        try AssetTree.standard.write(to: scratch.file("tree"))
+        let source = DirectorySource(root: scratch.file("tree"))
+        let plan = try ExpansionPlanner.plan(source, options: ExpansionOptions())
+        let staging = try Descriptor.directory(scratch.file("tree"))
+        try TreeFlush.flush(plan, in: staging, wholeFileSystem: wholeFileSystem)
+    }
+
+    @Test func aMissingFileOfThePlanFailsTheFlushNamingIt() throws {
+        let scratch = try TemporaryDirectory("tree-flush-missing")
+        try AssetTree.standard.write(to: scratch.file("tree"))
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")), options: ExpansionOptions())
+        let victim = try #require(plan.items.first { $0.kind == .file }).path.string
+        try FileManager.default.removeItem(atPath: scratch.file("tree/" + victim))
+        let error = #expect(throws: AssetPackError.self) {
+            try TreeFlush.flush(plan, in: try Descriptor.directory(scratch.file("tree")), wholeFileSystem: false)
+        }
+        #expect(error?.path?.hasSuffix(victim) == true)
+    }
+
+    @Test func theSystemsPendingWriteBackIsReadOnLinux() {
+        #if os(Linux)
+        #expect(FileSystem.pendingWritebackBytes() != nil)
+        #endif
+        #expect(!TreeFlush.wholeFileSystemIsCheaper(files: 0) || FileSystem.pendingWritebackBytes() == 0)
+    }
+
+    @Test func aDurableExpansionOfManyFilesIsComplete() throws {
+        let scratch = try TemporaryDirectory("tree-flush-install")
+        try AssetTree.standard.write(to: scratch.file("tree"))
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("tree")),
+                                        destination: scratch.file("out")).installSynchronously()
+        #expect(result.files == AssetTree.standard.files.count)
+        #expect(DiskTree.read(scratch.file("out")) == DiskTree(.standard))
+    }
+}
