@@ -197,6 +197,7 @@ class Bench:
         """Renames `path` into the trash folder (deleted at the end of the call)."""
         if os.path.lexists(path):
             self.moved += 1
+            os.makedirs(self.trash, exist_ok=True)  # another call in the same work folder may have emptied it
             os.rename(path, os.path.join(self.trash, f"{self.moved:05d}-{os.path.basename(path)}"))
 
 
