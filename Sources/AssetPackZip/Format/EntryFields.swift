@@ -25,7 +25,13 @@ struct EntryFields: Equatable {
 
     /// Writes the eight fields.
     func encode(into writer: inout ByteWriter) {
-        for value in [versionNeeded, flags, method, dosTime, dosDate] { writer.write(value) }
-        for value in [crc32, compressedSize, uncompressedSize] { writer.write(value) }
+        writer.write(versionNeeded)
+        writer.write(flags)
+        writer.write(method)
+        writer.write(dosTime)
+        writer.write(dosDate)
+        writer.write(crc32)
+        writer.write(compressedSize)
+        writer.write(uncompressedSize)
     }
 }
