@@ -6,7 +6,7 @@ import Foundation
 /// What `--json` prints: one compact line per command on stdout, success or failure, with sorted keys.
 /// Every line has `"schema": 1` (raised when a field changes meaning or goes away; new fields may be added
 /// within a schema), `"command"`, and `"ok"`; a failure adds `"exitStatus"` and `"error"`. Paths are
-/// absolute. The README's "JSON output" section documents every field.
+/// absolute, times ISO 8601 in UTC. The README's "JSON output" section documents every field.
 enum JSONReport {
     /// The schema of every line.
     static let schema = 1
@@ -20,7 +20,9 @@ enum JSONReport {
     static func line<Body: Encodable>(_ body: Body, command: String, ok: Bool = true) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Envelope(body: body, command: command, ok: ok))) ?? Data("{}".utf8)
+        encoder.dateEncodingStrategy = .iso8601  // `2025-01-31T12:00:00Z`, as the text output writes times
+        let header = Header(schema: schema, command: command, ok: ok)
+        let data = (try? encoder.encode(JSONFields(body, header))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -36,21 +38,28 @@ enum JSONReport {
         return relative.isEmpty || relative == "." ? current : (current == "/" ? "" : current) + "/" + relative
     }
 
-    /// `body`'s own fields beside the three every line has.
-    private struct Envelope<Body: Encodable>: Encodable {
-        let body: Body
+    /// The three fields every line has beside the body's own.
+    private struct Header: Encodable {
+        let schema: Int
         let command: String
         let ok: Bool
+    }
+}
 
-        private enum CodingKeys: String, CodingKey { case schema, command, ok }
+/// The fields of two values as one JSON object: a library's result and what a command adds beside it,
+/// or a body and the line's header. A key both have takes the second value's.
+struct JSONFields<First: Encodable, Second: Encodable>: Encodable {
+    let first: First
+    let second: Second
 
-        func encode(to encoder: any Encoder) throws {
-            try body.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(JSONReport.schema, forKey: .schema)
-            try container.encode(command, forKey: .command)
-            try container.encode(ok, forKey: .ok)
-        }
+    init(_ first: First, _ second: Second) {
+        self.first = first
+        self.second = second
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try first.encode(to: encoder)
+        try second.encode(to: encoder)
     }
 }
 

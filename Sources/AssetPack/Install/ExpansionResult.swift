@@ -1,5 +1,5 @@
-/// What an install did.
-public struct ExpansionResult: Sendable, Equatable {
+/// What an install did. Encoded, its stored fields by name (what `assetpack expand --json` prints).
+public struct ExpansionResult: Sendable, Equatable, Encodable {
     /// The destination folder (absolute).
     public var destination: String
     /// True when the destination already held this bundle: nothing was read beyond the record and the

@@ -4,10 +4,11 @@ import Foundation
 /// What a destination holds, found without reading the contents of any installed file: the install record
 /// (`.assetpack/`), names, types, sizes and modes (one `fstatat` per entry), and what an interrupted install
 /// left beside it. ``InstalledTree/status(at:)`` answers without a source; ``AssetInstaller/status()``
-/// also compares the installed identity with its source's, as the up-to-date check does.
-public struct InstallStatus: Sendable, Equatable {
+/// also compares the installed identity with its source's, as the up-to-date check does. Encoded as one
+/// flat object (what `assetpack status --json` prints): see ``encode(to:)``.
+public struct InstallStatus: Sendable, Equatable, Encodable {
     /// The destination's state.
-    public enum State: String, Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, Encodable {
         /// No installed tree and no staging tree (the destination may be missing, empty, or a folder
         /// assetpack did not make: then ``InstallStatus/unknown`` lists what it holds).
         case notInstalled = "not-installed"
@@ -21,7 +22,7 @@ public struct InstallStatus: Sendable, Equatable {
     }
 
     /// The installed tree, from its record.
-    public struct Installed: Sendable, Equatable {
+    public struct Installed: Sendable, Equatable, Encodable {
         /// The recorded stamp: the content identity plus the options that shaped the tree.
         public var identity: String
         /// Files (and symlinks) the record lists, and their bytes.
@@ -32,7 +33,7 @@ public struct InstallStatus: Sendable, Equatable {
     }
 
     /// The staging tree beside the destination (`.<name>.assetpack-staging`).
-    public struct Staging: Sendable, Equatable {
+    public struct Staging: Sendable, Equatable, Encodable {
         /// Its path.
         public var path: String
         /// The stamp being installed, when it says.
@@ -61,6 +62,21 @@ public struct InstallStatus: Sendable, Equatable {
     /// Names in the destination that the record does not know, in path order (a folder once, ending with
     /// `/`). An upgrade or a repair removes them; status never does.
     public var unknown: [String] = []
+
+    private enum CodingKeys: String, CodingKey { case destination, state, staging, sourceIdentity, problems, unknown }
+
+    /// Encodes the status as one flat object: its fields by name, and in place of ``installed`` the installed
+    /// tree's own (`identity`, `files`, `bytes`, `installedAt`), left out with it when there is none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(staging, forKey: .staging)
+        try container.encodeIfPresent(sourceIdentity, forKey: .sourceIdentity)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(unknown, forKey: .unknown)
+        try installed?.encode(to: encoder)
+    }
 }
 
 extension InstalledTree {

@@ -1,10 +1,10 @@
 import AssetPackSystem
 import AssetPackZip
 
-/// One way an entry of an installed tree differs from its install record.
-public struct InstalledTreeProblem: Sendable, Hashable, CustomStringConvertible {
+/// One way an entry of an installed tree differs from its install record. Encoded: `path`, `kind`, `detail`.
+public struct InstalledTreeProblem: Sendable, Hashable, CustomStringConvertible, Encodable {
     /// What differs.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Encodable {
         /// The recorded file, folder or link is not there.
         case missing
         /// Something of another type is there: a folder where a file was, a link, a FIFO.

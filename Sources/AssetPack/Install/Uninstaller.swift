@@ -1,7 +1,8 @@
 import AssetPackSystem
 
-/// What ``InstalledTree/uninstall(at:)`` removed.
-public struct UninstallResult: Sendable, Equatable {
+/// What ``InstalledTree/uninstall(at:)`` removed. Encoded, its stored fields by name (what
+/// `assetpack uninstall --json` prints beside `removed`).
+public struct UninstallResult: Sendable, Equatable, Encodable {
     /// The destination, absolute.
     public var destination: String
     /// The stamp of the tree removed; nil when no tree was installed there.

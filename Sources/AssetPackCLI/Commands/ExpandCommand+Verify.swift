@@ -13,7 +13,7 @@ extension ExpandCommand {
         }
         line?.clear()
         if format.json {
-            JSONReport.print(VerifySummary(result, source: JSONReport.absolute(bundle), root: root), command: "expand")
+            JSONReport.print(VerifySummary.fields(result, source: JSONReport.absolute(bundle), root: root), command: "expand")
         } else if !report.quiet {
             report(result)
         }
@@ -45,36 +45,25 @@ extension ExpandCommand {
     }
 }
 
-/// The `--json` line of `expand --verify`: `expand --json`'s fields, plus what the check found and did.
+/// What the `--json` line of `expand --verify` adds beside `expand --json`'s fields: what the check found and did.
 struct VerifySummary: Encodable {
-    var expansion: ExpandReport
     var outcome: String
-    var problems: [InstalledTreeText.Problem]
+    var problems: [InstalledTreeProblem]
     var repaired: [String]
     var unknown: [String]
     var unknownRemoved: Bool
 
-    init(_ result: VerifyResult, source: String, root: String?) {
+    /// The whole line's fields: the expansion's (for a check that installed nothing, the files and bytes
+    /// checked) beside this summary's.
+    static func fields(_ result: VerifyResult, source: String,
+                       root: String?) -> JSONFields<JSONFields<ExpansionResult, ExpandReport>, VerifySummary> {
         let checked = ExpansionResult(destination: result.destination, upToDate: true, identity: "",
                                       files: result.filesChecked, bytes: result.bytesChecked)
-        expansion = ExpandReport(result.expansion ?? checked, source: source, root: root)
-        outcome = result.outcome.rawValue
-        problems = result.problems.map(InstalledTreeText.Problem.init)
-        repaired = result.repaired
-        unknown = result.unknown
-        unknownRemoved = result.unknownRemoved
+        return JSONFields(ExpandReport.fields(result.expansion ?? checked, source: source, root: root), VerifySummary(result))
     }
 
-    private enum CodingKeys: String, CodingKey { case outcome, problems, repaired, unknown, unknownRemoved }
-
-    /// One object: the expansion's keys beside this summary's own.
-    func encode(to encoder: any Encoder) throws {
-        try expansion.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(problems, forKey: .problems)
-        try container.encode(repaired, forKey: .repaired)
-        try container.encode(unknown, forKey: .unknown)
-        try container.encode(unknownRemoved, forKey: .unknownRemoved)
+    private init(_ result: VerifyResult) {
+        outcome = result.outcome.rawValue
+        (problems, repaired, unknown, unknownRemoved) = (result.problems, result.repaired, result.unknown, result.unknownRemoved)
     }
 }

@@ -114,7 +114,7 @@ struct ExpandCommand: ParsableCommand {
     func report(_ result: ExpansionResult) {
         if format.json {
             let source = RemoteOptions.isURL(bundle) ? bundle : JSONReport.absolute(bundle)
-            JSONReport.print(ExpandReport(result, source: source, root: root), command: "expand")
+            JSONReport.print(ExpandReport.fields(result, source: source, root: root), command: "expand")
         } else if report.quiet {
             return
         } else if result.upToDate {
@@ -146,41 +146,18 @@ final class WrittenFiles: @unchecked Sendable {
     }
 }
 
-/// The `--json` line of `expand` (schema 1): every figure of the text line, and the identity recorded.
+/// What the `--json` line of `expand` (schema 1) adds beside the ``ExpansionResult``'s own fields (every
+/// figure of the text line, and the identity recorded): where the tree came from.
 struct ExpandReport: Encodable {
-    /// The destination folder, absolute.
-    var destination: String
     /// The bundle, folder or archive expanded, absolute.
     var source: String
     /// `--root`, when given.
     var root: String?
-    /// True when nothing had to be done.
-    var upToDate: Bool
-    /// The stamp recorded in `<dir>/.assetpack/identity`: the content identity plus the options that shape the tree.
-    var identity: String
-    var files: Int
-    var bytes: UInt64
-    var filesWritten: Int
-    var bytesWritten: UInt64
-    /// Unchanged files reused (hard-linked) from the previous version.
-    var filesLinked: Int
-    var filesResumed: Int
-    var bytesResumed: UInt64
-    var seconds: Double
 
-    init(_ result: ExpansionResult, source: String, root: String?) {
-        destination = result.destination
-        self.source = source
-        self.root = root
-        upToDate = result.upToDate
-        identity = result.identity
-        files = result.files
-        bytes = result.bytes
-        filesWritten = result.filesWritten
-        bytesWritten = result.bytesWritten
-        filesLinked = result.filesLinked
-        filesResumed = result.filesResumed
-        bytesResumed = result.bytesResumed
-        seconds = (result.seconds * 1_000_000).rounded() / 1_000_000
+    /// The whole line's fields: `result`'s, its seconds rounded to microseconds, and the source's.
+    static func fields(_ result: ExpansionResult, source: String, root: String?) -> JSONFields<ExpansionResult, ExpandReport> {
+        var shown = result
+        shown.seconds = (result.seconds * 1_000_000).rounded() / 1_000_000
+        return JSONFields(shown, ExpandReport(source: source, root: root))
     }
 }

@@ -1,7 +1,7 @@
 import AssetPack
 import Foundation
 
-/// How `status`, `uninstall` and `expand --verify` show an installed tree: lists of entries under a heading,
+/// How `status`, `uninstall` and `expand --verify` show an installed tree as text: lists of entries under a heading,
 /// and times in ISO 8601 (UTC).
 enum InstalledTreeText {
     /// `heading`, then each entry on its own indented line (control characters escaped: names may be hostile).
@@ -22,18 +22,5 @@ enum InstalledTreeText {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
-    }
-
-    /// A problem in `--json`: `{"detail":…,"kind":…,"path":…}`.
-    struct Problem: Encodable {
-        var path: String
-        var kind: String
-        var detail: String
-
-        init(_ problem: InstalledTreeProblem) {
-            path = problem.path
-            kind = problem.kind.rawValue
-            detail = problem.detail
-        }
     }
 }

@@ -53,7 +53,7 @@ struct StatusCommand: ParsableCommand {
                 status = try InstalledTree.status(at: destination)
             }
             if format.json {
-                JSONReport.print(StatusSummary(status), command: "status")
+                JSONReport.print(status, command: "status")
             } else {
                 print(Self.text(status).joined(separator: "\n"))
             }
@@ -106,41 +106,4 @@ struct StatusCommand: ParsableCommand {
 extension InstallStatus.State {
     /// `not installed`, `partial`, `installed`, `outdated`.
     var text: String { self == .notInstalled ? "not installed" : rawValue }
-}
-
-/// The `--json` line of `status`.
-struct StatusSummary: Encodable {
-    var destination: String
-    var state: String
-    var identity: String?
-    var sourceIdentity: String?
-    var files: Int?
-    var bytes: UInt64?
-    var installedAt: String?
-    var staging: Staging?
-    var problems: [InstalledTreeText.Problem]
-    var unknown: [String]
-
-    struct Staging: Encodable {
-        var path: String
-        var identity: String?
-        var files: Int
-        var bytes: UInt64
-        var complete: Bool
-    }
-
-    init(_ status: InstallStatus) {
-        destination = JSONReport.absolute(status.destination)
-        state = status.state.rawValue
-        identity = status.installed?.identity
-        sourceIdentity = status.sourceIdentity
-        files = status.installed?.files
-        bytes = status.installed?.bytes
-        installedAt = status.installed?.installedAt.map(InstalledTreeText.time)
-        staging = status.staging.map {
-            Staging(path: JSONReport.absolute($0.path), identity: $0.identity, files: $0.files, bytes: $0.bytes, complete: $0.complete)
-        }
-        problems = status.problems.map(InstalledTreeText.Problem.init)
-        unknown = status.unknown
-    }
 }

@@ -26,7 +26,7 @@ struct UninstallCommand: ParsableCommand {
         try Reporting.run {
             let result = try InstalledTree.uninstall(at: destination)
             if format.json {
-                JSONReport.print(UninstallSummary(result), command: "uninstall")
+                JSONReport.print(UninstallSummary.fields(result), command: "uninstall")
             } else if !report.quiet {
                 print(Self.text(result).joined(separator: "\n"))
             }
@@ -48,23 +48,14 @@ struct UninstallCommand: ParsableCommand {
     }
 }
 
-/// The `--json` line of `uninstall`.
+/// What the `--json` line of `uninstall` adds beside the ``UninstallResult``'s own fields (whose paths are
+/// absolute already).
 struct UninstallSummary: Encodable {
-    var destination: String
+    /// True when a tree was removed (not only leftovers).
     var removed: Bool
-    var identity: String?
-    var files: Int
-    var bytes: UInt64
-    var unknown: [String]
-    var leftovers: [String]
 
-    init(_ result: UninstallResult) {
-        destination = JSONReport.absolute(result.destination)
-        removed = result.identity != nil
-        identity = result.identity
-        files = result.files
-        bytes = result.bytes
-        unknown = result.unknown
-        leftovers = result.leftovers.map(JSONReport.absolute)
+    /// The whole line's fields.
+    static func fields(_ result: UninstallResult) -> JSONFields<UninstallResult, UninstallSummary> {
+        JSONFields(result, UninstallSummary(removed: result.identity != nil))
     }
 }
