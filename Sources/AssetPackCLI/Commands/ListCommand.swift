@@ -6,7 +6,7 @@ import Foundation
 
 /// `assetpack list ARCHIVE`: the entries of a zip archive, or the files of a bundle folder (how each is
 /// stored) followed by the entries of its packed archives.
-struct ListCommand: ParsableCommand {
+struct ListCommand: ArchiveReadingCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the entries of a zip archive (size, compressed size, method, CRC-32, name), or the files of a bundle folder: size, CRC-32, how each is stored, and the entries of its packed archives."
@@ -16,24 +16,21 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var format: JSONOption
 
-    func run() throws {
-        try Reporting.run {
-            if try io(FileSystem.status(archive.path))?.kind == .directory {
-                let bundle = try BundleListing(folder: archive.path)
-                if format.json {
-                    JSONReport.print(bundle.report, command: "list")
-                } else {
-                    print(bundle.table(), terminator: "")
-                }
-                return
-            }
-            let opened = try ZipArchive(path: archive.path)
-            if format.json {
-                JSONReport.print(ZipListing(archive: JSONReport.absolute(archive.path), entries: opened.entries.map(ZipEntryRow.init)),
-                                 command: "list")
-            } else {
-                print(table(opened), terminator: "")
-            }
+    func run(bundleFolder folder: String) throws {
+        let bundle = try BundleListing(folder: folder)
+        if format.json {
+            JSONReport.print(bundle.report, command: "list")
+        } else {
+            print(bundle.table(), terminator: "")
+        }
+    }
+
+    func run(zip: ZipArchive) throws {
+        if format.json {
+            JSONReport.print(ZipListing(archive: JSONReport.absolute(archive.path), entries: zip.entries.map(ZipEntryRow.init)),
+                             command: "list")
+        } else {
+            print(table(zip), terminator: "")
         }
     }
 }

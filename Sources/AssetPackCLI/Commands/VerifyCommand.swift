@@ -5,7 +5,7 @@ import AssetPackZip
 
 /// `assetpack verify ARCHIVE`: read every entry of a zip and check its size and CRC-32; or, for a bundle
 /// folder, every file against the manifest and every entry of its packed archives (``BundleVerification``).
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: ArchiveReadingCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Read every entry of a zip archive and check sizes and CRC-32, or every file of a bundle folder against its manifest and every entry of its packed archives; exit non-zero at the first bad one."
@@ -15,22 +15,19 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    func run() throws {
-        try Reporting.run {
-            if try io(FileSystem.status(archive.path))?.kind == .directory {
-                let summary = try BundleVerification.verify(DirectorySource(root: archive.path))
-                if !report.quiet {
-                    print("\(archive.path): OK, \(counted(summary.files, "file")), \(summary.bytes) bytes and "
-                          + "\(counted(summary.archives, "packed archive")) (\(counted(summary.archiveEntries, "entry", "entries"))) "
-                          + "verified against \(summary.manifest)")
-                }
-                return
-            }
-            let opened = try ZipArchive(path: archive.path)
-            let bytes = try opened.verify()
-            if !report.quiet {
-                print("\(archive.path): OK, \(opened.entries.count) entries, \(bytes) bytes verified")
-            }
+    func run(bundleFolder folder: String) throws {
+        let summary = try BundleVerification.verify(DirectorySource(root: folder))
+        if !report.quiet {
+            print("\(folder): OK, \(counted(summary.files, "file")), \(summary.bytes) bytes and "
+                  + "\(counted(summary.archives, "packed archive")) (\(counted(summary.archiveEntries, "entry", "entries"))) "
+                  + "verified against \(summary.manifest)")
+        }
+    }
+
+    func run(zip: ZipArchive) throws {
+        let bytes = try zip.verify()
+        if !report.quiet {
+            print("\(archive.path): OK, \(zip.entries.count) entries, \(bytes) bytes verified")
         }
     }
 
