@@ -86,34 +86,33 @@ struct InstallRecordReader {
     }
 
     private mutating func directories(_ eachDirectory: (InstallRecord.Directory) -> Void) throws {
-        try elements { reader in
-            var path: String?
-            var mode: UInt32?
-            try reader.members { (reader, key) in
-                switch key {
-                case "path": path = try reader.string()
-                case "mode": mode = UInt32(try reader.unsigned(max: UInt64(UInt32.max)))
-                default: try reader.skipValue(depth: 0)
-                }
-            }
-            guard let path, let mode else { throw Malformed() }
+        try pathElements(with: "mode", { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }) { (path, mode) in
             eachDirectory(InstallRecord.Directory(mode: mode, path: path))
         }
     }
 
     private mutating func links(_ eachLink: (InstallRecord.Link) -> Void) throws {
+        try pathElements(with: "target", { try $0.string() }) { (path, target) in
+            eachLink(InstallRecord.Link(path: path, target: target))
+        }
+    }
+
+    /// Reads an array of objects that each have `path` (a string) and the member `key`, read by `value`,
+    /// and hands both to `each`; other members are skipped.
+    private mutating func pathElements<Value>(with key: String, _ value: (inout InstallRecordReader) throws -> Value,
+                                              _ each: (String, Value) -> Void) throws {
         try elements { reader in
             var path: String?
-            var target: String?
-            try reader.members { (reader, key) in
-                switch key {
+            var found: Value?
+            try reader.members { (reader, member) in
+                switch member {
                 case "path": path = try reader.string()
-                case "target": target = try reader.string()
+                case key: found = try value(&reader)
                 default: try reader.skipValue(depth: 0)
                 }
             }
-            guard let path, let target else { throw Malformed() }
-            eachLink(InstallRecord.Link(path: path, target: target))
+            guard let path, let found else { throw Malformed() }
+            each(path, found)
         }
     }
 
@@ -143,37 +142,33 @@ struct InstallRecordReader {
 
     /// Calls `member` with each key of an object; `member` must read the value.
     private mutating func members(_ member: (inout InstallRecordReader, String) throws -> Void) throws {
-        try expect(UInt8(ascii: "{"))
-        try skipWhiteSpace()
-        if try input.peek() == UInt8(ascii: "}") { input.advance(); return }
-        while true {
-            try skipWhiteSpace()
-            let key = try string()
-            try skipWhiteSpace()
-            try expect(UInt8(ascii: ":"))
-            try skipWhiteSpace()
-            try member(&self, key)
-            try skipWhiteSpace()
-            switch try input.next() {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return
-            default: throw Malformed()
-            }
+        try items(from: UInt8(ascii: "{"), to: UInt8(ascii: "}")) { reader in
+            let key = try reader.string()
+            try reader.skipWhiteSpace()
+            try reader.expect(UInt8(ascii: ":"))
+            try reader.skipWhiteSpace()
+            try member(&reader, key)
         }
     }
 
     /// Calls `element` for each element of an array; `element` must read it.
     private mutating func elements(_ element: (inout InstallRecordReader) throws -> Void) throws {
-        try expect(UInt8(ascii: "["))
+        try items(from: UInt8(ascii: "["), to: UInt8(ascii: "]"), element)
+    }
+
+    /// The comma-separated items between `open` and `close` (an object's members, an array's elements);
+    /// `item` must read one, white space around it already skipped.
+    private mutating func items(from open: UInt8, to close: UInt8, _ item: (inout InstallRecordReader) throws -> Void) throws {
+        try expect(open)
         try skipWhiteSpace()
-        if try input.peek() == UInt8(ascii: "]") { input.advance(); return }
+        if try input.peek() == close { input.advance(); return }
         while true {
             try skipWhiteSpace()
-            try element(&self)
+            try item(&self)
             try skipWhiteSpace()
             switch try input.next() {
             case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return
+            case close: return
             default: throw Malformed()
             }
         }
