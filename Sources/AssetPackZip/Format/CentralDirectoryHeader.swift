@@ -1,6 +1,5 @@
 /// A central directory file header (APPNOTE 4.3.12): the authoritative description of one entry.
-@dynamicMemberLookup
-struct CentralDirectoryHeader: Equatable {
+struct CentralDirectoryHeader: SharedFieldsRecord, Equatable {
     var versionMadeBy: UInt16
     /// The fields it shares with the local header.
     var fields: EntryFields
@@ -11,12 +10,6 @@ struct CentralDirectoryHeader: Equatable {
     var name: [UInt8]
     var extra: [UInt8]
     var comment: [UInt8]
-
-    /// `header.crc32` and the other shared fields.
-    subscript<Value>(dynamicMember field: WritableKeyPath<EntryFields, Value>) -> Value {
-        get { fields[keyPath: field] }
-        set { fields[keyPath: field] = newValue }
-    }
 
     /// The size of the whole record.
     var encodedSize: Int { FormatLimit.centralHeaderSize + name.count + extra.count + comment.count }

@@ -1,16 +1,9 @@
 /// A local file header (APPNOTE 4.3.7): the record in front of each entry's data.
-@dynamicMemberLookup
-struct LocalFileHeader: Equatable {
+struct LocalFileHeader: SharedFieldsRecord, Equatable {
     /// The fields it shares with the central directory header.
     var fields: EntryFields
     var name: [UInt8]
     var extra: [UInt8]
-
-    /// `header.crc32` and the other shared fields.
-    subscript<Value>(dynamicMember field: WritableKeyPath<EntryFields, Value>) -> Value {
-        get { fields[keyPath: field] }
-        set { fields[keyPath: field] = newValue }
-    }
 
     /// The size of the whole record: fixed part, name and extra field.
     var encodedSize: Int { FormatLimit.localHeaderSize + name.count + extra.count }
