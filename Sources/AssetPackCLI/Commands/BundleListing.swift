@@ -77,25 +77,31 @@ struct BundleListing {
         var archives: [ArchiveRow]
     }
 
+    /// One file of `list --json` for a bundle: a view of its manifest entry, encoded field by field as it is shown.
     struct FileRow: Encodable {
-        var path: String
-        var size: UInt64
-        var crc32: String
-        var mode: String?
-        var storage: String
-        var file: String
-        var entry: String?
-        var method: String?
-        var compressedSize: UInt64?
-        var blocks: Int?
+        let file: BundleManifest.Entry
 
-        init(_ entry: BundleManifest.Entry) {
-            (path, size, crc32) = (entry.path, entry.size ?? 0, hex(entry.crc32 ?? 0))
-            mode = entry.mode.map { String($0, radix: 8) }
-            storage = entry.storage?.form.rawValue ?? "plain"
-            file = entry.storage?.file ?? entry.path
-            (self.entry, method, compressedSize) = (entry.storage?.entry, entry.storage?.method, entry.storage?.compressedSize)
-            blocks = entry.storage?.blocks?.count
+        init(_ file: BundleManifest.Entry) { self.file = file }
+
+        private enum CodingKeys: String, CodingKey {
+            case path, size, crc32, mode, storage, file, entry, method, compressedSize, blocks
+        }
+
+        /// `crc32` is 8 hex digits, `mode` octal; `storage` is the form (`plain` without one) and `file` the
+        /// bundle file that holds the data (the file itself when plain); `blocks` counts the block index.
+        func encode(to encoder: any Encoder) throws {
+            var row = encoder.container(keyedBy: CodingKeys.self)
+            try row.encode(file.path, forKey: .path)
+            try row.encode(file.size ?? 0, forKey: .size)
+            try row.encode(hex(file.crc32 ?? 0), forKey: .crc32)
+            try row.encodeIfPresent(file.mode.map { String($0, radix: 8) }, forKey: .mode)
+            let storage = file.storage
+            try row.encode(storage?.form.rawValue ?? "plain", forKey: .storage)
+            try row.encode(storage?.file ?? file.path, forKey: .file)
+            try row.encodeIfPresent(storage?.entry, forKey: .entry)
+            try row.encodeIfPresent(storage?.method, forKey: .method)
+            try row.encodeIfPresent(storage?.compressedSize, forKey: .compressedSize)
+            try row.encodeIfPresent(storage?.blocks?.count, forKey: .blocks)
         }
     }
 

@@ -55,26 +55,27 @@ func table(_ archive: ZipArchive) -> String {
     return out
 }
 
-/// One entry of `list --json`.
+/// One entry of `list --json`: a view of the entry, encoded field by field as it is shown.
 struct ZipEntryRow: Encodable {
-    var name: String
-    var kind: String
-    var size: UInt64
-    var compressedSize: UInt64
-    var method: String
-    var crc32: String
-    var mode: String?
-    var encrypted: Bool
+    let entry: ZipEntry
 
-    init(_ entry: ZipEntry) {
-        name = entry.name
-        kind = entry.kind.rawValue
-        size = entry.uncompressedSize
-        compressedSize = entry.compressedSize
-        method = entry.method.rawValue == 0 ? "stored" : (entry.method.rawValue == 8 ? "deflate" : entry.method.description)
-        crc32 = hex(entry.crc32)
-        mode = entry.unixMode.map { String($0 & 0o7777, radix: 8) }
-        encrypted = entry.isEncrypted
+    init(_ entry: ZipEntry) { self.entry = entry }
+
+    private enum CodingKeys: String, CodingKey { case name, kind, size, compressedSize, method, crc32, mode, encrypted }
+
+    /// `method` is `stored`, `deflate` or the method's description; `crc32` 8 hex digits; `mode` the
+    /// permission bits in octal, left out when the entry has no Unix mode.
+    func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(entry.name, forKey: .name)
+        try row.encode(entry.kind.rawValue, forKey: .kind)
+        try row.encode(entry.uncompressedSize, forKey: .size)
+        try row.encode(entry.compressedSize, forKey: .compressedSize)
+        let method = entry.method.rawValue == 0 ? "stored" : (entry.method.rawValue == 8 ? "deflate" : entry.method.description)
+        try row.encode(method, forKey: .method)
+        try row.encode(hex(entry.crc32), forKey: .crc32)
+        try row.encodeIfPresent(entry.unixMode.map { String($0 & 0o7777, radix: 8) }, forKey: .mode)
+        try row.encode(entry.isEncrypted, forKey: .encrypted)
     }
 }
 
