@@ -109,6 +109,4 @@ struct BundleListing {
         var path: String
         var entries: [ZipEntryRow]
     }
-
-    private func counted(_ count: Int, _ singular: String) -> String { "\(count) \(singular)\(count == 1 ? "" : "s")" }
 }

@@ -94,10 +94,6 @@ enum CheckText {
         return "  \(name): \(counted(problems.count, "problem"))\n"
             + problems.map { "    " + Reporting.oneLine($0.description) + "\n" }.joined()
     }
-
-    private static func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
-    }
 }
 
 /// The `--json` line of `check` (its `ok` is the verdict: false when a problem was found).

@@ -10,11 +10,11 @@ enum InstalledTreeText {
     }
 
     /// `N entry` or `N entries`.
-    static func entries(_ count: Int) -> String { count == 1 ? "1 entry" : "\(count) entries" }
+    static func entries(_ count: Int) -> String { counted(count, "entry", "entries") }
 
     /// `N files (SIZE)`.
     static func files(_ count: Int, _ bytes: UInt64) -> String {
-        "\(count) \(count == 1 ? "file" : "files") (\(ByteCount.text(bytes)))"
+        counted(count, "file") + " (\(ByteCount.text(bytes)))"
     }
 
     /// `2025-01-31T12:00:00Z`.

@@ -30,8 +30,4 @@ struct VerifyCommand: ArchiveReadingCommand {
             print("\(archive.path): OK, \(zip.entries.count) entries, \(bytes) bytes verified")
         }
     }
-
-    private func counted(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(count) " + (count == 1 ? singular : plural ?? singular + "s")
-    }
 }
