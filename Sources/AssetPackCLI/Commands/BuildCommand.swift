@@ -100,7 +100,10 @@ struct BuildCommand: ParsableCommand {
             if let key { try BundleSigning.sign(bundle: summary.output, with: key) }
             line?.clear()
             if format.json {
-                JSONReport.print(BuildReport(summary), command: "build")
+                // Every figure of the text summary, its paths absolute.
+                var shown = summary
+                (shown.source, shown.output) = (JSONReport.absolute(summary.source), JSONReport.absolute(summary.output))
+                JSONReport.print(shown.report, command: "build")
             } else if !report.quiet {
                 print(summary.text)
             }
@@ -120,22 +123,5 @@ struct BuildCommand: ParsableCommand {
             }
             seam.check(filesDone: progress.filesDone)
         }
-    }
-}
-
-/// The `--json` line of `build` (schema 1): every figure of the text summary, paths absolute.
-struct BuildReport: Encodable {
-    var source, output, form, identity: String
-    var files, directories, packed, stored, reused: Int
-    var bytesIn, bytesOut: UInt64
-    var seconds, ratio: Double
-
-    init(_ summary: BuildSummary) {
-        (source, output) = (JSONReport.absolute(summary.source), JSONReport.absolute(summary.output))
-        (form, identity) = (summary.form, summary.identity)
-        (files, directories, packed) = (summary.files, summary.directories, summary.packed)
-        (stored, reused, bytesIn, bytesOut) = (summary.stored, summary.reused, summary.bytesIn, summary.bytesOut)
-        seconds = (summary.seconds * 1000).rounded() / 1000
-        ratio = (summary.ratio * 10000).rounded() / 10000
     }
 }

@@ -40,27 +40,30 @@ public struct BuildSummary: Codable, Sendable, Equatable {
     /// ``bytesOut`` / ``bytesIn`` (1 for an empty tree).
     public var ratio: Double { bytesIn == 0 ? 1 : Double(bytesOut) / Double(bytesIn) }
 
-    /// The summary as pretty JSON with sorted keys; `ratio` is included, `seconds` rounded to milliseconds.
+    /// The summary as pretty JSON with sorted keys: ``report`` encoded.
     public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(Report(self))) ?? Data()
+        let data = (try? encoder.encode(report)) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The JSON form: the stored fields plus ``ratio``.
-    private struct Report: Encodable {
-        var source, output, form, identity: String
-        var files, directories, packed, stored, reused: Int
-        var bytesIn, bytesOut: UInt64
-        var seconds, ratio: Double
+    /// The summary as ``json()`` writes it, for an encoder of the caller's (`assetpack build --json`): the
+    /// stored fields, `seconds` rounded to milliseconds, and ``ratio`` to four decimal places beside them.
+    public var report: some Encodable & Sendable { Report(summary: self) }
 
-        init(_ summary: BuildSummary) {
-            (source, output, form, identity) = (summary.source, summary.output, summary.form, summary.identity)
-            (files, directories, packed) = (summary.files, summary.directories, summary.packed)
-            (stored, reused, bytesIn, bytesOut) = (summary.stored, summary.reused, summary.bytesIn, summary.bytesOut)
-            seconds = (summary.seconds * 1000).rounded() / 1000
-            ratio = (summary.ratio * 10000).rounded() / 10000
+    /// The JSON form: the stored fields, and ``ratio`` beside them.
+    private struct Report: Encodable, Sendable {
+        var summary: BuildSummary
+
+        private enum CodingKeys: String, CodingKey { case ratio }
+
+        func encode(to encoder: any Encoder) throws {
+            var shown = summary
+            shown.seconds = (summary.seconds * 1000).rounded() / 1000
+            try shown.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode((summary.ratio * 10000).rounded() / 10000, forKey: .ratio)
         }
     }
 
