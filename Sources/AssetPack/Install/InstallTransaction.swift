@@ -77,19 +77,36 @@ struct InstallTransaction {
                                options: installer.options, kept: kept, partial: left.partial)
         try fill.makeDirectories()
         var counts = Counts(linked: linkable.count, resumed: kept.count)
+        var onDevice: Set<Int> = []
         if let current, !linkable.isEmpty {
             let failed = try fill.linkUnchanged(linkable, from: current)
             counts.linked -= failed.count
             toWrite = (toWrite + failed).sorted()
+            if durable, Self.wasFlushed(current) { onDevice = Set(linkable.keys).subtracting(failed) }
         }
         try fill.writeFiles(toWrite)
         try fill.makeSymlinks()
         counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
-        try flush(staging, plan: plan)
+        try flush(staging, plan: plan, skipping: onDevice)
+        if durable { try markFlushed(staging) }
         try fill.record().write(into: staging, durable: durable)
         return counts
+    }
+
+    /// True when `tree`'s record says its files were on the device before the record was written
+    /// (``StagingNames/flushedMarkerFile``): an upgrade links its unchanged files without flushing them again.
+    private static func wasFlushed(_ tree: Descriptor) -> Bool {
+        guard let folder = try? tree.directory(StagingNames.recordDirectory) else { return false }
+        return (try? folder.status(StagingNames.flushedMarkerFile))??.kind == .file
+    }
+
+    /// Writes ``StagingNames/flushedMarkerFile`` into the record folder of the flushed staging tree; the record's
+    /// durable write that follows puts it on the device with the stamp.
+    private func markFlushed(_ staging: Descriptor) throws(AssetPackError) {
+        let folder = try io(staging.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
+        try SmallFiles.write([], to: StagingNames.flushedMarkerFile, in: folder, durable: false)
     }
 
     /// What an interrupted run left in staging: verified files (counted as done) and unfinished
@@ -113,11 +130,13 @@ struct InstallTransaction {
 
     /// With ``Durability/flushOnCommit``, puts every file and folder of the staging tree on the device,
     /// and only those (``TreeFlush``). Called before the record that marks the tree complete is written,
-    /// so a power loss can never leave a record over unwritten data.
-    private func flush(_ staging: Descriptor, plan: ExpansionPlan) throws(AssetPackError) {
+    /// so a power loss can never leave a record over unwritten data. `skipping`: files already on the
+    /// device (linked from an installed tree that was flushed when it was installed): their data are there,
+    /// and the new names are put there by the flushes of their folders.
+    private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = []) throws(AssetPackError) {
         guard durable else { return }
         progress.enter(.flushing)
-        try TreeFlush.flush(plan, in: staging)
+        try TreeFlush.flush(plan, in: staging, skipping: skipping)
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }
@@ -133,7 +152,7 @@ struct InstallTransaction {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
         if durable { try io(parent.fd.sync(path: parent.path)) }
         progress.enter(.switched)
-        if let previous { try io(TreeRemoval.remove(previous, in: parent)) }
+        if let previous { try AtomicSwitch.removePrevious(previous, in: parent) }
         try removeLeftovers()
     }
 
