@@ -6,7 +6,8 @@ import TestSupport
 
 /// What makes an upgrade from a server cheap without weakening it: files linked from a tree that was flushed
 /// when it was installed are not flushed again (the tree says so in its record), a large file comes in
-/// requests no longer than the transport buffers, and a previous tree left half removed is finished off.
+/// requests no longer than the transport buffers, and the previous tree is left for the next call, which
+/// removes it (also when a kill left it half removed).
 @Suite(ExternalTool.nginx.needed)
 struct RemoteUpgradeTests {
     /// The marker a durable install leaves in its record folder (`StagingNames.flushedMarkerFile`).
@@ -36,7 +37,36 @@ struct RemoteUpgradeTests {
         try fixture.publish(version2)
         try await fixture.install(durability: .none)
         #expect(!FileManager.default.fileExists(atPath: fixture.scratch.file(Self.marker)))
+        #expect(hiddenNames(fixture.scratch.file("installed")) == [Self.previous])
+    }
+
+    /// The name the previous tree waits under for the next call.
+    static let previous = ".assets.assetpack-previous"
+
+    @Test func thePreviousTreeIsLeftForTheNextCallWhichRemovesIt() async throws {
+        let fixture = try await RemoteInstallFixture()
+        let version1 = RemoteInstallFixture.tree(version: 1), version2 = RemoteInstallFixture.tree(version: 2)
+        try fixture.publish(version1)
+        try await fixture.install()
+        #expect(hiddenNames(fixture.scratch.file("installed")) == [], "a first install has no previous tree")
+        try fixture.publish(version2)
+        try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
+        #expect(hiddenNames(fixture.scratch.file("installed")) == [Self.previous])
+        // The next check finds the tree up to date with one request, and removes the previous tree.
+        let before = await fixture.requests().count
+        #expect(try await fixture.install().upToDate)
+        let after = await fixture.site.server.requests(atLeast: before + 1)
+        #expect(after.dropFirst(before).map(\.path) == ["/app.bundle/" + BundleManifest.identityPath])
         #expect(hiddenNames(fixture.scratch.file("installed")) == [])
+        // An upgrade after an upgrade removes the older tree while it works and leaves only its own previous one.
+        try fixture.publish(version1)
+        try await fixture.install()
+        try fixture.publish(version2)
+        try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
+        #expect(try snapshot(fixture.scratch.file("installed/" + Self.previous)) == expectedSnapshot(version1), "the complete previous tree")
+        #expect(hiddenNames(fixture.scratch.file("installed")) == [Self.previous])
     }
 
     @Test func aPreviousTreeLeftHalfRemovedIsRemovedByTheNextUpgrade() async throws {
@@ -55,10 +85,12 @@ struct RemoteUpgradeTests {
         try fixture.publish(version2)
         try await fixture.install()
         #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
-        #expect(hiddenNames(fixture.scratch.file("installed")) == [])
-        // And the upgrade after it removes its own previous tree (several folders deep) before returning.
-        try fixture.publish(RemoteInstallFixture.tree(version: 1))
-        try await fixture.install()
+        #expect(!FileManager.default.fileExists(atPath: aside + "/top.txt"), "the leftover is gone")
+        #expect(hiddenNames(fixture.scratch.file("installed")) == [Self.previous], "only this upgrade's previous tree")
+        // A half-removed previous tree beside an up-to-date destination: the up-to-date check removes it.
+        try FileManager.default.createDirectory(atPath: aside + "/text/0/deep", withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: aside + "/text/0")
+        #expect(try await fixture.install().upToDate)
         #expect(hiddenNames(fixture.scratch.file("installed")) == [])
     }
 

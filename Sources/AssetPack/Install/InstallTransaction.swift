@@ -1,7 +1,17 @@
 import AssetPackSystem
+import Foundation
 
 /// One install under the lock: plan, prepare or resume staging, fill it, record it, switch it in, and
 /// remove the previous tree. Each step leaves the destination either as it was or complete.
+///
+/// The install of a delivered bundle (a bundle on a server) leaves the previous tree under its aside name
+/// (``StagingNames/previous(for:)``) when it returns, for the next call for that destination to remove:
+/// removing a tree can cost as much as building the new one (each freed block may be a discard the device
+/// waits for), and an app waits for its update. The next install removes it on a thread of its own while it
+/// plans, fetches and writes (never later than its switch), and the next up-to-date check of a remote bundle
+/// under the install lock (`AssetInstaller.upToDateResult(identity:destination:)`); a local call removes it
+/// with its other leftovers. A tree under the aside name is never used again, so a removal cut short by a
+/// kill only leaves more of it for the next call.
 struct InstallTransaction {
     let installer: AssetInstaller
     let parent: Descriptor
@@ -22,6 +32,10 @@ struct InstallTransaction {
             return ExpansionResult(destination: installer.destination, upToDate: true, identity: plan.stamp,
                                    files: plan.fileCount, bytes: plan.totalBytes)
         }
+        // A previous tree beside a complete destination is an earlier call's leftover: removed while this one works.
+        let complete = current.flatMap { InstallRecord.stamp(of: $0) } != nil
+        let retired = complete ? RetiredTreeRemoval(StagingNames.previous(for: installer.name), in: parent) : nil
+        defer { _ = try? retired?.finish() }
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp,
                                                       discarded: { progress.log(.stagingDiscarded(path: $0)) })
         var counts = Counts()
@@ -32,6 +46,7 @@ struct InstallTransaction {
                 try flush(staging, plan: plan)  // completed by an earlier call, which may not have flushed it
             }
             try commit(staging, plan: plan)
+            try retired?.finish()
             try switchIn()
         } catch {
             FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: state == .fresh)
@@ -147,18 +162,56 @@ struct InstallTransaction {
         progress.enter(.committed)
     }
 
-    /// Switches the staging tree in and removes the previous one.
+    /// Switches the staging tree in and removes the previous one (a delivered bundle's is left for the next call).
     private func switchIn() throws(AssetPackError) {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
         if durable { try io(parent.fd.sync(path: parent.path)) }
         progress.enter(.switched)
+        if leavesPreviousTree { return try io(TreeRemoval.remove(stagingName, in: parent)) }
         if let previous { try AtomicSwitch.removePrevious(previous, in: parent) }
         try removeLeftovers()
+    }
+
+    /// True for a delivered bundle, whose previous tree is left for the next call to remove (see the type's notes).
+    private var leavesPreviousTree: Bool {
+        if case .delivered = installer.source.storage { return true }
+        return false
     }
 
     /// Removes a staging or previous tree left beside a complete destination by an interrupted call.
     private func removeLeftovers() throws(AssetPackError) {
         try io(TreeRemoval.remove(stagingName, in: parent))
-        try io(TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent))
+        try AtomicSwitch.removePrevious(StagingNames.previous(for: installer.name), in: parent)
+    }
+}
+
+/// The removal of a previous tree an earlier call left beside the destination, on a thread of its own, so
+/// that it overlaps the install's own work; ``finish()`` waits for it (before the switch, which needs its name).
+private final class RetiredTreeRemoval: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written by the thread before it signals, read after the wait.
+    private var failure: AssetPackError?
+    private var finished = false
+
+    /// Starts removing `name` in `parent`; nil (nothing started) when there is no such entry.
+    init?(_ name: String, in parent: Descriptor) {
+        guard (try? parent.status(name)) ?? nil != nil else { return nil }
+        Thread.detachNewThread { [self] in
+            do throws(AssetPackError) {
+                try AtomicSwitch.removePrevious(name, in: parent)
+            } catch {
+                failure = error
+            }
+            done.signal()
+        }
+    }
+
+    /// Waits until the tree is removed; throws what the removal threw. Later calls return at once.
+    func finish() throws(AssetPackError) {
+        if !finished {
+            done.wait()
+            finished = true
+        }
+        if let failure { throw failure }
     }
 }

@@ -1,5 +1,6 @@
 /// The names assetpack uses in and beside a destination. Everything starts with `.` and contains
-/// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left.
+/// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left (and,
+/// after the upgrade of a delivered bundle, the previous tree beside the destination until the next call).
 enum StagingNames {
     /// The record folder inside a complete destination (and inside a staging tree being built).
     static let recordDirectory = PlanBuilder.recordDirectory
