@@ -16,11 +16,11 @@ public struct FetchOptions: Sendable {
     /// the writer, fills the transport's buffer (``URLSessionTransport/bufferLimit``) and must be cut off and
     /// asked again from where the writer stopped, bytes that crossed the network twice. Ranges no longer than
     /// the buffer never do, and keep memory at most ``maxConcurrentRequests`` times this. At least 64 KiB.
-    public var maxRequestBytes: UInt64 = 4 << 20
+    public var maxRequestBytes: UInt64 = 2 << 20
     /// When and how often to try again.
     public var retry = RetryPolicy()
 
-    /// The defaults: https only, 30 s timeout, 4 requests at once of at most 4 MiB each, ``RetryPolicy/init()``.
+    /// The defaults: https only, 30 s timeout, 4 requests at once of at most 2 MiB each, ``RetryPolicy/init()``.
     public init() {}
 
     /// Throws ``AssetPackError/Code/invalidArgument`` unless `url` is `https://host/…`, or `http://host/…`
