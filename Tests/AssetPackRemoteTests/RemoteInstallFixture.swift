@@ -57,11 +57,11 @@ final class RemoteInstallFixture: @unchecked Sendable {
     /// The bundle's URL (through the proxy when there is one).
     var url: URL { site.url("app.bundle") }
 
-    /// Installs the served bundle into ``destination``, trusting ``key``.
+    /// Installs the served bundle into ``destination``, trusting ``key`` (not flushed unless `durability` says so).
     @discardableResult
-    func install(trust: ManifestTrust = .signed(by: [RemoteInstallFixture.key.publicKey]),
-                 options: FetchOptions = testOptions()) async throws(AssetPackError) -> ExpansionResult {
-        try await RemoteBundle(url).install(into: destination, trust: trust, options: ExpansionOptions(durability: .none),
+    func install(trust: ManifestTrust = .signed(by: [RemoteInstallFixture.key.publicKey]), options: FetchOptions = testOptions(),
+                 durability: Durability = .none) async throws(AssetPackError) -> ExpansionResult {
+        try await RemoteBundle(url).install(into: destination, trust: trust, options: ExpansionOptions(durability: durability),
                                             fetcher: RemoteFetcher(options: options))
     }
 

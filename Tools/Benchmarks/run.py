@@ -162,11 +162,15 @@ SCENARIOS = [
     Scenario("remote-app", "Install app.bundle from nginx on loopback, and upgrade it with 1% of its files changed, "
              "vs curl of app.zip and bsdtar -x", [
         *[assetpack_remote("app.bundle", *options) for options in ((), ("--no-sync",))],
-        *[assetpack_remote("app-1pc.bundle", *options, before=assetpack_remote("app.bundle", "--no-sync").argv)
+        # The upgrade starts from a tree installed as the row installs (durable before the durable row).
+        *[assetpack_remote("app-1pc.bundle", *options, before=assetpack_remote("app.bundle", *options).argv)
           for options in ((), ("--no-sync",))],
         Tool("curl -sf app.zip && bsdtar -xf", ["sh", "-c", "curl -sf {url}/app.zip -o {out}/app.zip && mkdir {out}/tree"
                                                 " && bsdtar -xf {out}/app.zip -C {out}/tree"], ["{in}/app.zip"],
              peer="curl+bsdtar", mkdir=True),
+        Tool("curl -sf app.zip && bsdtar -xf && sync -f", ["sh", "-c", "curl -sf {url}/app.zip -o {out}/app.zip && mkdir {out}/tree"
+                                                           " && bsdtar -xf {out}/app.zip -C {out}/tree && sync -f {out}"],
+             ["{in}/app.zip"], peer="curl+bsdtar+sync", mkdir=True),
     ], server=True),
 ]
 

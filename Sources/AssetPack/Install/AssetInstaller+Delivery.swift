@@ -9,15 +9,31 @@ extension AssetInstaller {
     ///
     /// This is the check ``isUpToDate()`` makes for a local bundle, for a bundle that is not here yet: it reads
     /// the destination's record stamp (and makes one `stat` each for leftovers of an interrupted call), so a
-    /// client learns that nothing changed from the identity alone, before it fetches a manifest.
-    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination.
+    /// client learns that nothing changed from the identity alone, before it fetches a manifest. The previous
+    /// tree an install of a delivered bundle leaves beside the destination (`.NAME.assetpack-previous`) is
+    /// removed here, under the install lock, before the answer.
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination; an I/O
+    ///   error from removing the previous tree.
     public static func upToDateResult(identity: String, destination: String) throws(AssetPackError) -> ExpansionResult? {
         let started = SystemClock.monotonicSeconds()
         let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)
         let stamp = ExpansionPlan.manifestStamp(identity)
-        guard InstallRecord.stamp(atPath: probe.destination) == stamp, !probe.hasLeftovers else { return nil }
+        guard InstallRecord.stamp(atPath: probe.destination) == stamp else { return nil }
+        let folder = probe.parentPath == "/" ? "" : probe.parentPath
+        guard !FileSystem.exists(folder + "/" + StagingNames.staging(for: probe.name)) else { return nil }
+        if FileSystem.exists(folder + "/" + StagingNames.previous(for: probe.name)) { try probe.removeRetiredTree(stamp: stamp) }
         return ExpansionResult(destination: probe.destination, upToDate: true, identity: stamp,
                                seconds: SystemClock.monotonicSeconds() - started)
+    }
+
+    /// Removes the previous tree beside the destination under the install lock, once the destination is
+    /// still complete with `stamp` (a tree under the aside name is then never needed again).
+    private func removeRetiredTree(stamp: String) throws(AssetPackError) {
+        let parent = try io(Descriptor.directory(parentPath))
+        let lock = try InstallLock(parent)
+        defer { lock.release() }
+        guard InstallRecord.stamp(atPath: destination) == stamp else { return }
+        try AtomicSwitch.removePrevious(StagingNames.previous(for: name), in: parent)
     }
 }
 

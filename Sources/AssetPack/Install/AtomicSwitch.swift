@@ -29,4 +29,37 @@ enum AtomicSwitch {
         try io(parent.rename(staging, to: destination, in: parent))
         return previous
     }
+
+    /// Threads that remove a previous tree at once.
+    static let removalThreads = 4
+
+    /// Removes the previous tree `name` in `parent` (what ``perform(staging:destination:in:)`` returned), on
+    /// up to ``removalThreads`` threads: each entry of its first two levels is removed on its own, then those
+    /// folders, then the tree. Removing a tree waits on the device more than on the CPU (freeing blocks,
+    /// discards), so the waits of several threads overlap. An interrupted removal leaves part of the tree under
+    /// the aside name, which the next call removes before it switches (``perform(staging:destination:in:)``).
+    static func removePrevious(_ name: String, in parent: Descriptor) throws(AssetPackError) {
+        guard let status = try io(parent.status(name)) else { return }
+        guard status.kind == .directory, status.permissions & 0o700 == 0o700,
+              let tree = try? parent.directory(name), let top = try? tree.names() else {
+            return try io(TreeRemoval.remove(name, in: parent))  // anything unusual: the careful way
+        }
+        var units: [(folder: Descriptor, name: FileName)] = []
+        var folders: [FileName] = []
+        for entry in top {
+            if let text = entry.string, let status = try? tree.status(text), status.kind == .directory,
+               status.permissions & 0o700 == 0o700, let inner = try? tree.directory(text), let names = try? inner.names() {
+                folders.append(entry)
+                units += names.map { (inner, $0) }
+            } else {
+                units.append((tree, entry))
+            }
+        }
+        let work = units
+        try WorkerThreads.run(count: work.count, jobs: removalThreads) { (index, _) throws(AssetPackError) in
+            try io(TreeRemoval.remove(work[index].name, in: work[index].folder))
+        }
+        for folder in folders { try io(TreeRemoval.remove(folder, in: tree)) }
+        try io(TreeRemoval.remove(name, in: parent))
+    }
 }

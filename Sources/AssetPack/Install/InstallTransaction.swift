@@ -1,7 +1,17 @@
 import AssetPackSystem
+import Foundation
 
 /// One install under the lock: plan, prepare or resume staging, fill it, record it, switch it in, and
 /// remove the previous tree. Each step leaves the destination either as it was or complete.
+///
+/// The install of a delivered bundle (a bundle on a server) leaves the previous tree under its aside name
+/// (``StagingNames/previous(for:)``) when it returns, for the next call for that destination to remove:
+/// removing a tree can cost as much as building the new one (each freed block may be a discard the device
+/// waits for), and an app waits for its update. The next install removes it on a thread of its own while it
+/// plans, fetches and writes (never later than its switch), and the next up-to-date check of a remote bundle
+/// under the install lock (`AssetInstaller.upToDateResult(identity:destination:)`); a local call removes it
+/// with its other leftovers. A tree under the aside name is never used again, so a removal cut short by a
+/// kill only leaves more of it for the next call.
 struct InstallTransaction {
     let installer: AssetInstaller
     let parent: Descriptor
@@ -22,6 +32,10 @@ struct InstallTransaction {
             return ExpansionResult(destination: installer.destination, upToDate: true, identity: plan.stamp,
                                    files: plan.fileCount, bytes: plan.totalBytes)
         }
+        // A previous tree beside a complete destination is an earlier call's leftover: removed while this one works.
+        let complete = current.flatMap { InstallRecord.stamp(of: $0) } != nil
+        let retired = complete ? RetiredTreeRemoval(StagingNames.previous(for: installer.name), in: parent) : nil
+        defer { _ = try? retired?.finish() }
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp,
                                                       discarded: { progress.log(.stagingDiscarded(path: $0)) })
         var counts = Counts()
@@ -32,6 +46,7 @@ struct InstallTransaction {
                 try flush(staging, plan: plan)  // completed by an earlier call, which may not have flushed it
             }
             try commit(staging, plan: plan)
+            try retired?.finish()
             try switchIn()
         } catch {
             FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: state == .fresh)
@@ -77,19 +92,36 @@ struct InstallTransaction {
                                options: installer.options, kept: kept, partial: left.partial)
         try fill.makeDirectories()
         var counts = Counts(linked: linkable.count, resumed: kept.count)
+        var onDevice: Set<Int> = []
         if let current, !linkable.isEmpty {
             let failed = try fill.linkUnchanged(linkable, from: current)
             counts.linked -= failed.count
             toWrite = (toWrite + failed).sorted()
+            if durable, Self.wasFlushed(current) { onDevice = Set(linkable.keys).subtracting(failed) }
         }
         try fill.writeFiles(toWrite)
         try fill.makeSymlinks()
         counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
-        try flush(staging, plan: plan)
+        try flush(staging, plan: plan, skipping: onDevice)
+        if durable { try markFlushed(staging) }
         try fill.record().write(into: staging, durable: durable)
         return counts
+    }
+
+    /// True when `tree`'s record says its files were on the device before the record was written
+    /// (``StagingNames/flushedMarkerFile``): an upgrade links its unchanged files without flushing them again.
+    private static func wasFlushed(_ tree: Descriptor) -> Bool {
+        guard let folder = try? tree.directory(StagingNames.recordDirectory) else { return false }
+        return (try? folder.status(StagingNames.flushedMarkerFile))??.kind == .file
+    }
+
+    /// Writes ``StagingNames/flushedMarkerFile`` into the record folder of the flushed staging tree; the record's
+    /// durable write that follows puts it on the device with the stamp.
+    private func markFlushed(_ staging: Descriptor) throws(AssetPackError) {
+        let folder = try io(staging.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
+        try SmallFiles.write([], to: StagingNames.flushedMarkerFile, in: folder, durable: false)
     }
 
     /// What an interrupted run left in staging: verified files (counted as done) and unfinished
@@ -113,11 +145,13 @@ struct InstallTransaction {
 
     /// With ``Durability/flushOnCommit``, puts every file and folder of the staging tree on the device,
     /// and only those (``TreeFlush``). Called before the record that marks the tree complete is written,
-    /// so a power loss can never leave a record over unwritten data.
-    private func flush(_ staging: Descriptor, plan: ExpansionPlan) throws(AssetPackError) {
+    /// so a power loss can never leave a record over unwritten data. `skipping`: files already on the
+    /// device (linked from an installed tree that was flushed when it was installed): their data are there,
+    /// and the new names are put there by the flushes of their folders.
+    private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = []) throws(AssetPackError) {
         guard durable else { return }
         progress.enter(.flushing)
-        try TreeFlush.flush(plan, in: staging)
+        try TreeFlush.flush(plan, in: staging, skipping: skipping)
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }
@@ -128,18 +162,56 @@ struct InstallTransaction {
         progress.enter(.committed)
     }
 
-    /// Switches the staging tree in and removes the previous one.
+    /// Switches the staging tree in and removes the previous one (a delivered bundle's is left for the next call).
     private func switchIn() throws(AssetPackError) {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
         if durable { try io(parent.fd.sync(path: parent.path)) }
         progress.enter(.switched)
-        if let previous { try io(TreeRemoval.remove(previous, in: parent)) }
+        if leavesPreviousTree { return try io(TreeRemoval.remove(stagingName, in: parent)) }
+        if let previous { try AtomicSwitch.removePrevious(previous, in: parent) }
         try removeLeftovers()
+    }
+
+    /// True for a delivered bundle, whose previous tree is left for the next call to remove (see the type's notes).
+    private var leavesPreviousTree: Bool {
+        if case .delivered = installer.source.storage { return true }
+        return false
     }
 
     /// Removes a staging or previous tree left beside a complete destination by an interrupted call.
     private func removeLeftovers() throws(AssetPackError) {
         try io(TreeRemoval.remove(stagingName, in: parent))
-        try io(TreeRemoval.remove(StagingNames.previous(for: installer.name), in: parent))
+        try AtomicSwitch.removePrevious(StagingNames.previous(for: installer.name), in: parent)
+    }
+}
+
+/// The removal of a previous tree an earlier call left beside the destination, on a thread of its own, so
+/// that it overlaps the install's own work; ``finish()`` waits for it (before the switch, which needs its name).
+private final class RetiredTreeRemoval: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written by the thread before it signals, read after the wait.
+    private var failure: AssetPackError?
+    private var finished = false
+
+    /// Starts removing `name` in `parent`; nil (nothing started) when there is no such entry.
+    init?(_ name: String, in parent: Descriptor) {
+        guard (try? parent.status(name)) ?? nil != nil else { return nil }
+        Thread.detachNewThread { [self] in
+            do throws(AssetPackError) {
+                try AtomicSwitch.removePrevious(name, in: parent)
+            } catch {
+                failure = error
+            }
+            done.signal()
+        }
+    }
+
+    /// Waits until the tree is removed; throws what the removal threw. Later calls return at once.
+    func finish() throws(AssetPackError) {
+        if !finished {
+            done.wait()
+            finished = true
+        }
+        if let failure { throw failure }
     }
 }

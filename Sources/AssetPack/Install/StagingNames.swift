@@ -1,5 +1,6 @@
 /// The names assetpack uses in and beside a destination. Everything starts with `.` and contains
-/// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left.
+/// `assetpack`, so it is easy to recognize; once an install is complete only ``recordDirectory`` is left (and,
+/// after the upgrade of a delivered bundle, the previous tree beside the destination until the next call).
 enum StagingNames {
     /// The record folder inside a complete destination (and inside a staging tree being built).
     static let recordDirectory = PlanBuilder.recordDirectory
@@ -12,6 +13,10 @@ enum StagingNames {
     /// Inside ``recordDirectory`` of a staging tree only: the stamp being staged, so a resumed run knows
     /// whether the files already there belong to the same bundle.
     static let stagingMarkerFile = "staging"
+    /// Inside ``recordDirectory``: an empty file saying that every file of the tree was on the device before
+    /// its record was written (an install with `Durability.flushOnCommit`), so an upgrade that links the
+    /// tree's unchanged files need not flush them again.
+    static let flushedMarkerFile = "flushed"
     /// The prefix of a file being written: it only gets its final name after it verified.
     static let temporaryPrefix = PlanBuilder.temporaryPrefix
 

@@ -29,11 +29,14 @@ enum TreeFlush {
     /// a MiB, rounded up).
     static let foreignBytesPerFile: UInt64 = 64 << 10
 
-    /// Flushes every file and folder of `plan` in `staging`, then `staging` itself. `wholeFileSystem`
-    /// forces one way (for tests); nil chooses.
-    static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil) throws(AssetPackError) {
-        let files = plan.items.indices.filter { plan.items[$0].kind == .file }
-        if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count) {
+    /// Flushes every file and folder of `plan` in `staging`, then `staging` itself, except the files at the
+    /// positions `skipping` (already on the device: linked from a flushed tree). `wholeFileSystem` forces one
+    /// way (for tests); nil chooses.
+    static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
+                      skipping: Set<Int> = []) throws(AssetPackError) {
+        let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
+        let folders = plan.items.count - plan.fileCount  // each flushed on its own too
+        if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders) {
             return try io(staging.fd.syncFileSystem(path: staging.path))
         }
         let unreadable = try flushFiles(files, of: plan, in: staging)
@@ -41,7 +44,7 @@ enum TreeFlush {
         try flushFolders(of: plan, in: staging)
     }
 
-    /// True when `syncfs` has less to wait for than `files` per-file flushes would cost.
+    /// True when `syncfs` has less to wait for than `files` per-file (or per-folder) flushes would cost.
     static func wholeFileSystemIsCheaper(files: Int) -> Bool {
         guard FileDescriptor.canSyncFileSystem, let pending = FileSystem.pendingWritebackBytes() else { return false }
         return pending <= UInt64(files) * foreignBytesPerFile

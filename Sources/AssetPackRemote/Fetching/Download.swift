@@ -32,11 +32,14 @@ final class Download<Sink: FetchSink> {
     /// The bytes still wanted, within the resource.
     var wanted: Range<UInt64> { item.start + received..<item.start + item.length }
 
-    /// The next request: the whole resource when nothing is in yet and no range is wanted, else the rest of the
-    /// item's range, with `If-Range` when the resource's tag is known and strong.
+    /// The next request: the whole resource when nothing is in yet, no range is wanted and it fits in one
+    /// request (``FetchOptions/maxRequestBytes``), else the next at most that many bytes of the item's range,
+    /// with `If-Range` when the resource's tag is known and strong.
     func request(_ options: FetchOptions) -> HTTPRequest {
-        let ranged = item.range != nil || received > 0
-        return HTTPRequest(url: item.url, range: ranged ? wanted : nil,
+        let most = max(options.maxRequestBytes, 64 << 10)
+        let ranged = item.range != nil || received > 0 || remaining > most
+        let next = wanted.lowerBound..<wanted.lowerBound + min(remaining, most)
+        return HTTPRequest(url: item.url, range: ranged ? next : nil,
                            ifRange: ranged ? etag.flatMap { isStrongETag($0) ? $0 : nil } : nil,
                            timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
     }

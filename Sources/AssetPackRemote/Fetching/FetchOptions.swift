@@ -10,10 +10,17 @@ public struct FetchOptions: Sendable {
     public var timeout: Duration = .seconds(30)
     /// Most requests in flight at once, across every fetch of this fetcher.
     public var maxConcurrentRequests = 4
+    /// Most bytes one request asks for: a longer file or range is fetched as consecutive `Range` requests of
+    /// at most this many bytes. URLSession on Linux cannot pause a transfer, so a response is read into a
+    /// buffer as fast as the network brings it; on a fast network a large file asked in one request outruns
+    /// the writer, fills the transport's buffer (``URLSessionTransport/bufferLimit``) and must be cut off and
+    /// asked again from where the writer stopped, bytes that crossed the network twice. Ranges no longer than
+    /// the buffer never do, and keep memory at most ``maxConcurrentRequests`` times this. At least 64 KiB.
+    public var maxRequestBytes: UInt64 = 2 << 20
     /// When and how often to try again.
     public var retry = RetryPolicy()
 
-    /// The defaults: https only, 30 s timeout, 4 requests at once, ``RetryPolicy/init()``.
+    /// The defaults: https only, 30 s timeout, 4 requests at once of at most 2 MiB each, ``RetryPolicy/init()``.
     public init() {}
 
     /// Throws ``AssetPackError/Code/invalidArgument`` unless `url` is `https://host/…`, or `http://host/…`

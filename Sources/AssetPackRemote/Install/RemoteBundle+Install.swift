@@ -16,6 +16,10 @@ extension RemoteBundle {
     ///    before it counts. A killed or failed install resumes where it stopped; the previous tree stays in place
     ///    until the new one is complete.
     ///
+    /// After the switch the previous tree waits beside the destination as `.NAME.assetpack-previous` (removing it
+    /// can cost as much as the upgrade); the next call for the destination removes it under the install lock:
+    /// an up-to-date check before it answers, an install while it fetches and writes.
+    ///
     /// - Parameters:
     ///   - destination: the folder to install into (as `AssetInstaller.init(source:destination:options:)`).
     ///   - trust: what the manifest must satisfy (``ManifestTrust/signed(by:)`` for a bundle signed at build time).
