@@ -1,5 +1,4 @@
 import AssetPackSystem
-import Foundation
 
 /// One install under the lock: plan, prepare or resume staging, fill it, record it, switch it in, and
 /// remove the previous tree. Each step leaves the destination either as it was or complete.
@@ -35,18 +34,20 @@ struct InstallTransaction {
         // A previous tree beside a complete destination is an earlier call's leftover: removed while this one works.
         let complete = current.flatMap { InstallRecord.stamp(of: $0) } != nil
         let retired = complete ? RetiredTreeRemoval(StagingNames.previous(for: installer.name), in: parent) : nil
-        defer { _ = try? retired?.finish() }
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: plan.stamp,
                                                       discarded: { progress.log(.stagingDiscarded(path: $0)) })
         var counts = Counts()
         do {
-            if state != .complete {
-                counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
-            } else {
-                try flush(staging, plan: plan)  // completed by an earlier call, which may not have flushed it
+            // The removal's thread is joined before the switch, which needs the aside name.
+            try WorkerThreads.withHelpers(retired == nil ? 0 : 1, helper: { _ in retired?.run() }) { () throws(AssetPackError) in
+                if state != .complete {
+                    counts = try fill(staging, plan: plan, resuming: state == .resumable, current: current)
+                } else {
+                    try flush(staging, plan: plan)  // completed by an earlier call, which may not have flushed it
+                }
+                try commit(staging, plan: plan)
             }
-            try commit(staging, plan: plan)
-            try retired?.finish()
+            try retired?.check()
             try switchIn()
         } catch {
             FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: state == .fresh)
@@ -185,33 +186,33 @@ struct InstallTransaction {
     }
 }
 
-/// The removal of a previous tree an earlier call left beside the destination, on a thread of its own, so
-/// that it overlaps the install's own work; ``finish()`` waits for it (before the switch, which needs its name).
+/// The removal of a previous tree an earlier call left beside the destination, run on a helper thread of
+/// ``WorkerThreads/withHelpers(_:helper:_:)`` so that it overlaps the install's own work; ``check()``, after
+/// the helper is joined, throws what the removal threw.
 private final class RetiredTreeRemoval: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    /// Written by the thread before it signals, read after the wait.
+    private let name: String
+    private let parent: Descriptor
+    /// Written by the helper thread, read once it has been joined.
     private var failure: AssetPackError?
-    private var finished = false
 
-    /// Starts removing `name` in `parent`; nil (nothing started) when there is no such entry.
+    /// The removal of `name` in `parent`; nil (nothing to remove) when there is no such entry.
     init?(_ name: String, in parent: Descriptor) {
         guard (try? parent.status(name)) ?? nil != nil else { return nil }
-        Thread.detachNewThread { [self] in
-            do throws(AssetPackError) {
-                try AtomicSwitch.removePrevious(name, in: parent)
-            } catch {
-                failure = error
-            }
-            done.signal()
+        self.name = name
+        self.parent = parent
+    }
+
+    /// Removes the tree (on the helper thread).
+    func run() {
+        do throws(AssetPackError) {
+            try AtomicSwitch.removePrevious(name, in: parent)
+        } catch {
+            failure = error
         }
     }
 
-    /// Waits until the tree is removed; throws what the removal threw. Later calls return at once.
-    func finish() throws(AssetPackError) {
-        if !finished {
-            done.wait()
-            finished = true
-        }
+    /// Throws what ``run()`` threw.
+    func check() throws(AssetPackError) {
         if let failure { throw failure }
     }
 }
