@@ -41,15 +41,15 @@ enum Interrupt {
 
     /// A count shared between threads.
     final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Monitor()
         private var value = 0
 
         /// Adds one and returns the new value.
         func increment() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value
+            lock.withLock {
+                value += 1
+                return value
+            }
         }
     }
 }

@@ -16,7 +16,7 @@ final class ProgressLine: @unchecked Sendable {
     /// Seconds between two redraws of the same step.
     private static let redrawInterval = 0.1
 
-    private let lock = NSLock()
+    private let lock = Monitor()
     private let columns: Int
     // Guarded by `lock`:
     private var shown: String?
@@ -59,19 +59,19 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Erases the line.
     func clear() {
-        lock.lock()
-        defer { lock.unlock() }
-        eraseLocked()
+        lock.withLock {
+            eraseLocked()
+        }
     }
 
     /// Writes `line` on stdout above the progress line (which is drawn again below it).
     func printAbove(_ line: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        let text = shown
-        eraseLocked()
-        print(line)  // stdout on a terminal is line-buffered: out before the line is drawn again
-        if let text { show(text) }
+        lock.withLock {
+            let text = shown
+            eraseLocked()
+            print(line)  // stdout on a terminal is line-buffered: out before the line is drawn again
+            if let text { show(text) }
+        }
     }
 
     // MARK: - Drawing
@@ -79,12 +79,12 @@ final class ProgressLine: @unchecked Sendable {
     /// Draws `text(now)` unless the same step was drawn less than ``redrawInterval`` ago.
     private func draw(step: String, _ text: (Double) -> String) {
         let now = SystemClock.monotonicSeconds()
-        lock.lock()
-        defer { lock.unlock() }
-        guard step != self.step || now - lastDraw >= Self.redrawInterval else { return }
-        self.step = step
-        lastDraw = now
-        show(text(now))
+        lock.withLock {
+            guard step != self.step || now - lastDraw >= Self.redrawInterval else { return }
+            self.step = step
+            lastDraw = now
+            show(text(now))
+        }
     }
 
     private func show(_ text: String) {

@@ -67,24 +67,8 @@ extension ExpandCommand {
         let fetcher = RemoteFetcher(options: remote.fetchOptions)
         try fetcher.options.check(url)
         let destination = destination
-        let outcome = Outcome()
-        let done = DispatchSemaphore(value: 0)
-        let task = Task.detached {
-            do throws(AssetPackError) {
-                outcome.result = .success(try await RemoteBundle(url).install(into: destination, trust: trust, options: options,
-                                                                              fetcher: fetcher, progress: progress))
-            } catch {
-                outcome.result = .failure(error)
-            }
-            done.signal()
+        return try BlockingCall.run(started: { cancel in Interrupt.handle(stop: cancel) }) { () async throws(AssetPackError) in
+            try await RemoteBundle(url).install(into: destination, trust: trust, options: options, fetcher: fetcher, progress: progress)
         }
-        Interrupt.handle(stop: { task.cancel() })
-        done.wait()
-        return try outcome.result!.get()
-    }
-
-    /// The install's result, written by the task before it signals and read after the wait.
-    private final class Outcome: @unchecked Sendable {
-        var result: Result<ExpansionResult, AssetPackError>?
     }
 }

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import Foundation
 
 /// Byte counts of downloads as they happen, shared by any number of concurrent fetches; safe from any thread.
@@ -17,7 +18,7 @@ public final class FetchProgress: @unchecked Sendable {
         public var items = 0
     }
 
-    private let lock = NSLock()
+    private let lock = Monitor()
     private var counts = Snapshot()
     private let handler: (@Sendable (Snapshot) -> Void)?
 

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPack
 import Crypto
 import Foundation
@@ -67,35 +68,11 @@ private final class SinkAdapter: FetchSink, @unchecked Sendable {
 
 /// The entity tag each stored file had when it was first fetched, by bundle path; safe from any thread.
 private final class EntityTags: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Monitor()
     private var tags: [String: String] = [:]
 
     subscript(file: String) -> String? {
         get { lock.withLock { tags[file] } }
         set { lock.withLock { if tags[file] == nil { tags[file] = newValue } } }
-    }
-}
-
-/// Runs async work from a thread that may block (the installer's worker threads, never the cooperative pool),
-/// and waits for it.
-enum BlockingCall {
-    static func run<Value: Sendable>(_ body: @escaping @Sendable () async throws(AssetPackError) -> Value) throws(AssetPackError) -> Value {
-        let outcome = Outcome<Value>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do throws(AssetPackError) {
-                outcome.value = .success(try await body())
-            } catch {
-                outcome.value = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.value!.get()
-    }
-
-    /// The result, written by the task before it signals and read after the wait.
-    private final class Outcome<Value: Sendable>: @unchecked Sendable {
-        var value: Result<Value, AssetPackError>?
     }
 }

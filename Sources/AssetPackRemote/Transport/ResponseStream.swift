@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPack
 import Foundation
 #if canImport(FoundationNetworking)
@@ -16,7 +17,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
     let url: URL
     let timeout: Duration
     let limit: Int
-    private let lock = NSLock()
+    private let lock = Monitor()
     private var task: URLSessionTask?
     private var headValue: HTTPURLResponse?
     private var chunks: [Data] = []

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPack
 import Foundation
 #if canImport(FoundationNetworking)
@@ -78,7 +79,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         let stream: ResponseStream
         let allowsPlainHTTP: Bool
     }
-    private let lock = NSLock()
+    private let lock = Monitor()
     private var entries: [Int: Entry] = [:]
 
     func register(_ stream: ResponseStream, allowsPlainHTTP: Bool, for task: URLSessionTask) {

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import Crypto
 import Foundation
 
@@ -131,24 +132,25 @@ private func readText(_ path: String) throws(AssetPackError) -> String {
 
 /// Creates `path` with `permissions` from the start (`O_CREAT | O_EXCL`: a private key is never readable by
 /// others, not even for a moment, and no existing file is replaced) and writes `text`.
-private func writeNewFile(_ path: String, _ text: String, permissions: mode_t) throws(AssetPackError) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-    guard fd >= 0 else {
-        let code = errno
-        if code == EEXIST { throw AssetPackError(.invalidArgument, "a file is already there; a key file is never replaced", path: path) }
-        throw AssetPackError.system("open", path: path, errno: code)
+private func writeNewFile(_ path: String, _ text: String, permissions: UInt32) throws(AssetPackError) {
+    let file: FileDescriptor
+    do {
+        file = try FileSystem.createFile(path, permissions: permissions)
+    } catch where error.errno == .fileExists {
+        throw AssetPackError(.invalidArgument, "a file is already there; a key file is never replaced", path: path)
+    } catch {
+        throw AssetPackError(error)
     }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    let writeError = errno
-    guard close(fd) == 0, written == bytes.count else {
-        unlink(path)
-        throw AssetPackError.system("write", path: path, errno: written < 0 ? writeError : EIO)
+    do throws(SystemError) {
+        do {
+            try file.writeAll(Array(text.utf8), path: path)
+        } catch {
+            file.close()
+            throw error
+        }
+        try file.closeAfterWriting(path: path)
+    } catch {
+        try? FileSystem.removeTree(path)  // never a half-written key file
+        throw AssetPackError(error)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
