@@ -76,7 +76,9 @@ struct InstallRecord: Codable, Sendable {
             out.append(contentsOf: #""directories":["#.utf8)
             for (index, directory) in directories.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"mode":\#(directory.mode),"path":"#.utf8)
+                out.append(contentsOf: #"{"mode":"#.utf8)
+                Self.appendNumber(UInt64(directory.mode), to: &out)
+                out.append(contentsOf: #","path":"#.utf8)
                 Self.appendString(directory.path, to: &out)
                 out.append(UInt8(ascii: "}"))
                 try handOver()
@@ -87,14 +89,22 @@ struct InstallRecord: Codable, Sendable {
         for (index, file) in files.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
-            if let crc = file.crc32 { out.append(contentsOf: #""crc32":\#(crc),"#.utf8) }
-            out.append(contentsOf: #""mode":\#(file.mode),"path":"#.utf8)
+            if let crc = file.crc32 {
+                out.append(contentsOf: #""crc32":"#.utf8)
+                Self.appendNumber(UInt64(crc), to: &out)
+                out.append(UInt8(ascii: ","))
+            }
+            out.append(contentsOf: #""mode":"#.utf8)
+            Self.appendNumber(UInt64(file.mode), to: &out)
+            out.append(contentsOf: #","path":"#.utf8)
             Self.appendString(file.path, to: &out)
             if let sha256 = file.sha256 {
                 out.append(contentsOf: #","sha256":"#.utf8)
                 Self.appendString(sha256, to: &out)
             }
-            out.append(contentsOf: #","size":\#(file.size)}"#.utf8)
+            out.append(contentsOf: #","size":"#.utf8)
+            Self.appendNumber(file.size, to: &out)
+            out.append(UInt8(ascii: "}"))
             try handOver()
         }
         out.append(contentsOf: #"],"format":\#(format),"#.utf8)
@@ -122,9 +132,25 @@ struct InstallRecord: Codable, Sendable {
         try emit(out)
     }
 
+    /// `value` in decimal, as JSON (and `\(value)`) writes it.
+    private static func appendNumber(_ value: UInt64, to out: inout [UInt8]) {
+        if value < 10 { return out.append(UInt8(ascii: "0") + UInt8(value)) }
+        let start = out.count
+        var rest = value
+        while rest > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        out[start...].reverse()
+    }
+
     /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)  // the usual name: nothing to escape, copied at once
+            return out.append(UInt8(ascii: "\""))
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):

@@ -77,9 +77,9 @@ final class StagingFill: @unchecked Sendable {
             for position in batches[index - groups.count] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
-                let folder = try io(cursors[worker].directory(item.path.parent.components))
-                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker],
-                                                            keptBlocks: self.partial[position] ?? [])
+                let folder = try io(cursors[worker].parent(of: item.path.components))
+                let kept = self.partial.isEmpty ? [] : self.partial[position] ?? []
+                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
         }
@@ -138,12 +138,17 @@ final class StagingFill: @unchecked Sendable {
     /// The record of the finished tree: its files, folders and links.
     func record() -> InstallRecord {
         var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
-        for (position, item) in plan.items.enumerated() {
-            switch item.kind {
-            case .file: files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
-                                                        mode: item.permissions, sha256: item.sha256))
-            case .directory: directories.append(InstallRecord.Directory(mode: item.permissions, path: item.path.string))
-            case .symlink: links.append(InstallRecord.Link(path: item.path.string, target: item.symlinkTarget ?? ""))
+        let items = plan.items
+        files.reserveCapacity(items.count)
+        for position in items.indices {
+            switch items[position].kind {
+            case .file: files.append(InstallRecord.File(path: items[position].path.string, size: items[position].size,
+                                                        crc32: checksums[position], mode: items[position].permissions,
+                                                        sha256: items[position].sha256))
+            case .directory: directories.append(InstallRecord.Directory(mode: items[position].permissions,
+                                                                        path: items[position].path.string))
+            case .symlink: links.append(InstallRecord.Link(path: items[position].path.string,
+                                                           target: items[position].symlinkTarget ?? ""))
             }
         }
         return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options),
