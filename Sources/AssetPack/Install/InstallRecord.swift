@@ -31,7 +31,9 @@ struct InstallRecord: Codable, Sendable {
         var target: String
     }
 
-    var format = 1
+    var format = InstallRecord.currentFormat
+    /// The format of the records this code writes.
+    static let currentFormat = 1
     var stamp: String
     var files: [File]
     /// The ``SourceFingerprint`` of the source, when it has one.
@@ -47,10 +49,15 @@ struct InstallRecord: Codable, Sendable {
     /// flushed on their own: the folder's flush usually carries them, and losing them costs only speed
     /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
+        try Self.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in try writeJSON(emit) }
+    }
+
+    /// Writes a record as ``write(into:durable:)`` does, its `installed.json` made by `json` (which hands its
+    /// text to its argument piece by piece): for a record written straight from a plan, never held whole.
+    static func write(into tree: Descriptor, durable: Bool, stamp: String, source: String?,
+                      json: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
-        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false) { (write) throws(AssetPackError) in
-            try writeJSON(write)
-        }
+        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false, json)
         if let source {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
@@ -63,6 +70,15 @@ struct InstallRecord: Codable, Sendable {
     /// allocation of the whole expansion) and handed to `emit` in pieces of about 64 KiB, so the text of
     /// a large record is never whole in memory either.
     func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        try Self.writeJSON(format: format, stamp: stamp, source: source, directories: directories, files: files, links: links, emit)
+    }
+
+    /// The `installed.json` of a record with these parts, as ``writeJSON(_:)`` writes it; the lists may be
+    /// lazy, each entry made only when it is written.
+    static func writeJSON<Directories: Sequence<Directory>, Files: Sequence<File>, Links: Sequence<Link>, Failure: Error>(
+        format: Int, stamp: String, source: String?, directories: Directories?, files: Files, links: Links?,
+        _ emit: (borrowing [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         let piece = 64 * 1024
         var out: [UInt8] = []
         out.reserveCapacity(piece + 4096)

@@ -88,7 +88,7 @@ struct InstallTransaction {
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
         try flush(staging, plan: plan)
-        try fill.record().write(into: staging, durable: durable)
+        try fill.writeRecord(into: staging, durable: durable)
         return counts
     }
 

@@ -135,23 +135,26 @@ final class StagingFill: @unchecked Sendable {
         return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
-    /// The record of the finished tree: its files, folders and links.
-    func record() -> InstallRecord {
-        var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
-        let items = plan.items
-        files.reserveCapacity(items.count)
-        for position in items.indices {
-            switch items[position].kind {
-            case .file: files.append(InstallRecord.File(path: items[position].path.string, size: items[position].size,
-                                                        crc32: checksums[position], mode: items[position].permissions,
-                                                        sha256: items[position].sha256))
-            case .directory: directories.append(InstallRecord.Directory(mode: items[position].permissions,
-                                                                        path: items[position].path.string))
-            case .symlink: links.append(InstallRecord.Link(path: items[position].path.string,
-                                                           target: items[position].symlinkTarget ?? ""))
-            }
+    /// Writes the record of the finished tree (its files, folders and links, ``InstallRecord``) into
+    /// `tree`, straight from the plan: each entry is made when it is written, so the record of a million
+    /// files is never held whole.
+    func writeRecord(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
+        let items = plan.items, checksums = self.checksums
+        let positions = items.indices.lazy
+        let directories = positions.filter { items[$0].kind == .directory }.map {
+            InstallRecord.Directory(mode: items[$0].permissions, path: items[$0].path.string)
         }
-        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options),
-                             directories: directories, links: links)
+        let files = positions.filter { items[$0].kind == .file }.map {
+            InstallRecord.File(path: items[$0].path.string, size: items[$0].size, crc32: checksums[$0], mode: items[$0].permissions,
+                               sha256: items[$0].sha256)
+        }
+        let links = positions.filter { items[$0].kind == .symlink }.map {
+            InstallRecord.Link(path: items[$0].path.string, target: items[$0].symlinkTarget ?? "")
+        }
+        let stamp = plan.stamp, source = SourceFingerprint.of(self.source.storage, options: options)
+        try InstallRecord.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in
+            try InstallRecord.writeJSON(format: InstallRecord.currentFormat, stamp: stamp, source: source, directories: directories,
+                                        files: files, links: links, emit)
+        }
     }
 }
