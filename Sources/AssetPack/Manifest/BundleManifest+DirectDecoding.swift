@@ -20,8 +20,13 @@ enum ManifestDirectReader {
 /// Thrown inside ``ManifestDirectReader`` when the text is not one it takes on.
 private struct NotTaken: Error {}
 
-private struct Reader {
+private final class Reader {
     let text: JSONBytes
+    /// Where the last object or array read started and ended: a member whose value it is need not be
+    /// stepped over again to find its end.
+    private var read: (start: Int, end: Int) = (-1, -1)
+
+    init(text: JSONBytes) { self.text = text }
 
     func manifest(at offset: Int) throws(NotTaken) -> BundleManifest {
         var format: Int?, identity: String?, threshold: UInt64?, generator: String?, entries: [BundleManifest.Entry]?
@@ -95,16 +100,22 @@ private struct Reader {
     private func members(of offset: Int, _ body: (StaticName, Int) throws(NotTaken) -> Void) throws(NotTaken) {
         guard text.byte(at: offset) == UInt8(ascii: "{") else { throw NotTaken() }
         var failed = false
-        _ = try? text.forEachElement(offset, object: true) { (key, value) throws(JSONSyntaxError) -> Int in
+        let end = try? text.forEachElement(offset, object: true) { (key, value) throws(JSONSyntaxError) -> Int in
             guard !failed else { return text.skipChecked(value) }
             guard let (end, escaped) = try? text.stringEnd(key), !escaped else {
                 failed = true
                 return text.skipChecked(value)
             }
             do { try body(StaticName(text: text, start: key + 1, end: end - 1), value) } catch { failed = true }
-            return text.skipChecked(value)
+            return self.end(of: value)
         }
-        if failed { throw NotTaken() }
+        guard let end, !failed else { throw NotTaken() }
+        read = (offset, end)
+    }
+
+    /// Where the value at `offset` ends: known when it is the object or array read last.
+    private func end(of offset: Int) -> Int {
+        read.start == offset ? read.end : text.skipChecked(offset)
     }
 
     /// The elements of the array at `offset`, each read by `element`.
@@ -112,13 +123,14 @@ private struct Reader {
         guard text.byte(at: offset) == UInt8(ascii: "[") else { throw NotTaken() }
         var result: [Element] = []
         var failed = false
-        _ = try? text.forEachElement(offset, object: false) { (_, value) throws(JSONSyntaxError) -> Int in
+        let end = try? text.forEachElement(offset, object: false) { (_, value) throws(JSONSyntaxError) -> Int in
             if !failed {
                 do { result.append(try element(value)) } catch { failed = true }
             }
-            return text.skipChecked(value)
+            return self.end(of: value)
         }
-        if failed { throw NotTaken() }
+        guard let end, !failed else { throw NotTaken() }
+        read = (offset, end)
         return result
     }
 
