@@ -10,12 +10,24 @@ package final class DirectoryCursor {
 
     /// The open folder at `components` below the root (the root itself for none). It must exist.
     package func directory(_ components: [String]) throws(SystemError) -> Descriptor {
+        try directory(components[...])
+    }
+
+    /// The open folder that holds the item at `components` (the root for a top-level item): what
+    /// ``directory(_:)`` returns for the item's parent, without making the parent's path.
+    package func parent(of components: [String]) throws(SystemError) -> Descriptor {
+        try directory(components.dropLast())
+    }
+
+    /// The open folder at `components` below the root; siblings of the last folder asked for cost no call.
+    package func directory(_ components: ArraySlice<String>) throws(SystemError) -> Descriptor {
+        let start = components.startIndex
         var shared = 0
-        while shared < min(components.count, names.count) && components[shared] == names[shared] { shared += 1 }
+        while shared < min(components.count, names.count) && components[start + shared] == names[shared] { shared += 1 }
         names.removeSubrange(shared...)
         chain.removeSubrange(shared...)
         while names.count < components.count {
-            let next = components[names.count]
+            let next = components[start + names.count]
             chain.append(try (chain.last ?? root).directory(next))
             names.append(next)
         }

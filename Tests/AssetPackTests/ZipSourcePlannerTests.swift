@@ -102,4 +102,21 @@ import TestSupport
         #expect(items.map(\.path) == items.map(\.path).sorted())
         #expect(Set(items.filter { $0.kind == .file }.map(\.path.string)) == Set(names))
     }
+
+    @Test func foldedKeysAreLowercasedNFCPaths() throws {
+        for name in ["a", "Dir/Sub/File.TXT", "x/Y_z-0.9/@[`{", "Caf\u{E9}/N\u{303}o", "cafe\u{301}/A"] {
+            let path = try AssetPath(name)
+            let expected = path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
+            #expect(Array(PlanBuilder.foldedKey(path).utf8) == Array(expected.utf8), "\(name)")
+        }
+        #expect(PlanBuilder.foldedKey(.root) == "")
+    }
+
+    @Test func aPlanCountsItsFilesAndBytesOnce() throws {
+        let scratch = try TemporaryDirectory("plan-counts")
+        try AssetTree.standard.write(to: scratch.file("tree"))
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")))
+        #expect(plan.fileCount == plan.items.count(where: { $0.kind != .directory }))
+        #expect(plan.totalBytes == plan.items.reduce(0) { $0 + $1.size })
+    }
 }

@@ -31,7 +31,9 @@ struct InstallRecord: Codable, Sendable {
         var target: String
     }
 
-    var format = 1
+    var format = InstallRecord.currentFormat
+    /// The format of the records this code writes.
+    static let currentFormat = 1
     var stamp: String
     var files: [File]
     /// The ``SourceFingerprint`` of the source, when it has one.
@@ -47,10 +49,15 @@ struct InstallRecord: Codable, Sendable {
     /// flushed on their own: the folder's flush usually carries them, and losing them costs only speed
     /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
     func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
+        try Self.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in try writeJSON(emit) }
+    }
+
+    /// Writes a record as ``write(into:durable:)`` does, its `installed.json` made by `json` (which hands its
+    /// text to its argument piece by piece): for a record written straight from a plan, never held whole.
+    static func write(into tree: Descriptor, durable: Bool, stamp: String, source: String?,
+                      json: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
-        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false) { (write) throws(AssetPackError) in
-            try writeJSON(write)
-        }
+        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false, json)
         if let source {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
@@ -63,6 +70,15 @@ struct InstallRecord: Codable, Sendable {
     /// allocation of the whole expansion) and handed to `emit` in pieces of about 64 KiB, so the text of
     /// a large record is never whole in memory either.
     func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        try Self.writeJSON(format: format, stamp: stamp, source: source, directories: directories, files: files, links: links, emit)
+    }
+
+    /// The `installed.json` of a record with these parts, as ``writeJSON(_:)`` writes it; the lists may be
+    /// lazy, each entry made only when it is written.
+    static func writeJSON<Directories: Sequence<Directory>, Files: Sequence<File>, Links: Sequence<Link>, Failure: Error>(
+        format: Int, stamp: String, source: String?, directories: Directories?, files: Files, links: Links?,
+        _ emit: (borrowing [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) {
         let piece = 64 * 1024
         var out: [UInt8] = []
         out.reserveCapacity(piece + 4096)
@@ -76,7 +92,9 @@ struct InstallRecord: Codable, Sendable {
             out.append(contentsOf: #""directories":["#.utf8)
             for (index, directory) in directories.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"mode":\#(directory.mode),"path":"#.utf8)
+                out.append(contentsOf: #"{"mode":"#.utf8)
+                Self.appendNumber(UInt64(directory.mode), to: &out)
+                out.append(contentsOf: #","path":"#.utf8)
                 Self.appendString(directory.path, to: &out)
                 out.append(UInt8(ascii: "}"))
                 try handOver()
@@ -87,14 +105,22 @@ struct InstallRecord: Codable, Sendable {
         for (index, file) in files.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "{"))
-            if let crc = file.crc32 { out.append(contentsOf: #""crc32":\#(crc),"#.utf8) }
-            out.append(contentsOf: #""mode":\#(file.mode),"path":"#.utf8)
+            if let crc = file.crc32 {
+                out.append(contentsOf: #""crc32":"#.utf8)
+                Self.appendNumber(UInt64(crc), to: &out)
+                out.append(UInt8(ascii: ","))
+            }
+            out.append(contentsOf: #""mode":"#.utf8)
+            Self.appendNumber(UInt64(file.mode), to: &out)
+            out.append(contentsOf: #","path":"#.utf8)
             Self.appendString(file.path, to: &out)
             if let sha256 = file.sha256 {
                 out.append(contentsOf: #","sha256":"#.utf8)
                 Self.appendString(sha256, to: &out)
             }
-            out.append(contentsOf: #","size":\#(file.size)}"#.utf8)
+            out.append(contentsOf: #","size":"#.utf8)
+            Self.appendNumber(file.size, to: &out)
+            out.append(UInt8(ascii: "}"))
             try handOver()
         }
         out.append(contentsOf: #"],"format":\#(format),"#.utf8)
@@ -122,9 +148,25 @@ struct InstallRecord: Codable, Sendable {
         try emit(out)
     }
 
+    /// `value` in decimal, as JSON (and `\(value)`) writes it.
+    private static func appendNumber(_ value: UInt64, to out: inout [UInt8]) {
+        if value < 10 { return out.append(UInt8(ascii: "0") + UInt8(value)) }
+        let start = out.count
+        var rest = value
+        while rest > 0 {
+            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        out[start...].reverse()
+    }
+
     /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)  // the usual name: nothing to escape, copied at once
+            return out.append(UInt8(ascii: "\""))
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):

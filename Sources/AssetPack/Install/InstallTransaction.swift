@@ -107,7 +107,7 @@ struct InstallTransaction {
         BackupExclusion.apply(to: staging.path)
         try flush(staging, plan: plan, skipping: onDevice)
         if durable { try markFlushed(staging) }
-        try fill.record().write(into: staging, durable: durable)
+        try fill.writeRecord(into: staging, durable: durable)
         return counts
     }
 

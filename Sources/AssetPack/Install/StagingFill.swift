@@ -77,9 +77,9 @@ final class StagingFill: @unchecked Sendable {
             for position in batches[index - groups.count] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
-                let folder = try io(cursors[worker].directory(item.path.parent.components))
-                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker],
-                                                            keptBlocks: self.partial[position] ?? [])
+                let folder = try io(cursors[worker].parent(of: item.path.components))
+                let kept = self.partial.isEmpty ? [] : self.partial[position] ?? []
+                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
         }
@@ -135,18 +135,26 @@ final class StagingFill: @unchecked Sendable {
         return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
-    /// The record of the finished tree: its files, folders and links.
-    func record() -> InstallRecord {
-        var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
-        for (position, item) in plan.items.enumerated() {
-            switch item.kind {
-            case .file: files.append(InstallRecord.File(path: item.path.string, size: item.size, crc32: checksums[position],
-                                                        mode: item.permissions, sha256: item.sha256))
-            case .directory: directories.append(InstallRecord.Directory(mode: item.permissions, path: item.path.string))
-            case .symlink: links.append(InstallRecord.Link(path: item.path.string, target: item.symlinkTarget ?? ""))
-            }
+    /// Writes the record of the finished tree (its files, folders and links, ``InstallRecord``) into
+    /// `tree`, straight from the plan: each entry is made when it is written, so the record of a million
+    /// files is never held whole.
+    func writeRecord(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
+        let items = plan.items, checksums = self.checksums
+        let positions = items.indices.lazy
+        let directories = positions.filter { items[$0].kind == .directory }.map {
+            InstallRecord.Directory(mode: items[$0].permissions, path: items[$0].path.string)
         }
-        return InstallRecord(stamp: plan.stamp, files: files, source: SourceFingerprint.of(source.storage, options: options),
-                             directories: directories, links: links)
+        let files = positions.filter { items[$0].kind == .file }.map {
+            InstallRecord.File(path: items[$0].path.string, size: items[$0].size, crc32: checksums[$0], mode: items[$0].permissions,
+                               sha256: items[$0].sha256)
+        }
+        let links = positions.filter { items[$0].kind == .symlink }.map {
+            InstallRecord.Link(path: items[$0].path.string, target: items[$0].symlinkTarget ?? "")
+        }
+        let stamp = plan.stamp, source = SourceFingerprint.of(self.source.storage, options: options)
+        try InstallRecord.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in
+            try InstallRecord.writeJSON(format: InstallRecord.currentFormat, stamp: stamp, source: source, directories: directories,
+                                        files: files, links: links, emit)
+        }
     }
 }

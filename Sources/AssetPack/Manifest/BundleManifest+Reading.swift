@@ -33,7 +33,10 @@ extension BundleManifest {
 
     /// Reads the manifest of the bundle `source` as ``read(from:)`` does, and says where it was.
     public static func locate(in source: any AssetSource) throws(AssetPackError) -> Located? {
-        try locate(named: source.name) { (path) throws(AssetPackError) in try open(path, of: source) }
+        let sized = source as? any SizedAssetSource
+        return try locate(named: source.name, sizing: { (path) in (try? sized?.size(of: AssetPath(path))).flatMap { $0 } }) {
+            (path) throws(AssetPackError) in try open(path, of: source)
+        }
     }
 
     /// Reads the manifest of a bundle that is not an ``AssetSource`` yet (Android's asset manager, before
@@ -42,11 +45,19 @@ extension BundleManifest {
     /// beside the manifest checked. `name` names the bundle in messages.
     public static func locate(named name: String,
                               opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
+        try locate(named: name, sizing: { _ in nil }, opening: open)
+    }
+
+    /// ``locate(named:opening:)``, with `sizing` giving the size of a bundle path when the source knows it:
+    /// the manifest is then read into a buffer of its size (growing one would hold up to twice as much).
+    static func locate(named name: String, sizing: (String) -> UInt64?,
+                       opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
         for directory in reservedDirectories {
             let manifestPath = directory + "/" + manifestName
             guard let stream = try open(manifestPath) else { continue }
             let origin = "\(name): \(manifestPath)"
-            let manifest = try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
+            let bytes = try readAll(stream, limit: maxEncodedSize, expected: sizing(manifestPath), origin: origin)
+            let manifest = try read(bytes: bytes, origin: origin)
             let identityPath = directory + "/" + identityName
             if let identity = try open(identityPath),
                OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
@@ -104,13 +115,36 @@ extension BundleManifest {
         }
     }
 
-    /// All of `stream`, at most `limit` bytes.
-    private static func readAll(_ stream: any ByteStream, limit: Int, origin: String) throws(AssetPackError) -> [UInt8] {
+    /// All of `stream`, at most `limit` bytes; read into a buffer of `expected` bytes when that is known
+    /// (a size that turns out wrong only costs a regrowth).
+    private static func readAll(_ stream: any ByteStream, limit: Int, expected: UInt64? = nil,
+                                origin: String) throws(AssetPackError) -> [UInt8] {
         do {
-            return try stream.readAll(limit: limit)
+            guard let expected, expected < UInt64(limit) else { return try stream.readAll(limit: limit) }
+            return try readAll(stream, sized: Int(expected), limit: limit)
         } catch {
             throw AssetPackError(error, path: origin)
         }
+    }
+
+    /// `stream` read into a buffer one byte larger than `size` (so the end is seen in place), growing only
+    /// when the stream is longer.
+    private static func readAll(_ stream: any ByteStream, sized size: Int, limit: Int) throws(ZipError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(ZipError) -> Int in try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...])) }
+            }
+            let count = try read.get()
+            if count == 0 {
+                bytes.removeLast(bytes.count - filled)
+                return bytes
+            }
+            filled += count
+        }
+        bytes.append(contentsOf: try stream.readAll(limit: limit - filled))  // longer than said: the rest as it comes
+        return bytes
     }
 
     /// The manifest's name inside a bookkeeping folder.

@@ -84,7 +84,8 @@ struct ArchiveEntryPlanner {
                 } else {
                     try builder.add(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
                                                   permissions: ArchiveEntryPolicy.filePermissions(entry, keeping: rules.keepsPermissions),
-                                                  origin: .zipEntry(handle, entryName: entry.name)), from: origin)
+                                                  origin: .zipEntry(handle, entryName: entry.name), entryPosition: entry.index),
+                                    from: origin)
                 }
             case .symlink:
                 let link = try symlinkTarget(entry, archive: archive, rules: rules, origin: origin)

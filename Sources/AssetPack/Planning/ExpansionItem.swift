@@ -32,6 +32,9 @@ public struct ExpansionItem: Sendable {
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
     /// entry is then inflated on several threads by the installer. Nil otherwise.
     let blocks: BlockLayout?
+    /// For a ``Origin/zipEntry(_:entryName:)`` origin planned from the archive's own entries, the entry's
+    /// position in the archive (so the writer finds it without looking its name up); -1 otherwise.
+    let entryPosition: Int32
 
     /// Where an item's bytes come from, resolved once while planning (``ResolvedSource``) into what the
     /// installer reads without asking the source again.
@@ -46,12 +49,16 @@ public struct ExpansionItem: Sendable {
         /// packing archive.
         case zipEntry(ArchiveHandle, entryName: String)
         /// A file of a bundle whose stored files are delivered (``DeliveredBundleSource``), with its manifest entry.
-        case delivered(DeliveredFile)
+        /// Boxed: a manifest entry is several times larger than the other origins, and an enum is as large as
+        /// its largest case, so unboxed it would make every item of every plan that large.
+        indirect case delivered(DeliveredFile)
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
-         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil, sha256: String? = nil) {
+         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil, sha256: String? = nil,
+         entryPosition: Int = -1) {
         self.sha256 = sha256
+        self.entryPosition = Int32(clamping: entryPosition)
         self.path = path
         self.kind = kind
         self.size = size

@@ -29,13 +29,20 @@ public struct ExpansionPlan: Sendable {
         self.stamp = stamp
         self.source = reading.source
         self.folder = reading.folder
+        var files = 0, bytes: UInt64 = 0
+        for index in items.indices {  // by index: no item is copied (each copy retains its parts)
+            if items[index].kind != .directory { files += 1 }
+            bytes += items[index].size
+        }
+        self.fileCount = files
+        self.totalBytes = bytes
     }
 
     /// Files and symlinks to create.
-    public var fileCount: Int { items.count(where: { $0.kind != .directory }) }
+    public let fileCount: Int
 
     /// Bytes of all files.
-    public var totalBytes: UInt64 { items.reduce(0) { $0 + $1.size } }
+    public let totalBytes: UInt64
 
     /// The stamp a manifest bundle with `identity` gets.
     static func manifestStamp(_ identity: String) -> String { "assetpack-1 manifest \(identity)" }

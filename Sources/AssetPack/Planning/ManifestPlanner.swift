@@ -15,9 +15,11 @@ struct ManifestPlanner {
         builder.reserve(manifest.entries.count)
         var archives: [AssetPath: ArchiveHandle] = [:]
         var last: (file: String, handle: ArchiveHandle)?
+        // One origin for every entry: a conflict message names the paths itself, and a text per entry
+        // would cost a string (and a slot in the builder's table of origins) per file.
+        let origin = BundleManifest.path
         for entry in manifest.entries {
             let path = try AssetPath(entry.path)
-            let origin = "\(BundleManifest.path) entry \"\(entry.path)\""
             switch entry.kind {
             case .directory:
                 try builder.add(.directory(path, permissions: PermissionPolicy.directory(entry.mode)), from: origin)

@@ -153,9 +153,24 @@ struct PlanBuilder {
     /// path (the usual case) is already NFC and lowercases byte by byte, so it skips Foundation's
     /// normalization, which would cost far more than the rest of planning.
     static func foldedKey(_ path: AssetPath) -> String {
-        let joined = path.string
-        if joined.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: joined.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let components = path.components
+        if components.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) {
+            // Written straight into the key's storage: no joined path and no byte array first.
+            let count = components.reduce(max(0, components.count - 1)) { $0 + $1.utf8.count }
+            return String(unsafeUninitializedCapacity: count) { key in
+                var end = 0
+                for (index, component) in components.enumerated() {
+                    if index > 0 {
+                        key[end] = UInt8(ascii: "/")
+                        end += 1
+                    }
+                    for byte in component.utf8 {
+                        key[end] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                        end += 1
+                    }
+                }
+                return end
+            }
         }
         return path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
     }

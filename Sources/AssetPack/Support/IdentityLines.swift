@@ -17,6 +17,15 @@ struct IdentityLines {
         buffer.append(contentsOf: value.utf8)
     }
 
+    /// Appends a path's components joined by `/`, as ``AssetPath/string`` writes them (without making
+    /// that string).
+    mutating func path(_ components: [String]) {
+        for (index, component) in components.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: "/")) }
+            buffer.append(contentsOf: component.utf8)
+        }
+    }
+
     /// Appends `value` in `radix` (lowercase digits), as `String(value, radix:)` writes it.
     mutating func number<Value: BinaryInteger>(_ value: Value, radix: Value = 10) {
         if value == 0 { return buffer.append(UInt8(ascii: "0")) }

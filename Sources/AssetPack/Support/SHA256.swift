@@ -41,9 +41,9 @@ package struct SHA256: Sendable {
     private mutating func update(raw bytes: UnsafeRawBufferPointer) {
         length += UInt64(bytes.count)
         var rest = bytes[...]
-        if !pending.isEmpty {
+        if !pending.isEmpty || rest.count < 64 {
             let taken = min(64 - pending.count, rest.count)
-            pending.append(contentsOf: rest.prefix(taken))
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest.prefix(taken)))
             rest = rest.dropFirst(taken)
             guard pending.count == 64 else { return }
             pending.withUnsafeBytes { compress($0) }
@@ -53,7 +53,7 @@ package struct SHA256: Sendable {
             compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
             rest = rest.dropFirst(64)
         }
-        pending.append(contentsOf: rest)
+        pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest))
     }
 
     private static let k: [UInt32] = [
@@ -94,5 +94,7 @@ package struct SHA256: Sendable {
 }
 
 extension UInt32 {
-    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+    /// Masking shifts: the count is always 1...31, so no check for larger counts is needed, and the
+    /// compiler makes one rotate instruction of it.
+    fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self &>> count) | (self &<< (32 &- count)) }
 }

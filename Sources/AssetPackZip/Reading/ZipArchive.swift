@@ -53,6 +53,18 @@ public final class ZipArchive: Sendable {
         index.position(of: name).map { entries[$0] }
     }
 
+    /// An entry with exactly this name, looked for first right after the entry at position `previous`
+    /// (a reader going through the archive in its own order finds each name there, without hashing it or
+    /// taking the index's lock), else as ``entry(named:)`` finds it. When the archive holds the name more
+    /// than once, the entry found may be a later one than ``entry(named:)``'s: check its size and CRC-32
+    /// against what you expect, as a reader does anyway.
+    /// - Complexity: O(1) on average.
+    public func entry(named name: String, after previous: Int) -> ZipEntry? {
+        let next = previous &+ 1
+        if next >= 0, next < entries.count, ZipIndex.sameBytes(entries[next].name, name) { return entries[next] }
+        return entry(named: name)
+    }
+
     /// The entry with this name, or a ``ZipError/Code/notFound`` error naming it.
     public func requireEntry(named name: String) throws(ZipError) -> ZipEntry {
         guard let entry = entry(named: name) else {

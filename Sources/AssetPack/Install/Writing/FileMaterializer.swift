@@ -130,7 +130,9 @@ struct FileMaterializer: Sendable {
     /// CRC (which must be the plan's) is the file's.
     private func copyEntry(_ name: String, of archive: ZipArchive, origin: String, _ item: ExpansionItem,
                            into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
-        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item)
+        let previous = item.entryPosition >= 0 ? Int(item.entryPosition) - 1 : worker.lastEntry(in: archive)
+        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item, after: previous)
+        worker.read(entry, of: archive)
         let reader: ZipEntryReader
         do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw AssetPackError(error.inArchive(origin)) }
         _ = try pump(reader, origin: origin, item, into: file, worker, computeCRC: false)
@@ -222,8 +224,21 @@ final class MaterializerWorker {
     /// The zip read buffers.
     let zip = ZipReadBuffers()
     private var sourceTree: SourceTree?
+    /// The archive and position of the entry this worker read last.
+    private var lastRead: (archive: ObjectIdentifier, position: Int)?
 
     deinit { buffer.deallocate() }
+
+    /// The position of the entry of `archive` this worker read last; -1 when it read another archive
+    /// since, or none. Items come in path order, as the entries of an archive usually are: the next entry
+    /// is then the one right after it.
+    func lastEntry(in archive: ZipArchive) -> Int {
+        guard let lastRead, lastRead.archive == ObjectIdentifier(archive) else { return -1 }
+        return lastRead.position
+    }
+
+    /// Notes that `entry` of `archive` is read now.
+    func read(_ entry: ZipEntry, of archive: ZipArchive) { lastRead = (ObjectIdentifier(archive), entry.index) }
 
     /// The first `limit` bytes of the buffer (all of it when it is smaller).
     func chunk(upTo limit: UInt64) -> UnsafeMutableRawBufferPointer {
@@ -323,10 +338,11 @@ enum ItemSource {
         }
     }
 
-    /// Entry `name` of `archive`, which must have the item's planned size and CRC-32.
+    /// Entry `name` of `archive`, which must have the item's planned size and CRC-32; looked for first
+    /// right after the entry at position `previous` (``ZipArchive/entry(named:after:)``).
     static func checkedEntry(_ name: String, of archive: ZipArchive, origin: String,
-                             for item: ExpansionItem) throws(AssetPackError) -> ZipEntry {
-        guard let entry = archive.entry(named: name) else {
+                             for item: ExpansionItem, after previous: Int = -1) throws(AssetPackError) -> ZipEntry {
+        guard let entry = archive.entry(named: name, after: previous) else {
             throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
         }
         if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {

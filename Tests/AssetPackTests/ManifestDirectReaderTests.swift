@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AssetPack
+
+/// ``ManifestDirectReader`` reads what `Decodable` reads, and leaves every other text to it.
+@Suite struct ManifestDirectReaderTests {
+    /// A manifest using every member: directories, plain and packed files, block indexes and hashes.
+    static let manifest: BundleManifest = {
+        var manifest = BundleManifest(threshold: 5, generator: "g", entries: [
+            .directory("d"),
+            .file("d/é.txt", size: 3, crc32: 0xFFFF_FFFF, storage: .packed(archive: "p/1.zip", entry: "d/é.txt", method: "deflate",
+                                                                            compressedSize: 9, blocks: [[0, 0], [65536, 100]]),
+                  mode: 0o755, sha256: String(repeating: "ab", count: 32)),
+            .file("a \"q\"", size: 0, crc32: 0, storage: .plain("a \"q\"")),
+        ])
+        manifest.entries[1].storage?.blockSHA256 = [String(repeating: "cd", count: 32)]
+        manifest.entries[1].storage?.dataOffset = 48
+        manifest.packing = "x"
+        return manifest
+    }()
+
+    @Test func readsTheManifestThePackerWrites() throws {
+        let bytes = try Self.manifest.encodedJSON()
+        #expect(ManifestDirectReader.manifest(bytes) == Self.manifest)
+        #expect(try JSONBytesDecoder.decode(BundleManifest.self, from: bytes) == Self.manifest)
+    }
+
+    @Test func nullsUnknownMembersAndRepeatedNamesReadAsWithDecodable() throws {
+        let json = #"""
+        {"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": [1, {"x": null}], "packing": null,
+         "entries": [{"path": "a", "kind": "file", "size": 1, "size": 2, "crc32": 7, "mode": null, "sha256": null,
+                      "storage": {"form": "plain", "file": "a", "entry": null, "blocks": null, "other": "y"}}]}
+        """#
+        let bytes = Array(json.utf8)
+        let direct = try #require(ManifestDirectReader.manifest(bytes))
+        #expect(direct == (try JSONBytesDecoder.decode(BundleManifest.self, from: bytes)))
+        #expect(direct.entries.first?.size == 2)  // the last member of a name wins
+    }
+
+    @Test(arguments: [
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [{"p\u0061th": "a", "kind": "directory"}]}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [{"path": "a", "kind": "folder"}]}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [{"path": 1, "kind": "directory"}]}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1.5, "generator": "g", "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": -1, "generator": "g", "entries": []}"#,
+        #"{"format": 2, "identity": "i", "generator": "g", "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": {}}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [] "#,
+    ])
+    func leavesOtherTextsToDecodable(_ json: String) {
+        #expect(ManifestDirectReader.manifest(Array(json.utf8)) == nil)
+    }
+}
