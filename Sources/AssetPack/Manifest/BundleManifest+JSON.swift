@@ -13,7 +13,7 @@ extension BundleManifest {
     }
 
     /// Parses and checks a manifest: known format, valid paths, files with size, CRC and storage. The JSON
-    /// is read in place, member by member, by ``ManifestDirectReader`` (`JSONDecoder` spent about 80,000
+    /// is read in place, member by member, by an internal direct reader (`JSONDecoder` spent about 80,000
     /// instructions on each entry, `JSONBytesDecoder` through `Decodable` about 100,000 in a release build);
     /// a text that reader does not take on goes to `JSONBytesDecoder`, which decides and words the error.
     /// - Parameters:
