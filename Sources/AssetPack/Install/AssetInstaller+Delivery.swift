@@ -19,9 +19,8 @@ extension AssetInstaller {
         let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)
         let stamp = ExpansionPlan.manifestStamp(identity)
         guard InstallRecord.stamp(atPath: probe.destination) == stamp else { return nil }
-        let folder = probe.parentPath == "/" ? "" : probe.parentPath
-        guard !FileSystem.exists(folder + "/" + StagingNames.staging(for: probe.name)) else { return nil }
-        if FileSystem.exists(folder + "/" + StagingNames.previous(for: probe.name)) { try probe.removeRetiredTree(stamp: stamp) }
+        guard !probe.hasStagingTree else { return nil }
+        if probe.hasPreviousTree { try probe.removeRetiredTree(stamp: stamp) }
         return ExpansionResult(destination: probe.destination, upToDate: true, identity: stamp,
                                seconds: SystemClock.monotonicSeconds() - started)
     }

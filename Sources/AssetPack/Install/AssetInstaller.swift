@@ -104,10 +104,17 @@ public struct AssetInstaller: Sendable {
     }
 
     /// True when an interrupted call left a staging or previous tree beside the destination.
-    var hasLeftovers: Bool {
-        let folder = parentPath == "/" ? "" : parentPath
-        return FileSystem.exists(folder + "/" + StagingNames.staging(for: name))
-            || FileSystem.exists(folder + "/" + StagingNames.previous(for: name))
+    var hasLeftovers: Bool { hasStagingTree || hasPreviousTree }
+
+    /// True when a staging tree (``StagingNames/staging(for:)``) is beside the destination.
+    var hasStagingTree: Bool { existsBeside(StagingNames.staging(for: name)) }
+
+    /// True when a previous tree (``StagingNames/previous(for:)``) is beside the destination.
+    var hasPreviousTree: Bool { existsBeside(StagingNames.previous(for: name)) }
+
+    /// True when `sibling` exists in the destination's parent folder.
+    private func existsBeside(_ sibling: String) -> Bool {
+        FileSystem.exists((parentPath == "/" ? "" : parentPath) + "/" + sibling)
     }
 
     /// Expands the source into the destination unless it is already there (see the type's notes), on the

@@ -35,7 +35,7 @@ enum TreeFlush {
     static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
                       skipping: Set<Int> = []) throws(AssetPackError) {
         let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
-        let folders = plan.items.count - plan.fileCount  // each flushed on its own too
+        let folders = plan.items.lazy.filter { $0.kind == .directory }.count  // each flushed on its own too
         if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders) {
             return try io(staging.fd.syncFileSystem(path: staging.path))
         }
