@@ -23,7 +23,7 @@ package final class DirectoryCursor {
     package func directory(_ components: ArraySlice<String>) throws(SystemError) -> Descriptor {
         let start = components.startIndex
         var shared = 0
-        while shared < min(components.count, names.count) && components[start + shared] == names[shared] { shared += 1 }
+        while shared < min(components.count, names.count) && Memory.sameBytes(components[start + shared], names[shared]) { shared += 1 }
         names.removeSubrange(shared...)
         chain.removeSubrange(shared...)
         while names.count < components.count {

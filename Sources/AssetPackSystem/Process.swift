@@ -50,4 +50,17 @@ package enum Memory {
     @inlinable package static func equal(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
         system_memcmp(left, right, count) == 0
     }
+
+    /// True when `left` and `right` have the same UTF-8 bytes. Swift's `==` on strings also equates canonically
+    /// equivalent spellings (`é` precomposed and `e` + combining accent), which are two different names to a
+    /// file system or a zip archive.
+    package static func sameBytes(_ left: String, _ right: String) -> Bool {
+        guard left.utf8.count == right.utf8.count else { return false }
+        let same = left.utf8.withContiguousStorageIfAvailable { a in
+            right.utf8.withContiguousStorageIfAvailable { b in
+                a.isEmpty || equal(a.baseAddress!, b.baseAddress!, count: a.count)
+            }
+        }
+        return same.flatMap { $0 } ?? left.utf8.elementsEqual(right.utf8)
+    }
 }

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// A zip archive opened for random access: the central directory is read once into an index, and any
 /// number of entries can then be read, from any number of threads at once (reads are positioned; there
 /// is no shared seek position).
@@ -61,7 +63,7 @@ public final class ZipArchive: Sendable {
     /// - Complexity: O(1) on average.
     public func entry(named name: String, after previous: Int) -> ZipEntry? {
         let next = previous &+ 1
-        if next >= 0, next < entries.count, ZipIndex.sameBytes(entries[next].name, name) { return entries[next] }
+        if next >= 0, next < entries.count, Memory.sameBytes(entries[next].name, name) { return entries[next] }
         return entry(named: name)
     }
 

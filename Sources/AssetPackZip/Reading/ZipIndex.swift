@@ -16,25 +16,13 @@ final class ZipIndex: @unchecked Sendable {
         init(_ text: String) { self.text = text }
         init(_ text: Substring) { self.text = String(text) }
 
-        static func == (lhs: Key, rhs: Key) -> Bool { ZipIndex.sameBytes(lhs.text, rhs.text) }
+        static func == (lhs: Key, rhs: Key) -> Bool { Memory.sameBytes(lhs.text, rhs.text) }
 
         /// All bytes at once, as they are compared.
         func hash(into hasher: inout Hasher) {
             let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             if hashed == nil { Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         }
-    }
-
-    /// True when `left` and `right` have the same UTF-8 bytes (Swift's `==` also equates canonically
-    /// equivalent spellings).
-    static func sameBytes(_ left: String, _ right: String) -> Bool {
-        guard left.utf8.count == right.utf8.count else { return false }
-        let same = left.utf8.withContiguousStorageIfAvailable { a in
-            right.utf8.withContiguousStorageIfAvailable { b in
-                a.isEmpty || Memory.equal(a.baseAddress!, b.baseAddress!, count: a.count)
-            }
-        }
-        return same.flatMap { $0 } ?? left.utf8.elementsEqual(right.utf8)
     }
 
     private let entries: [ZipEntry]
