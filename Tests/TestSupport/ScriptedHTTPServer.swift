@@ -8,7 +8,8 @@ import Glibc
 /// it accepts, so a test can see a client keep one alive across requests.
 ///
 /// Requests are read one after the other on each connection (a head up to `\r\n\r\n`); the reply decides
-/// whether the connection stays open. Bounded like ``FaultProxy``: 5 s socket timeouts, a stall lasts at most
+/// whether the connection stays open. Bounded like ``FaultProxy``: 120 s socket timeouts (a kept-alive
+/// connection outlives a test starved of threads for a while), a stall lasts at most
 /// its duration, and ``stop()`` / `deinit` close everything.
 public final class ScriptedHTTPServer: @unchecked Sendable {
     /// The answer to one request.
@@ -93,7 +94,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
             guard poll(&poller, 1, 50) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
-            LoopbackSocket.setTimeouts(client, 5)
+            LoopbackSocket.setTimeouts(client, 120)
             let admitted = lock.withLock {
                 guard !stopped else { return false }
                 accepted += 1

@@ -21,7 +21,7 @@ struct ResponseHead: Equatable {
     var headers: [String: String]
 
     /// Parses a head: the status line and field lines, each ended by CRLF (or LF), without the empty line
-    /// that ends the head. Returns nil with `reason` when the bytes are not an HTTP/1.x response head.
+    /// that ends the head. A ``HeadError`` with the reason when the bytes are not an HTTP/1.x response head.
     static func parse(_ lines: [ArraySlice<UInt8>]) -> Result<ResponseHead, HeadError> {
         guard let first = lines.first else { return .failure(HeadError("no status line")) }
         guard let (minor, status) = statusLine(first) else {

@@ -30,7 +30,7 @@ final class SocketBody: HTTPBody, @unchecked Sendable {
     private var connection: HTTPConnection?
     private var cancelled = false
     private var reading = false
-    /// Touched only by the one reader.
+    /// Touched only by the one reader (``HTTPBody/next()`` is called by one task at a time).
     private var state: State
     private var received: UInt64 = 0
 

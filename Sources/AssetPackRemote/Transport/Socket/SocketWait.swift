@@ -31,21 +31,19 @@ struct SocketWait {
         deadline = .now + timeout
     }
 
-    /// Returns once `socket` is ready; throws a timeout (`io`) or `cancelled`. The socket is always asked
-    /// once before the deadline counts: a task that was not scheduled for a while still finds what arrived.
+    /// Returns once `socket` is ready; throws a timeout (`io`) or `cancelled`. The deadline is judged only by a
+    /// `poll` made at or after it: a task that was not scheduled for a while still finds what arrived meanwhile.
     func until(_ socket: StreamSocket, is readiness: StreamSocket.Readiness) async throws(AssetPackError) {
-        var first = true
         while true {
             if Task.isCancelled || isAbandoned() { throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString) }
             let left = deadline - .now
-            guard left > .zero || first else { throw timedOut() }
             let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             do {
                 if try socket.wait(for: readiness, milliseconds: Int32(min(Int64(Self.slice), milliseconds))) { return }
             } catch {
                 throw SocketFailure.error(error, url: url)
             }
-            first = false
+            if left <= .zero { throw timedOut() }
             await Task.yield()
         }
     }
