@@ -25,10 +25,10 @@ struct FaultTests {
 
     // MARK: Dropped connections
 
-    @Test func droppedConnectionsResumeWithIfRange() async throws {
+    @Test(arguments: TransportChoice.allCases) func droppedConnectionsResumeWithIfRange(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 < 2 ? .dropAfter(bytes: 50_000) : .none })
         let progress = FetchProgress()
-        let (bytes, result) = try await site.fetch(whole(site), progress: progress)
+        let (bytes, result) = try await site.fetch(whole(site), transport: client.make(), progress: progress)
         #expect(bytes == data)
         #expect(result.requests == 3)
         let log = await site.server.requests(atLeast: 3)
@@ -37,16 +37,16 @@ struct FaultTests {
         #expect(progress.snapshot == .init(received: 150_000, completed: 150_000, verified: 150_000, items: 1))
     }
 
-    @Test func aConnectionDroppedOnEveryRequestStillCompletesWhileItProgresses() async throws {
+    @Test(arguments: TransportChoice.allCases) func aConnectionDroppedOnEveryRequestStillCompletesWhileItProgresses(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .dropAfter(bytes: 40_000) })
-        let (bytes, result) = try await site.fetch(whole(site), options: testOptions(attempts: 2))
+        let (bytes, result) = try await site.fetch(whole(site), options: testOptions(attempts: 2), transport: client.make())
         #expect(bytes == data)
         #expect(result.requests == 4)
     }
 
-    @Test func aConnectionThatNeverDeliversIsAnError() async throws {
+    @Test(arguments: TransportChoice.allCases) func aConnectionThatNeverDeliversIsAnError(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .dropAfter(bytes: 0) })
-        let error = await site.failure(whole(site), options: testOptions(attempts: 3))
+        let error = await site.failure(whole(site), options: testOptions(attempts: 3), transport: client.make())
         #expect(error?.code == .network)
         #expect(error?.path == site.url("f.bin").absoluteString)
         #expect(error?.message.contains("gave up after 3 requests") == true)
@@ -54,17 +54,17 @@ struct FaultTests {
 
     // MARK: Error statuses
 
-    @Test func serviceUnavailableIsRetried() async throws {
+    @Test(arguments: TransportChoice.allCases) func serviceUnavailableIsRetried(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 < 2 ? .status(503) : .none })
-        let (bytes, result) = try await site.fetch(whole(site))
+        let (bytes, result) = try await site.fetch(whole(site), transport: client.make())
         #expect(bytes == data)
         #expect(result.requests == 3)
         #expect(await site.server.requests(atLeast: 1).count == 1)
     }
 
-    @Test func aServerErrorThatPersistsIsReportedWithItsStatus() async throws {
+    @Test(arguments: TransportChoice.allCases) func aServerErrorThatPersistsIsReportedWithItsStatus(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .status(500) })
-        let error = await site.failure(whole(site))
+        let error = await site.failure(whole(site), transport: client.make())
         #expect(error?.code == .network)
         #expect(error?.message.hasPrefix("the server answered HTTP 500") == true)
         #expect(error?.message.contains("gave up after 4 requests") == true)
@@ -74,9 +74,9 @@ struct FaultTests {
 
     // MARK: Stalls
 
-    @Test func aStalledBodyTimesOutAndResumes() async throws {
+    @Test(arguments: TransportChoice.allCases) func aStalledBodyTimesOutAndResumes(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 == 0 ? .stall(afterBytes: 10_000, seconds: 10) : .none })
-        let transport = CountingTransport()
+        let transport = CountingTransport(client.make())
         let (bytes, result) = try await site.fetch(whole(site), options: testOptions(timeout: .milliseconds(300)), transport: transport)
         #expect(bytes == data)
         #expect(result.requests == 2)
@@ -86,49 +86,49 @@ struct FaultTests {
         #expect(transport.failures.allSatisfy { $0.code == .io && $0.message.hasPrefix("timed out") })
     }
 
-    @Test func aServerThatAlwaysStallsIsATimeoutError() async throws {
+    @Test(arguments: TransportChoice.allCases) func aServerThatAlwaysStallsIsATimeoutError(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .stall(afterBytes: 0, seconds: 2) })
-        let error = await site.failure(whole(site), options: testOptions(timeout: .milliseconds(200), attempts: 2))
+        let error = await site.failure(whole(site), options: testOptions(timeout: .milliseconds(200), attempts: 2), transport: client.make())
         #expect(error?.code == .network)
         #expect(error?.message.hasPrefix("timed out") == true)
     }
 
     // MARK: Truncated and damaged bodies
 
-    @Test func aTruncatedWholeFileIsFetchedAgain() async throws {
+    @Test(arguments: TransportChoice.allCases) func aTruncatedWholeFileIsFetchedAgain(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 == 0 ? .truncate(bytes: 30_000) : .none })
-        let (bytes, result) = try await site.fetch(whole(site))
+        let (bytes, result) = try await site.fetch(whole(site), transport: client.make())
         #expect(bytes == data)
         #expect(result.requests == 2)
     }
 
-    @Test func aTruncatedRangeIsCompletedWithTheRest() async throws {
+    @Test(arguments: TransportChoice.allCases) func aTruncatedRangeIsCompletedWithTheRest(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 == 0 ? .truncate(bytes: 30_000) : .none })
-        let (bytes, result) = try await site.fetch(part(site, 10_000..<110_000))
+        let (bytes, result) = try await site.fetch(part(site, 10_000..<110_000), transport: client.make())
         #expect(bytes == Array(data[10_000..<110_000]))
         #expect(result.requests == 2)
         #expect(await site.server.requests(atLeast: 2).map(\.range) == ["bytes=10000-109999", "bytes=40000-109999"])
     }
 
-    @Test func aFileAlwaysTruncatedIsAVerificationError() async throws {
+    @Test(arguments: TransportChoice.allCases) func aFileAlwaysTruncatedIsAVerificationError(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .truncate(bytes: 30_000) })
-        let error = await site.failure(whole(site))
+        let error = await site.failure(whole(site), transport: client.make())
         #expect(error?.code == .verification)
         #expect(error?.message.hasPrefix("the file has 30000 bytes on the server, 150000 are expected") == true)
     }
 
-    @Test func aFlippedByteIsCaughtAndFetchedAgain() async throws {
+    @Test(arguments: TransportChoice.allCases) func aFlippedByteIsCaughtAndFetchedAgain(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 == 0 ? .flipByte(at: 123_456) : .none })
         let progress = FetchProgress()
-        let (bytes, result) = try await site.fetch(whole(site), progress: progress)
+        let (bytes, result) = try await site.fetch(whole(site), transport: client.make(), progress: progress)
         #expect(bytes == data)
         #expect(result.requests == 2)
         #expect(progress.snapshot == .init(received: 300_000, completed: 150_000, verified: 150_000, items: 1))
     }
 
-    @Test func bytesThatNeverMatchAreNeverAccepted() async throws {
+    @Test(arguments: TransportChoice.allCases) func bytesThatNeverMatchAreNeverAccepted(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .flipByte(at: 5) })
-        let error = await site.failure(whole(site))
+        let error = await site.failure(whole(site), transport: client.make())
         #expect(error?.code == .verification)
         #expect(error?.message.hasPrefix("SHA-256 mismatch: expected \(ContentHash.of(data))") == true)
         #expect(error?.message.contains("gave up after 3 requests") == true)
@@ -136,10 +136,10 @@ struct FaultTests {
 
     // MARK: Servers that ignore Range
 
-    @Test func aRangeFromAServerThatIgnoresRangeIsCutOutOfTheWholeBody() async throws {
+    @Test(arguments: TransportChoice.allCases) func aRangeFromAServerThatIgnoresRangeIsCutOutOfTheWholeBody(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { _ in .ignoreRange })
         let progress = FetchProgress()
-        let (bytes, result) = try await site.fetch(part(site, 60_000..<70_000), progress: progress)
+        let (bytes, result) = try await site.fetch(part(site, 60_000..<70_000), transport: client.make(), progress: progress)
         #expect(bytes == Array(data[60_000..<70_000]))
         #expect(result.requests == 1)
         #expect(await site.server.requests(atLeast: 1).map(\.status) == [200])
@@ -147,10 +147,10 @@ struct FaultTests {
         #expect(progress.snapshot.received >= 70_000)
     }
 
-    @Test func aResumeFromAServerThatIgnoresRangeSkipsWhatIsIn() async throws {
+    @Test(arguments: TransportChoice.allCases) func aResumeFromAServerThatIgnoresRangeSkipsWhatIsIn(_ client: TransportChoice) async throws {
         let site = try await serve(faults: { $0 == 0 ? .dropAfter(bytes: 60_000) : .ignoreRange })
         let progress = FetchProgress()
-        let (bytes, result) = try await site.fetch(whole(site), progress: progress)
+        let (bytes, result) = try await site.fetch(whole(site), transport: client.make(), progress: progress)
         #expect(bytes == data)
         #expect(result.requests == 2)
         #expect(await site.server.requests(atLeast: 2).map(\.status) == [200, 200])
@@ -171,11 +171,11 @@ struct FaultTests {
         return site
     }
 
-    @Test func aFileReplacedBetweenTwoRangeRequestsIsFetchedWholeAgain() async throws {
+    @Test(arguments: TransportChoice.allCases) func aFileReplacedBetweenTwoRangeRequestsIsFetchedWholeAgain(_ client: TransportChoice) async throws {
         let replacement = testBytes(150_000, seed: 99)
         let site = try await replacedMidDownload(by: replacement)
         let progress = FetchProgress()
-        let (bytes, result) = try await site.fetch(fileItem(site.url("f.bin"), replacement), progress: progress)
+        let (bytes, result) = try await site.fetch(fileItem(site.url("f.bin"), replacement), transport: client.make(), progress: progress)
         #expect(bytes == replacement)
         #expect(result.requests == 2)
         let log = await site.server.requests(atLeast: 2)
@@ -186,9 +186,9 @@ struct FaultTests {
         #expect(progress.snapshot.completed == 150_000)
     }
 
-    @Test func aFileReplacedMidDownloadNoLongerMatchingIsAnErrorNamingTheChange() async throws {
+    @Test(arguments: TransportChoice.allCases) func aFileReplacedMidDownloadNoLongerMatchingIsAnErrorNamingTheChange(_ client: TransportChoice) async throws {
         let site = try await replacedMidDownload(by: testBytes(150_000, seed: 99))
-        let error = await site.failure(whole(site))
+        let error = await site.failure(whole(site), transport: client.make())
         #expect(error?.code == .verification)
         #expect(error?.message.contains("SHA-256 mismatch") == true)
         #expect(error?.message.contains("the file changed on the server during the download (ETag") == true)
@@ -196,25 +196,25 @@ struct FaultTests {
 
     // MARK: Several at once
 
-    @Test func manyDownloadsThroughFaultsAllEndRight() async throws {
+    @Test(arguments: TransportChoice.allCases) func manyDownloadsThroughFaultsAllEndRight(_ client: TransportChoice) async throws {
         let files = (0..<10).map { testBytes(30_000, seed: 100 + UInt64($0)) }
         let faults: [FaultProxy.Fault] = [.dropAfter(bytes: 7000), .status(503), .flipByte(at: 100), .none, .truncate(bytes: 1000)]
         let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }),
                             faults: { $0 < 10 ? faults[$0 % faults.count] : .none })
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let sinks = UncheckedBox((0..<items.count).map { _ in MemorySink() })
-        let transport = CountingTransport()
+        let transport = CountingTransport(client.make())
         _ = try await RemoteFetcher(options: testOptions(concurrency: 3), transport: transport).fetchAll(items, sink: { sinks.value[$0] })
         for (index, sink) in sinks.value.enumerated() { #expect(sink.bytes == files[index]) }
         #expect(transport.peak <= 3)
     }
 
-    @Test func oneFailureCancelsTheOthersAndIsTheErrorThrown() async throws {
+    @Test(arguments: TransportChoice.allCases) func oneFailureCancelsTheOthersAndIsTheErrorThrown(_ client: TransportChoice) async throws {
         let files = (0..<6).map { testBytes(10_000, seed: 200 + UInt64($0)) }
         let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) } + [fileItem(site.url("missing"), [1])]
         let error = await expectFailure {
-            try await RemoteFetcher(options: testOptions(concurrency: 2)).fetchAll(items, sink: { _ in MemorySink() })
+            try await RemoteFetcher(options: testOptions(concurrency: 2), transport: client.make()).fetchAll(items, sink: { _ in MemorySink() })
         }
         #expect(error?.code == .notFound)
         #expect(error?.path == site.url("missing").absoluteString)

@@ -56,9 +56,27 @@ final class Site: @unchecked Sendable {
     }
 
     /// The error fetching `item` ends in.
-    func failure(_ item: FetchItem, options: FetchOptions = testOptions(), sourceLocation: SourceLocation = #_sourceLocation) async -> AssetPackError? {
-        await expectFailure({ try await fetchToMemory(RemoteFetcher(options: options), item) }, sourceLocation: sourceLocation)
+    func failure(_ item: FetchItem, options: FetchOptions = testOptions(), transport: (any HTTPTransport)? = nil,
+                 sourceLocation: SourceLocation = #_sourceLocation) async -> AssetPackError? {
+        await expectFailure({ try await fetchToMemory(RemoteFetcher(options: options, transport: transport), item) }, sourceLocation: sourceLocation)
     }
+}
+
+/// The two clients a test of plain HTTP can run against: the socket client (the default for `http://`) and
+/// URLSession (for `https://` and proxies).
+enum TransportChoice: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sockets
+    case urlSession
+
+    /// A new transport of this kind.
+    func make(connections: Int = 8) -> any HTTPTransport {
+        switch self {
+        case .sockets: SocketHTTPTransport(maximumConnectionsPerHost: connections)
+        case .urlSession: URLSessionTransport(maximumConnectionsPerHost: connections)
+        }
+    }
+
+    var testDescription: String { rawValue }
 }
 
 /// The whole-file item for `bytes` at `url`.
@@ -91,11 +109,14 @@ func expectFailure<T>(_ body: () async throws -> T, sourceLocation: SourceLocati
 /// cancelled) around a real one, and keeps the errors it passed on: how a test sees the fetcher's bound on
 /// concurrent requests exactly, and why a request failed.
 final class CountingTransport: HTTPTransport, @unchecked Sendable {
-    private let inner = URLSessionTransport()
+    private let inner: any HTTPTransport
     private let lock = NSLock()
     private var active = 0
     private var highest = 0
     private var errors: [AssetPackError] = []
+
+    /// Counts the requests of `inner` (URLSession by default).
+    init(_ inner: any HTTPTransport = URLSessionTransport()) { self.inner = inner }
 
     /// The most responses in flight at once so far.
     var peak: Int { lock.withLock { highest } }

@@ -4,14 +4,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// ``URLSessionTransport`` on its own: redirects and the plain-HTTP rule, deadlines, cancellation.
+/// ``URLSessionTransport`` on its own, and both clients where a test applies to both: redirects and the
+/// plain-HTTP rule, deadlines, cancellation.
 @Suite(ExternalTool.nginx.needed)
 struct TransportTests {
     let data = testBytes(40_000, seed: 3)
 
-    @Test func aRedirectIsFollowedWhenItsSchemeIsAllowed() async throws {
+    @Test(arguments: TransportChoice.allCases) func aRedirectIsFollowedWhenItsSchemeIsAllowed(_ client: TransportChoice) async throws {
         let site = try await Site(["new.bin": data], serverConfig: "location = /old.bin { return 302 /new.bin; }")
-        let (bytes, _) = try await site.fetch(fileItem(site.url("old.bin"), data))
+        let (bytes, _) = try await site.fetch(fileItem(site.url("old.bin"), data), transport: client.make())
         #expect(bytes == data)
         #expect(await site.server.requests(atLeast: 2).map(\.status) == [302, 200])
     }
@@ -35,11 +36,11 @@ struct TransportTests {
         #expect(await site.server.requests(atLeast: 1).map(\.path) == ["/old.bin"])
     }
 
-    @Test func noResponseHeadInTimeIsATimeout() async throws {
+    @Test(arguments: TransportChoice.allCases) func noResponseHeadInTimeIsATimeout(_ client: TransportChoice) async throws {
         // A listening socket that never accepts: the connection is made, no answer ever comes.
         let (socket, port) = try LoopbackSocket.listen()
         defer { close(socket) }
-        let transport = URLSessionTransport()
+        let transport = client.make()
         do {
             _ = try await transport.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!, timeout: .milliseconds(200), allowsPlainHTTP: true))
             Issue.record("a response came from nowhere")
@@ -49,11 +50,11 @@ struct TransportTests {
         }
     }
 
-    @Test func aCancelledFetchEndsCancelled() async throws {
+    @Test(arguments: TransportChoice.allCases) func aCancelledFetchEndsCancelled(_ client: TransportChoice) async throws {
         // Stalled for longer than the test may take: only the cancellation can end this fetch.
         let site = try await Site(["f.bin": data], faults: { _ in .stall(afterBytes: 1000, seconds: 600) })
         let item = fileItem(site.url("f.bin"), data)
-        let task = Task { try await site.fetch(item, options: testOptions(timeout: .seconds(600))) }
+        let task = Task { try await site.fetch(item, options: testOptions(timeout: .seconds(600)), transport: client.make()) }
         try await Task.sleep(for: .milliseconds(200))
         task.cancel()
         let error = await expectFailure { try await task.value }

@@ -25,10 +25,11 @@ public final class RemoteFetcher: Sendable {
     public let transport: any HTTPTransport
     private let limiter: RequestLimiter
 
-    /// A fetcher; without `transport`, a ``URLSessionTransport`` with enough connections for the options.
+    /// A fetcher; without `transport`, a ``RoutingTransport`` (the socket client for plain `http://`,
+    /// URLSession otherwise) with enough connections for the options.
     public init(options: FetchOptions = FetchOptions(), transport: (any HTTPTransport)? = nil) {
         self.options = options
-        self.transport = transport ?? URLSessionTransport(maximumConnectionsPerHost: options.maxConcurrentRequests)
+        self.transport = transport ?? RoutingTransport(maximumConnectionsPerHost: options.maxConcurrentRequests)
         limiter = RequestLimiter(limit: options.maxConcurrentRequests)
     }
 

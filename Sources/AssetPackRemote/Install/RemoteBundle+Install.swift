@@ -39,7 +39,8 @@ extension RemoteBundle {
         let identity = try await fetchIdentity(with: fetcher)
         if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
         let origin = url(of: BundleManifest.path).absoluteString
-        let manifest = try await fetchManifest(with: fetcher, trust: trust).decode(origin: origin)
+        // Decoded without ``VerifiedManifest/decode(origin:)``'s identity check: the source below makes it.
+        let manifest = try BundleManifest.decode(try await fetchManifest(with: fetcher, trust: trust).bytes, origin: origin)
         let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network)
         var options = options
         options.jobs = max(options.jobs, delivery.concurrency)

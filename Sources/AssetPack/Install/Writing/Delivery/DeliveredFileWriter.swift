@@ -11,8 +11,8 @@ import AssetPackZip
 ///   delivery's ``BundleDelivery/concurrency``), each checked against its SHA-256 and then recorded in the file's
 ///   ``BlockJournal``: a block the journal records (a killed run) is kept when
 ///   its bytes still hash right; a block whose bytes the installed copy of the file holds at the same offset
-///   (same SHA-256) is copied from it; only the others are delivered, one range each. The whole file's CRC-32
-///   is then read back and must be the manifest's.
+///   (same SHA-256) is copied from it; only the others are delivered, one range each. The file then has the
+///   manifest's CRC-32 (read back and computed only when the manifest has none).
 enum DeliveredFileWriter {
     /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is a
     /// delivered file; nil for any other item. `kept`: blocks an interrupted run recorded in the journal.
@@ -42,12 +42,10 @@ enum DeliveredFileWriter {
             try writer.write(blocks[number], number: number, kept: kept.contains(number), installed: installed)
             try journal?.record(number)
         }
-        let crc = try FileChecksum.crc32(of: file)
-        guard crc == item.crc32 ?? crc else {
-            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)) once all its blocks are in, "
-                                 + "expected \(hex(item.crc32 ?? 0)): the manifest's block hashes disagree with it", path: name)
-        }
-        return crc
+        // Every block matched its SHA-256 from the manifest, so the file has the manifest's CRC-32: reading it
+        // back to compute it again would prove nothing more. Only a manifest without one makes it computed.
+        if let recorded = item.crc32 { return recorded }
+        return try FileChecksum.crc32(of: file)
     }
 }
 

@@ -2,8 +2,9 @@ import AssetPackSystem
 import AssetPackZip
 
 /// Where the bytes of one delivered file, or of one block of it, go: into the staging file at their offset,
-/// inflated on the way when the bundle stores them deflated, counted, and hashed (CRC-32 and SHA-256) as they
-/// are written. ``finish()`` accepts them only when they are exactly the expected bytes, so nothing a
+/// inflated on the way when the bundle stores them deflated, counted, and hashed as they are written: SHA-256
+/// when the manifest has it, CRC-32 unless the manifest has both (bytes with the manifest's SHA-256 have its
+/// CRC-32: a second pass over every byte would prove nothing more). ``finish()`` accepts them only when they are exactly the expected bytes, so nothing a
 /// ``BundleDelivery`` streams counts before it checked out; damage found on the way (a stream that does not
 /// inflate, too many bytes) is remembered and reported there too, as ``AssetPackError/Code/verification``,
 /// which makes the delivery fetch the bytes again.
@@ -32,6 +33,8 @@ final class StagedFileSink: DeliverySink {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
     private var written: UInt64 = 0
     private var crc = CRC32()
+    /// False when both the SHA-256 and the CRC-32 are expected: the SHA-256 is checked, the CRC-32 taken as given.
+    private let computesCRC: Bool
     private let sha: any ContentHasher
     private var ended = false
     private var damage: String?
@@ -46,6 +49,7 @@ final class StagedFileSink: DeliverySink {
         self.expected = expected
         self.name = name
         self.progress = progress
+        computesCRC = expected.sha256 == nil || expected.crc32 == nil
         do { inflater = inflating ? try Inflater() : nil } catch { throw AssetPackError(error, path: name) }
     }
 
@@ -86,15 +90,16 @@ final class StagedFileSink: DeliverySink {
         if let damage { throw refuse(damage) }
         if expected.endsStream && inflater != nil && !ended { throw refuse("the deflate stream does not end") }
         guard written == expected.length else { throw refuse("\(written) bytes, expected \(expected.length)") }
-        if let wanted = expected.crc32, crc.value != wanted { throw refuse("CRC-32 \(hex(crc.value)), expected \(hex(wanted))") }
+        if computesCRC, let wanted = expected.crc32, crc.value != wanted { throw refuse("CRC-32 \(hex(crc.value)), expected \(hex(wanted))") }
         if let wanted = expected.sha256 {
             let found = sha.finalizeHex()
             guard found == wanted else { throw refuse("SHA-256 \(found), expected \(wanted)") }
         }
     }
 
-    /// The CRC-32 of what was written.
-    var crc32: UInt32 { crc.value }
+    /// The CRC-32 of what was written (once ``finish()`` accepted it): computed, or the expected one when the
+    /// SHA-256 vouched for the bytes.
+    var crc32: UInt32 { computesCRC ? crc.value : expected.crc32 ?? crc.value }
 
     private func put(_ chunk: UnsafeRawBufferPointer) throws(AssetPackError) {
         guard !chunk.isEmpty else { return }
@@ -102,8 +107,8 @@ final class StagedFileSink: DeliverySink {
             damage = "more than the \(expected.length) bytes expected"
             return
         }
-        crc.update(chunk)
-        sha.update(chunk)
+        if computesCRC { crc.update(chunk) }
+        if expected.sha256 != nil { sha.update(chunk) }
         try io(file.fd.writeAll(chunk, at: start + written, path: file.path))
         written += UInt64(chunk.count)
         progress?.advance(bytes: UInt64(chunk.count))

@@ -1,0 +1,57 @@
+import AssetPack
+import AssetPackSystem
+import Foundation
+
+/// The default ``HTTPTransport``: plain `http://` without a proxy goes to the ``SocketHTTPTransport``
+/// (several times cheaper per byte than URLSession on Linux), everything else — `https://`, a proxy from the
+/// environment (``ProxySettings``), the `https://` target of a redirect — to a ``URLSessionTransport``, made
+/// when first needed (creating a session costs start-up time an `http://` install never pays).
+public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
+    /// The client for plain HTTP.
+    public let sockets: SocketHTTPTransport
+    /// The proxy variables read when the transport was made.
+    public let proxySettings: ProxySettings
+    private let session: LazySession
+
+    /// A router whose two transports keep up to `maximumConnectionsPerHost` connections to a host.
+    /// - Parameter environment: where the proxy variables are read (the process's environment by default).
+    public init(maximumConnectionsPerHost: Int = 8, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let session = LazySession(maximumConnectionsPerHost: maximumConnectionsPerHost)
+        self.session = session
+        proxySettings = ProxySettings(environment: environment)
+        sockets = SocketHTTPTransport(maximumConnectionsPerHost: maximumConnectionsPerHost, secure: session)
+    }
+
+    /// The URLSession transport, made now if it was not yet.
+    public var urlSession: URLSessionTransport { session.transport }
+
+    /// Whether `request` goes to the socket client.
+    public func usesSockets(_ request: HTTPRequest) -> Bool {
+        guard request.url.scheme?.lowercased() == "http", let host = request.url.host else { return false }
+        return !proxySettings.isProxied(host)
+    }
+
+    public func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
+        usesSockets(request) ? try await sockets.get(request) : try await session.get(request)
+    }
+}
+
+/// A ``URLSessionTransport`` made on first use.
+private final class LazySession: HTTPTransport, @unchecked Sendable {
+    private let maximumConnectionsPerHost: Int
+    private let lock = Monitor()
+    private var made: URLSessionTransport?
+
+    init(maximumConnectionsPerHost: Int) { self.maximumConnectionsPerHost = maximumConnectionsPerHost }
+
+    var transport: URLSessionTransport {
+        lock.withLock {
+            if let made { return made }
+            let transport = URLSessionTransport(maximumConnectionsPerHost: maximumConnectionsPerHost)
+            made = transport
+            return transport
+        }
+    }
+
+    func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse { try await transport.get(request) }
+}
