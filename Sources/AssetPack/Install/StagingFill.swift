@@ -145,19 +145,21 @@ final class StagingFill: @unchecked Sendable {
         try InstallRecord.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in
             var json = InstallRecordJSON()
             json.begin(directories: true)
-            for item in items where item.kind == .directory {
-                json.directory(mode: item.permissions, path: item.path.components)
+            // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
+            // cost more than writing its line.
+            for position in items.indices where items[position].kind == .directory {
+                json.directory(mode: items[position].permissions, path: items[position].path.components)
                 try json.handOver(to: emit)
             }
             json.beginFiles(afterDirectories: true)
-            for (position, item) in items.enumerated() where item.kind == .file {
-                json.file(crc32: checksums[position], mode: item.permissions, path: item.path.components, sha256: item.sha256,
-                          size: item.size)
+            for position in items.indices where items[position].kind == .file {
+                json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.components,
+                          sha256: items[position].sha256, size: items[position].size)
                 try json.handOver(to: emit)
             }
             json.endFiles(format: InstallRecord.currentFormat, links: true)
-            for item in items where item.kind == .symlink {
-                json.link(path: item.path.components, target: item.symlinkTarget ?? "")
+            for position in items.indices where items[position].kind == .symlink {
+                json.link(path: items[position].path.components, target: items[position].symlinkTarget ?? "")
                 try json.handOver(to: emit)
             }
             try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)
