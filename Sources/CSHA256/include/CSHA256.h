@@ -15,4 +15,7 @@ int assetpack_sha256_hw_available(void);
 /// words H0…H7 in order). Only when `assetpack_sha256_hw_available()` said 1; a no-op on other CPUs.
 void assetpack_sha256_compress_hw(uint32_t state[8], const uint8_t *blocks, size_t count);
 
+/// The 64 round constants K of SHA-256 (FIPS 180-4, 4.2.2), shared with the portable block function.
+const uint32_t *assetpack_sha256_round_constants(void);
+
 #endif
