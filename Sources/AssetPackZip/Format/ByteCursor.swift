@@ -22,10 +22,8 @@ struct ByteCursor {
     mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) -> T? {
         let width = MemoryLayout<T>.size
         guard remaining >= width else { return nil }
-        var value: T = 0
-        for index in 0..<width {
-            value |= T(bytes[position + index]) << (8 * index)
-        }
+        // One unaligned load (the range was checked just above), not a loop of checked byte reads.
+        let value = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: T.self)) }
         position += width
         return value
     }
