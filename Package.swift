@@ -23,18 +23,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // The only C in the package: the system zlib.
+        // The system zlib.
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // SHA-256 blocks in the CPU's own instructions (x86 SHA extensions), found at run time; AssetPack's
+        // portable SHA256 is the fallback and the reference it is tested against.
+        .target(name: "CSHA256"),
         // The platform layer: every system call of the package, as thin shims (not a product; `package` API).
         .target(name: "AssetPackSystem"),
         // The zip format: records, reader, writer, compression. No policy.
         .target(name: "AssetPackZip", dependencies: ["CZlib", "AssetPackSystem"]),
         // Runtime: asset sources, walker, expander, first-launch install.
-        .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem"]),
+        .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem", "CSHA256"]),
         // Build time: packing rules, packer, manifest writer.
         .target(
             name: "AssetPackPacker",

@@ -66,119 +66,27 @@ struct InstallRecord: Codable, Sendable {
     }
 
     /// `installed.json`: what `JSONEncoder` with sorted keys and unescaped slashes makes of this record,
-    /// written straight into bytes (an encoder's intermediate tree for 50,000 files would be the largest
-    /// allocation of the whole expansion) and handed to `emit` in pieces of about 64 KiB, so the text of
-    /// a large record is never whole in memory either.
+    /// written straight into bytes (``InstallRecordJSON``: an encoder's intermediate tree for 50,000 files
+    /// would be the largest allocation of the whole expansion) and handed to `emit` in pieces of about
+    /// 64 KiB, so the text of a large record is never whole in memory either.
     func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
-        try Self.writeJSON(format: format, stamp: stamp, source: source, directories: directories, files: files, links: links, emit)
-    }
-
-    /// The `installed.json` of a record with these parts, as ``writeJSON(_:)`` writes it; the lists may be
-    /// lazy, each entry made only when it is written.
-    static func writeJSON<Directories: Sequence<Directory>, Files: Sequence<File>, Links: Sequence<Link>, Failure: Error>(
-        format: Int, stamp: String, source: String?, directories: Directories?, files: Files, links: Links?,
-        _ emit: (borrowing [UInt8]) throws(Failure) -> Void
-    ) throws(Failure) {
-        let piece = 64 * 1024
-        var out: [UInt8] = []
-        out.reserveCapacity(piece + 4096)
-        func handOver() throws(Failure) {
-            guard out.count >= piece else { return }
-            try emit(out)
-            out.removeAll(keepingCapacity: true)
+        var json = InstallRecordJSON()
+        json.begin(directories: directories != nil)
+        for directory in directories ?? [] {
+            json.directory(mode: directory.mode, path: CollectionOfOne(directory.path))
+            try json.handOver(to: emit)
         }
-        out.append(UInt8(ascii: "{"))
-        if let directories {
-            out.append(contentsOf: #""directories":["#.utf8)
-            for (index, directory) in directories.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"mode":"#.utf8)
-                Self.appendNumber(UInt64(directory.mode), to: &out)
-                out.append(contentsOf: #","path":"#.utf8)
-                Self.appendString(directory.path, to: &out)
-                out.append(UInt8(ascii: "}"))
-                try handOver()
-            }
-            out.append(contentsOf: "],".utf8)
+        json.beginFiles(afterDirectories: directories != nil)
+        for file in files {
+            json.file(crc32: file.crc32, mode: file.mode, path: CollectionOfOne(file.path), sha256: file.sha256, size: file.size)
+            try json.handOver(to: emit)
         }
-        out.append(contentsOf: #""files":["#.utf8)
-        for (index, file) in files.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "{"))
-            if let crc = file.crc32 {
-                out.append(contentsOf: #""crc32":"#.utf8)
-                Self.appendNumber(UInt64(crc), to: &out)
-                out.append(UInt8(ascii: ","))
-            }
-            out.append(contentsOf: #""mode":"#.utf8)
-            Self.appendNumber(UInt64(file.mode), to: &out)
-            out.append(contentsOf: #","path":"#.utf8)
-            Self.appendString(file.path, to: &out)
-            if let sha256 = file.sha256 {
-                out.append(contentsOf: #","sha256":"#.utf8)
-                Self.appendString(sha256, to: &out)
-            }
-            out.append(contentsOf: #","size":"#.utf8)
-            Self.appendNumber(file.size, to: &out)
-            out.append(UInt8(ascii: "}"))
-            try handOver()
+        json.endFiles(format: format, links: links != nil)
+        for link in links ?? [] {
+            json.link(path: CollectionOfOne(link.path), target: link.target)
+            try json.handOver(to: emit)
         }
-        out.append(contentsOf: #"],"format":\#(format),"#.utf8)
-        if let links {
-            out.append(contentsOf: #""links":["#.utf8)
-            for (index, link) in links.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: #"{"path":"#.utf8)
-                Self.appendString(link.path, to: &out)
-                out.append(contentsOf: #","target":"#.utf8)
-                Self.appendString(link.target, to: &out)
-                out.append(UInt8(ascii: "}"))
-                try handOver()
-            }
-            out.append(contentsOf: "],".utf8)
-        }
-        if let source {
-            out.append(contentsOf: #""source":"#.utf8)
-            Self.appendString(source, to: &out)
-            out.append(UInt8(ascii: ","))
-        }
-        out.append(contentsOf: #""stamp":"#.utf8)
-        Self.appendString(stamp, to: &out)
-        out.append(contentsOf: "}\n".utf8)
-        try emit(out)
-    }
-
-    /// `value` in decimal, as JSON (and `\(value)`) writes it.
-    private static func appendNumber(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 { return out.append(UInt8(ascii: "0") + UInt8(value)) }
-        let start = out.count
-        var rest = value
-        while rest > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        }
-        out[start...].reverse()
-    }
-
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
-    private static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: text.utf8)  // the usual name: nothing to escape, copied at once
-            return out.append(UInt8(ascii: "\""))
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        try json.end(afterLinks: links != nil, source: source, stamp: stamp, to: emit)
     }
 
     /// The files of a tree's record by path (the first of a path listed twice), or nil when it has no

@@ -20,17 +20,21 @@ enum SourceFingerprint {
         fields.reserveCapacity(32)
         for entry in archive.entries {
             fields.removeAll(keepingCapacity: true)
-            append(UInt64(entry.rawName.count) << 48 | UInt64(entry.method.rawValue) << 32 | UInt64(entry.crc32), to: &fields)
+            append(UInt64(entry.rawNameCount) << 48 | UInt64(entry.method.rawValue) << 32 | UInt64(entry.crc32), to: &fields)
             append(UInt64(entry.versionMadeBy) << 48 | UInt64(entry.flags) << 32 | UInt64(entry.externalAttributes), to: &fields)
             append(entry.compressedSize, to: &fields)
             append(entry.uncompressedSize, to: &fields)
             // The decoded name follows when it is not simply the raw bytes (CP437, a Unicode path field).
-            let decoded = !entry.name.utf8.elementsEqual(entry.rawName)
+            let decoded = !entry.nameIsRawBytes
             fields.append(decoded ? 1 : 0)
             if decoded { append(UInt64(entry.name.utf8.count), to: &fields) }
             hash.update(fields)
-            hash.update(entry.rawName)
-            if decoded { hash.update(entry.name) }
+            if decoded {
+                hash.update(entry.rawName)
+                hash.update(entry.name)
+            } else {
+                hash.update(entry.name)  // the raw bytes are the name's UTF-8
+            }
         }
         return hash.finalizeHex()
     }

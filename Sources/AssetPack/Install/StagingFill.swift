@@ -136,25 +136,33 @@ final class StagingFill: @unchecked Sendable {
     }
 
     /// Writes the record of the finished tree (its files, folders and links, ``InstallRecord``) into
-    /// `tree`, straight from the plan: each entry is made when it is written, so the record of a million
-    /// files is never held whole.
+    /// `tree`, straight from the plan (``InstallRecordJSON``): each entry is written from the item, paths
+    /// from their components, so the record of a million files is never held whole and costs no `String`
+    /// per entry.
     func writeRecord(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
         let items = plan.items, checksums = self.checksums
-        let positions = items.indices.lazy
-        let directories = positions.filter { items[$0].kind == .directory }.map {
-            InstallRecord.Directory(mode: items[$0].permissions, path: items[$0].path.string)
-        }
-        let files = positions.filter { items[$0].kind == .file }.map {
-            InstallRecord.File(path: items[$0].path.string, size: items[$0].size, crc32: checksums[$0], mode: items[$0].permissions,
-                               sha256: items[$0].sha256)
-        }
-        let links = positions.filter { items[$0].kind == .symlink }.map {
-            InstallRecord.Link(path: items[$0].path.string, target: items[$0].symlinkTarget ?? "")
-        }
         let stamp = plan.stamp, source = SourceFingerprint.of(self.source.storage, options: options)
         try InstallRecord.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in
-            try InstallRecord.writeJSON(format: InstallRecord.currentFormat, stamp: stamp, source: source, directories: directories,
-                                        files: files, links: links, emit)
+            var json = InstallRecordJSON()
+            json.begin(directories: true)
+            // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
+            // cost more than writing its line.
+            for position in items.indices where items[position].kind == .directory {
+                json.directory(mode: items[position].permissions, path: items[position].path.components)
+                try json.handOver(to: emit)
+            }
+            json.beginFiles(afterDirectories: true)
+            for position in items.indices where items[position].kind == .file {
+                json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.components,
+                          sha256: items[position].sha256, size: items[position].size)
+                try json.handOver(to: emit)
+            }
+            json.endFiles(format: InstallRecord.currentFormat, links: true)
+            for position in items.indices where items[position].kind == .symlink {
+                json.link(path: items[position].path.components, target: items[position].symlinkTarget ?? "")
+                try json.handOver(to: emit)
+            }
+            try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)
         }
     }
 }

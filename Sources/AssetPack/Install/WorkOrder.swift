@@ -2,7 +2,8 @@
 ///
 /// Large files come first, largest first, one per batch, so that the pool never ends with one worker
 /// inflating a big file while the others idle (longest-processing-time-first scheduling). The other
-/// files follow in path order, in runs of siblings (a whole folder, unless it holds more than
+/// files follow in path order, in runs of siblings (each run in archive order when its files are entries of
+/// an archive) (a whole folder, unless it holds more than
 /// ``batchFiles`` files or ``batchBytes`` bytes): one worker then creates a folder's files while another
 /// works in a different folder, so they do not queue on one directory's lock, and each keeps its folder
 /// descriptor open between files.
@@ -25,15 +26,23 @@ enum WorkOrder {
         for position in positions where items[position].size < largeFile {
             let sameFolder = current.last.map { inSameFolder(items[$0].path.components, items[position].path.components) } ?? true
             if !current.isEmpty && (!sameFolder || current.count == batchFiles || bytes + items[position].size > batchBytes) {
-                batches.append(current)
+                batches.append(inArchiveOrder(current, items))
                 current = []
                 bytes = 0
             }
             current.append(position)
             bytes += items[position].size
         }
-        if !current.isEmpty { batches.append(current) }
+        if !current.isEmpty { batches.append(inArchiveOrder(current, items)) }
         return batches
+    }
+
+    /// A batch of archive entries in the order of the archive (a folder's entries are seldom stored in
+    /// path order): a worker reading them one after another then reads the archive forward, and
+    /// ``ZipReadBuffers`` takes most of them from one wide read instead of one `pread` each.
+    private static func inArchiveOrder(_ batch: [Int], _ items: [ExpansionItem]) -> [Int] {
+        guard batch.count > 1, items[batch[0]].entryPosition >= 0 else { return batch }
+        return batch.sorted { (items[$0].entryPosition, $0) < (items[$1].entryPosition, $1) }
     }
 
     /// True when two paths have the same folder, compared without making the folders' paths. (`String`

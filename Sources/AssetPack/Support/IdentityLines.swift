@@ -14,7 +14,8 @@ struct IdentityLines {
 
     /// Appends the UTF-8 bytes of `value`.
     mutating func text(_ value: String) {
-        buffer.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
     /// Appends a path's components joined by `/`, as ``AssetPath/string`` writes them (without making
@@ -22,21 +23,30 @@ struct IdentityLines {
     mutating func path(_ components: [String]) {
         for (index, component) in components.enumerated() {
             if index > 0 { buffer.append(UInt8(ascii: "/")) }
-            buffer.append(contentsOf: component.utf8)
+            text(component)
         }
     }
 
     /// Appends `value` in `radix` (lowercase digits), as `String(value, radix:)` writes it.
-    mutating func number<Value: BinaryInteger>(_ value: Value, radix: Value = 10) {
+    mutating func number<Value: UnsignedInteger>(_ value: Value, radix: Value = 10) {
+        number(UInt64(value), radix: UInt64(radix))
+    }
+
+    /// ``number(_:radix:)`` for the one width it is written in: digits are made back to front in a
+    /// small stack buffer and appended at once.
+    private mutating func number(_ value: UInt64, radix: UInt64) {
         if value == 0 { return buffer.append(UInt8(ascii: "0")) }
-        let start = buffer.count
-        var rest = value
-        while rest > 0 {
-            let digit = UInt8(truncatingIfNeeded: rest % radix)
-            buffer.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
-            rest /= radix
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { digits in
+            var start = 64
+            var rest = value
+            while rest > 0 {
+                let digit = UInt8(truncatingIfNeeded: rest % radix)
+                start -= 1
+                digits[start] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10
+                rest /= radix
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<64]))
         }
-        buffer[start...].reverse()
     }
 
     /// Appends a tab.

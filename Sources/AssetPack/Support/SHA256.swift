@@ -1,17 +1,30 @@
 import AssetPackZip
+import CSHA256
 
 /// SHA-256 (FIPS 180-4), used for content identities (bundle manifests, walked trees, archive
-/// fingerprints). Small and dependency-free; whole 64-byte blocks are compressed straight from the
-/// caller's bytes, so hashing a large plan or central directory costs little next to reading it.
+/// fingerprints). Dependency-free; whole 64-byte blocks are compressed straight from the caller's bytes,
+/// with the CPU's SHA instructions when it has them (x86 SHA extensions, asked once per process: the
+/// `CSHA256` target), else with the portable Swift block function below, which is also the reference the
+/// tests hold the fast one to.
 package struct SHA256: Sendable {
-    private var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
-    private var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
+    /// The working words H0…H7.
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+        (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     /// Bytes of an incomplete block, fewer than 64.
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
+    /// Blocks go through the CPU's SHA instructions.
+    private let usesHardware: Bool
 
-    /// A hash of no bytes.
-    package init() {}
+    /// A hash of no bytes, computed with the CPU's SHA instructions when it has them.
+    package init() { usesHardware = Self.hardwareAvailable }
+
+    /// A hash of no bytes that never uses the CPU's SHA instructions (`portable: true`), for tests that
+    /// compare the two block functions.
+    package init(portable: Bool) { usesHardware = !portable && Self.hardwareAvailable }
+
+    /// True when this CPU has the SHA instructions `CSHA256` uses.
+    package static let hardwareAvailable = assetpack_sha256_hw_available() != 0
 
     /// Adds bytes.
     package mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
@@ -35,7 +48,8 @@ package struct SHA256: Sendable {
         tail += [UInt8](repeating: 0, count: (119 - pending.count) % 64)
         tail += (0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64($0))) }
         update(tail)
-        return [h0, h1, h2, h3, h4, h5, h6, h7].map(hex).joined()
+        let words = withUnsafeBytes(of: state) { Array($0.bindMemory(to: UInt32.self)) }
+        return words.map(hex).joined()
     }
 
     private mutating func update(raw bytes: UnsafeRawBufferPointer) {
@@ -49,26 +63,32 @@ package struct SHA256: Sendable {
             pending.withUnsafeBytes { compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
-        while rest.count >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
-            rest = rest.dropFirst(64)
+        let whole = rest.count / 64 * 64
+        if whole > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(whole)))
+            rest = rest.dropFirst(whole)
         }
         pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest))
     }
 
-    private static let k: [UInt32] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-    ]
+    /// Whole 64-byte blocks.
+    private mutating func compress(_ blocks: UnsafeRawBufferPointer) {
+        if usesHardware {
+            let start = blocks.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            withUnsafeMutableBytes(of: &state) { words in
+                assetpack_sha256_compress_hw(words.baseAddress!.assumingMemoryBound(to: UInt32.self), start, blocks.count / 64)
+            }
+            return
+        }
+        var offset = 0
+        while offset < blocks.count {
+            compressPortable(UnsafeRawBufferPointer(rebasing: blocks[offset..<(offset + 64)]))
+            offset += 64
+        }
+    }
 
     /// One 64-byte block (FIPS 180-4, 6.2.2).
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+    private mutating func compressPortable(_ block: UnsafeRawBufferPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
                 w[i] = UInt32(block[4 * i]) << 24 | UInt32(block[4 * i + 1]) << 16 | UInt32(block[4 * i + 2]) << 8
@@ -79,16 +99,17 @@ package struct SHA256: Sendable {
                 let s1 = w[i - 2].rotatedRight(17) ^ w[i - 2].rotatedRight(19) ^ (w[i - 2] >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
-            Self.k.withUnsafeBufferPointer { k in
+            var (a, b, c, d, e, f, g, h) = state
+            do {
+                let k = assetpack_sha256_round_constants()!  // FIPS 180-4, 4.2.2
                 for i in 0..<64 {
                     let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
                     let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
                     (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
                 }
             }
-            h0 = h0 &+ a; h1 = h1 &+ b; h2 = h2 &+ c; h3 = h3 &+ d
-            h4 = h4 &+ e; h5 = h5 &+ f; h6 = h6 &+ g; h7 = h7 &+ h
+            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
         }
     }
 }

@@ -4,23 +4,26 @@ struct ByteCursor {
     private let bytes: [UInt8]
     /// The index of the next byte to read.
     private(set) var position: Int
+    /// The index past the last byte this cursor may read.
+    let end: Int
 
-    init(_ bytes: [UInt8], position: Int = 0) {
+    /// A cursor over `bytes` from `position` to `end` (the whole array when nil), which shares the
+    /// array's storage: reading a record inside a large buffer copies nothing.
+    init(_ bytes: [UInt8], position: Int = 0, end: Int? = nil) {
         self.bytes = bytes
         self.position = position
+        self.end = min(end ?? bytes.count, bytes.count)
     }
 
     /// How many bytes are left after ``position``.
-    var remaining: Int { bytes.count - position }
+    var remaining: Int { end - position }
 
     /// Reads an unsigned little-endian integer of `T`'s width and advances.
     mutating func read<T: FixedWidthInteger & UnsignedInteger>(_: T.Type = T.self) -> T? {
         let width = MemoryLayout<T>.size
         guard remaining >= width else { return nil }
-        var value: T = 0
-        for index in 0..<width {
-            value |= T(bytes[position + index]) << (8 * index)
-        }
+        // One unaligned load (the range was checked just above), not a loop of checked byte reads.
+        let value = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: T.self)) }
         position += width
         return value
     }

@@ -11,9 +11,26 @@ enum EntryName {
         return cp437(raw)
     }
 
+    /// The text of the raw name at `name` of `bytes` (a central directory record read in place), with
+    /// `unicodePath` the range of the record's 0x7075 block when it has one; `isRaw` is true when the
+    /// text's UTF-8 is exactly the raw bytes (the usual name: no CP437, no Unicode Path field).
+    static func decode(_ bytes: [UInt8], name: Range<Int>, flags: UInt16, unicodePath: Range<Int>?) -> (text: String, isRaw: Bool) {
+        if flags & GeneralPurposeFlag.utf8 == 0, let unicodePath,
+           let unicode = unicodePathBlock(Array(bytes[unicodePath]), rawName: Array(bytes[name])) {
+            return (unicode, Array(unicode.utf8) == Array(bytes[name]))
+        }
+        let text: String? = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[name]), as: UTF8.self) }
+        if let text { return (text, true) }
+        return (cp437(Array(bytes[name])), false)
+    }
+
     /// The name from a 0x7075 block whose CRC-32 matches the header's raw name.
     static func unicodePath(_ extra: [UInt8], rawName: [UInt8]) -> String? {
-        guard let data = ExtraField.find(ExtraFieldID.unicodePath, in: extra) else { return nil }
+        ExtraField.find(ExtraFieldID.unicodePath, in: extra).flatMap { unicodePathBlock($0, rawName: rawName) }
+    }
+
+    /// The name from the data of a 0x7075 block, when its CRC-32 matches the header's raw name.
+    static func unicodePathBlock(_ data: [UInt8], rawName: [UInt8]) -> String? {
         var cursor = ByteCursor(data)
         guard cursor.read(UInt8.self) == 1, let crc = cursor.read(UInt32.self),
               crc == CRC32.checksum(rawName), let utf8 = cursor.readBytes(cursor.remaining)

@@ -17,6 +17,22 @@ enum ExtraField {
         return result
     }
 
+    /// Walks the blocks of the extra field at `range` of `bytes` as ``blocks(_:)`` does, without copying
+    /// any: `visit` gets each block's id and the range of its data in `bytes`. False when a block runs
+    /// past the end (an all-zero tail is tolerated, as in ``blocks(_:)``).
+    static func walk(_ bytes: [UInt8], _ range: Range<Int>, _ visit: (UInt16, Range<Int>) -> Void) -> Bool {
+        var cursor = ByteCursor(bytes, position: range.lowerBound, end: range.upperBound)
+        while cursor.remaining >= 4 {
+            guard let id = cursor.read(UInt16.self), let size = cursor.read(UInt16.self) else { return false }
+            let start = cursor.position
+            guard cursor.skip(Int(size)) else {
+                return bytes[(start - 4)..<range.upperBound].allSatisfy { $0 == 0 }
+            }
+            visit(id, start..<cursor.position)
+        }
+        return true
+    }
+
     /// The data of the first block with `id`, if any.
     static func find(_ id: UInt16, in extra: [UInt8]) -> [UInt8]? {
         blocks(extra)?.first { $0.id == id }?.data

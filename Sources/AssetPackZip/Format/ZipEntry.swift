@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// What an entry is, from its name and external attributes (APPNOTE 4.4.15).
 public enum EntryKind: String, Sendable, Hashable, Codable {
     /// A regular file.
@@ -17,8 +19,11 @@ public struct ZipEntry: Sendable, Hashable {
     public let index: Int
     /// The decoded name (UTF-8, Unicode Path extra field, or CP437), exactly as stored, never normalized.
     public let name: String
-    /// The name's bytes as stored in the central header.
-    public let rawName: [UInt8]
+    /// The name's bytes as stored in the central header, made from ``name`` when they are its UTF-8.
+    public var rawName: [UInt8] { differentRawName ?? Array(name.utf8) }
+    /// The stored name's bytes only when they are not ``name``'s UTF-8 (a CP437 name, a Unicode Path
+    /// field): the usual entry keeps its name once, as text.
+    private let differentRawName: [UInt8]?
     /// How the data is compressed.
     public let method: CompressionMethod
     /// General-purpose bit flags (APPNOTE 4.4.4).
@@ -42,12 +47,12 @@ public struct ZipEntry: Sendable, Hashable {
     /// The first byte past the bytes this entry may use (the next local header or the central directory).
     let dataLimit: UInt64
 
-    init(index: Int, name: String, rawName: [UInt8], method: CompressionMethod, flags: UInt16, crc32: UInt32,
+    init(index: Int, name: String, rawName: [UInt8]?, method: CompressionMethod, flags: UInt16, crc32: UInt32,
          compressedSize: UInt64, uncompressedSize: UInt64, localHeaderOffset: UInt64, centralHeaderOffset: UInt64,
          versionMadeBy: UInt16, externalAttributes: UInt32, modified: DOSDateTime, dataLimit: UInt64) {
         self.index = index
         self.name = name
-        self.rawName = rawName
+        self.differentRawName = rawName.flatMap { $0.elementsEqual(name.utf8) ? nil : $0 }  // nil: `name`'s UTF-8
         self.method = method
         self.flags = flags
         self.crc32 = crc32
@@ -62,11 +67,28 @@ public struct ZipEntry: Sendable, Hashable {
     }
 
     func withDataLimit(_ limit: UInt64) -> ZipEntry {
-        ZipEntry(index: index, name: name, rawName: rawName, method: method, flags: flags, crc32: crc32,
+        ZipEntry(index: index, name: name, rawName: differentRawName, method: method, flags: flags, crc32: crc32,
                  compressedSize: compressedSize, uncompressedSize: uncompressedSize,
                  localHeaderOffset: localHeaderOffset, centralHeaderOffset: centralHeaderOffset,
                  versionMadeBy: versionMadeBy, externalAttributes: externalAttributes, modified: modified,
                  dataLimit: limit)
+    }
+
+    /// True when the stored name's bytes are exactly ``name``'s UTF-8 (no CP437 decoding, no Unicode Path field).
+    public var nameIsRawBytes: Bool { differentRawName == nil }
+
+    /// How many bytes the stored name has.
+    public var rawNameCount: Int { differentRawName?.count ?? name.utf8.count }
+
+    /// True when `bytes` are the stored name's bytes, compared without making ``rawName``.
+    public func hasRawName(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if let differentRawName { return differentRawName[...] == bytes }
+        var text = name
+        return text.withUTF8 { own in
+            bytes.withUnsafeBufferPointer { other in
+                own.count == other.count && (own.isEmpty || Memory.equal(own.baseAddress!, other.baseAddress!, count: own.count))
+            }
+        }
     }
 
     /// True when bit 0 or 6 of the flags marks the entry as encrypted. WinZip AES (method 99) sets bit 0

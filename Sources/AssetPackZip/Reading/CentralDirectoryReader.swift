@@ -26,11 +26,15 @@ struct CentralDirectoryReader {
             try checkEntryLimit(UInt64(entries.count + 1))
             // Make sure the whole record is in the buffer; records are at most 46 + 3 × 65,535 bytes.
             let recordLength = try recordSize(at: position, buffer: &buffer, bufferStart: &bufferStart, end: end)
-            var cursor = ByteCursor(buffer, position: Int(position - bufferStart))
-            guard let header = CentralDirectoryHeader.parse(&cursor) else {
+            let start = Int(position - bufferStart)
+            var cursor = ByteCursor(buffer, position: start, end: start + recordLength)
+            guard let (header, nameLength, extraLength, _) = CentralDirectoryHeader.parseFixed(&cursor) else {
                 throw ZipError(.format, "central directory record \(entries.count) is malformed", archive: source.name, offset: position)
             }
-            let entry = try makeEntry(header, index: entries.count, at: position)
+            let nameStart = start + FormatLimit.centralHeaderSize
+            let record = Record(bytes: buffer, name: nameStart..<(nameStart + nameLength),
+                                extra: (nameStart + nameLength)..<(nameStart + nameLength + extraLength))
+            let entry = try makeEntry(header, record, index: entries.count, at: position)
             totalUncompressed = try addToTotal(totalUncompressed, entry)
             entries.append(entry)
             position += UInt64(recordLength)
@@ -101,24 +105,36 @@ struct CentralDirectoryReader {
         bufferStart = position
     }
 
+    /// Where a record's variable parts lie in the buffer it is read from (nothing is copied out).
+    private struct Record {
+        let bytes: [UInt8]
+        let name: Range<Int>
+        let extra: Range<Int>
+    }
+
     /// Applies Zip64 values, decodes the name, and checks the record against the archive's size.
-    private func makeEntry(_ header: CentralDirectoryHeader, index: Int, at offset: UInt64) throws(ZipError) -> ZipEntry {
+    private func makeEntry(_ header: CentralDirectoryHeader, _ record: Record, index: Int, at offset: UInt64) throws(ZipError) -> ZipEntry {
         var uncompressed = UInt64(header.uncompressedSize)
         var compressed = UInt64(header.compressedSize)
         var localOffset = UInt64(header.localHeaderOffset)
         var disk = UInt32(header.diskNumberStart)
-        let name = EntryName.decode(header.name, flags: header.flags, extra: header.extra)
+        var zip64Block: Range<Int>?, unicodeBlock: Range<Int>?
+        let blocksFit = ExtraField.walk(record.bytes, record.extra) { id, data in
+            if id == ExtraFieldID.zip64 && zip64Block == nil { zip64Block = data }
+            if id == ExtraFieldID.unicodePath && unicodeBlock == nil { unicodeBlock = data }
+        }
+        let (name, nameIsRaw) = EntryName.decode(record.bytes, name: record.name, flags: header.flags, unicodePath: unicodeBlock)
         func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
             ZipError(code, message, archive: source.name, entry: name, offset: offset)
         }
-        guard let blocks = ExtraField.blocks(header.extra) else {
+        guard blocksFit else {
             throw fail(.format, "extra field block runs past the end of the extra field")
         }
         let needU = header.uncompressedSize == FormatLimit.max32, needC = header.compressedSize == FormatLimit.max32
         let needO = header.localHeaderOffset == FormatLimit.max32, needD = header.diskNumberStart == FormatLimit.max16
         if needU || needC || needO || needD {
-            guard let data = blocks.first(where: { $0.id == ExtraFieldID.zip64 })?.data,
-                  let zip64 = Zip64ExtraField.parse(data, needUncompressed: needU, needCompressed: needC,
+            guard let zip64Block,
+                  let zip64 = Zip64ExtraField.parse(Array(record.bytes[zip64Block]), needUncompressed: needU, needCompressed: needC,
                                                     needOffset: needO, needDisk: needD)
             else { throw fail(.format, "header needs a Zip64 extra field that is missing or too short") }
             uncompressed = zip64.uncompressedSize ?? uncompressed
@@ -140,7 +156,7 @@ struct CentralDirectoryReader {
             throw fail(.sizeMismatch, "stored entry declares \(compressed) bytes stored but \(uncompressed) bytes of data")
         }
         return ZipEntry(
-            index: index, name: name, rawName: header.name, method: CompressionMethod(rawValue: header.method),
+            index: index, name: name, rawName: nameIsRaw ? nil : Array(record.bytes[record.name]), method: CompressionMethod(rawValue: header.method),
             flags: header.flags, crc32: header.crc32, compressedSize: compressed, uncompressedSize: uncompressed,
             localHeaderOffset: absolute, centralHeaderOffset: offset, versionMadeBy: header.versionMadeBy,
             externalAttributes: header.externalAttributes,

@@ -17,7 +17,7 @@ enum LocalHeaderCheck {
     /// How many bytes to read at the local header so that one read covers the header (and `dataBytes`
     /// more), never past the end of `source`. At least the fixed part when ``checkFixedPartFits(_:in:)`` passed.
     static func headerSpan(of entry: ZipEntry, in source: any RandomAccessSource, dataBytes: UInt64 = 0) -> Int {
-        let wanted = UInt64(FormatLimit.localHeaderSize + entry.rawName.count + extraAllowance) + dataBytes
+        let wanted = UInt64(FormatLimit.localHeaderSize + entry.rawNameCount + extraAllowance) + dataBytes
         return Int(min(wanted, source.size - min(source.size, entry.localHeaderOffset)))
     }
 
@@ -45,16 +45,17 @@ enum LocalHeaderCheck {
             throw fail(.overlap, "local header runs into the next entry")
         }
         let variableEnd = FormatLimit.localHeaderSize + nameLength + extraLength
-        let variable = variableEnd <= head.count ? Array(head[FormatLimit.localHeaderSize..<variableEnd])
-            : try source.readBytes(nameLength + extraLength, at: variableStart)
-        guard Array(variable[0..<nameLength]) == entry.rawName else {
-            throw fail(.headerMismatch, "local header names \"\(EntryName.decode(Array(variable[0..<nameLength]), flags: header.flags, extra: []))\"")
+        let variable = variableEnd <= head.count ? head[FormatLimit.localHeaderSize..<variableEnd]
+            : try source.readBytes(nameLength + extraLength, at: variableStart)[...]
+        let name = variable.prefix(nameLength)
+        guard entry.hasRawName(name) else {
+            throw fail(.headerMismatch, "local header names \"\(EntryName.decode(Array(name), flags: header.flags, extra: []))\"")
         }
         guard header.method == entry.method.rawValue else {
             throw fail(.headerMismatch, "local header says method \(CompressionMethod(rawValue: header.method)), central directory says \(entry.method)")
         }
         if header.flags & GeneralPurposeFlag.dataDescriptor == 0 {
-            try compareSizes(header, extra: Array(variable[nameLength...]), entry: entry, fail: fail)
+            try compareSizes(header, extra: variable.dropFirst(nameLength), entry: entry, fail: fail)
         }
         let dataEnd = dataStart + entry.compressedSize
         guard dataEnd <= source.size else { throw fail(.truncated, "archive ends inside the entry's data") }
@@ -62,13 +63,13 @@ enum LocalHeaderCheck {
         return dataStart
     }
 
-    private static func compareSizes(_ header: LocalFileHeader, extra: [UInt8], entry: ZipEntry,
+    private static func compareSizes(_ header: LocalFileHeader, extra: ArraySlice<UInt8>, entry: ZipEntry,
                                      fail: (ZipError.Code, String) -> ZipError) throws(ZipError) {
         var compressed = UInt64(header.compressedSize), uncompressed = UInt64(header.uncompressedSize)
         let needU = header.uncompressedSize == FormatLimit.max32, needC = header.compressedSize == FormatLimit.max32
         if needU || needC {
             // In a local header the Zip64 field holds both sizes (APPNOTE 4.5.3); accept either layout.
-            guard let data = ExtraField.find(ExtraFieldID.zip64, in: extra),
+            guard let data = ExtraField.find(ExtraFieldID.zip64, in: Array(extra)),
                   let zip64 = Zip64ExtraField.parse(data, needUncompressed: needU || data.count >= 16,
                                                     needCompressed: needC || data.count >= 16, needOffset: false, needDisk: false)
             else { throw fail(.format, "local header needs a Zip64 extra field that is missing or too short") }

@@ -2,7 +2,10 @@
 /// gives each entry the first offset it may not read past: the next local header, or the central directory.
 enum OverlapCheck {
     static func assignDataLimits(_ entries: [ZipEntry], directoryOffset: UInt64, archive: String) throws(ZipError) -> [ZipEntry] {
-        let order = entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
+        // Most archives list their entries in the order of their data: then no sorting is needed.
+        let inOrder = zip(entries, entries.dropFirst()).allSatisfy { $0.localHeaderOffset < $1.localHeaderOffset }
+        let order = inOrder ? Array(entries.indices)
+            : entries.indices.sorted { entries[$0].localHeaderOffset < entries[$1].localHeaderOffset }
         var result = entries
         for (rank, position) in order.enumerated() {
             let entry = entries[position]

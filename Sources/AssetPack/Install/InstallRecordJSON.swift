@@ -1,0 +1,176 @@
+/// The text of `installed.json` (``InstallRecord``), written entry by entry into one reused byte buffer
+/// and handed over in pieces of about 64 KiB: what `JSONEncoder` with sorted keys and unescaped slashes
+/// writes, without its intermediate tree and without a `String` per entry (a path is written from its
+/// components). Keys are written in sorted order by hand, so the order of the calls is the format:
+/// ``begin(directories:)``, each ``directory(mode:path:)``, ``beginFiles(afterDirectories:)``, each
+/// ``file(crc32:mode:path:sha256:size:)``, ``endFiles(format:links:)``, each ``link(path:target:)``,
+/// then ``end(afterLinks:source:stamp:to:)``; ``handOver(to:)`` after any entry passes on a full piece.
+struct InstallRecordJSON {
+    private var out: [UInt8] = []
+    /// Entries of the current list so far.
+    private var count = 0
+    private static let piece = 64 * 1024
+
+    /// An empty text.
+    init() { out.reserveCapacity(Self.piece + 4096) }
+
+    /// Hands the text so far to `emit` once it is a whole piece (about 64 KiB), and starts the next.
+    mutating func handOver<Failure: Error>(to emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        guard out.count >= Self.piece else { return }
+        try emit(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    /// `{`, and the start of the folder list when there is one.
+    mutating func begin(directories: Bool) {
+        literal("{")
+        if directories { literal(#""directories":["#) }
+    }
+
+    /// One folder.
+    mutating func directory(mode: UInt32, path: some Collection<String>) {
+        separate()
+        literal(#"{"mode":"#)
+        number(UInt64(mode))
+        literal(#","path":"#)
+        string(components: path)
+        literal("}")
+    }
+
+    /// The end of the folder list (when there was one) and the start of the file list.
+    mutating func beginFiles(afterDirectories: Bool) {
+        if afterDirectories { literal("],") }
+        literal(#""files":["#)
+        count = 0
+    }
+
+    /// One file.
+    mutating func file(crc32: UInt32?, mode: UInt32, path: some Collection<String>, sha256: String?, size: UInt64) {
+        separate()
+        literal("{")
+        if let crc32 {
+            literal(#""crc32":"#)
+            number(UInt64(crc32))
+            literal(",")
+        }
+        literal(#""mode":"#)
+        number(UInt64(mode))
+        literal(#","path":"#)
+        string(components: path)
+        if let sha256 {
+            literal(#","sha256":"#)
+            string(sha256)
+        }
+        literal(#","size":"#)
+        number(size)
+        literal("}")
+    }
+
+    /// The end of the file list, the format, and the start of the link list when there is one.
+    mutating func endFiles(format: Int, links: Bool) {
+        literal(#"],"format":"#)
+        if format < 0 { literal("-") }
+        number(UInt64(format.magnitude))
+        literal(",")
+        if links { literal(#""links":["#) }
+        count = 0
+    }
+
+    /// One symbolic link.
+    mutating func link(path: some Collection<String>, target: String) {
+        separate()
+        literal(#"{"path":"#)
+        string(components: path)
+        literal(#","target":"#)
+        string(target)
+        literal("}")
+    }
+
+    /// The end of the link list (when there was one), the fingerprint, the stamp, and the last piece.
+    mutating func end<Failure: Error>(afterLinks: Bool, source: String?, stamp: String,
+                                      to emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        if afterLinks { literal("],") }
+        if let source {
+            literal(#""source":"#)
+            string(source)
+            literal(",")
+        }
+        literal(#""stamp":"#)
+        string(stamp)
+        literal("}\n")
+        try emit(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - Bytes
+
+    /// A comma before every entry of a list but its first.
+    private mutating func separate() {
+        if count > 0 { out.append(UInt8(ascii: ",")) }
+        count += 1
+    }
+
+    private mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// `value` in decimal, as JSON (and `\(value)`) writes it.
+    private mutating func number(_ value: UInt64) {
+        if value < 10 { return out.append(UInt8(ascii: "0") &+ UInt8(value)) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            var rest = value
+            while rest > 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// A JSON string of the components joined by `/` (which JSON needs not escape).
+    private mutating func string(components: some Collection<String>) {
+        out.append(UInt8(ascii: "\""))
+        for (index, component) in components.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "/")) }
+            escaped(component)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
+    private mutating func string(_ text: String) {
+        out.append(UInt8(ascii: "\""))
+        escaped(text)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escaped(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            // The usual name: nothing to escape, copied at once.
+            guard bytes.contains(where: Self.needsEscape) else { return out.append(contentsOf: bytes) }
+            for byte in bytes { appendEscaped(byte) }
+        }
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            out.append(UInt8(ascii: "\\"))
+            out.append(byte)
+        case 0..<0x20:
+            let hex: StaticString = "0123456789abcdef"
+            literal("\\u00")
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 15)])
+        default:
+            out.append(byte)
+        }
+    }
+}
