@@ -23,7 +23,7 @@ enum WorkOrder {
         var current: [Int] = []
         var bytes: UInt64 = 0
         for position in positions where items[position].size < largeFile {
-            let sameFolder = current.last.map { inSameFolder(items[$0].path.components, items[position].path.components) } ?? true
+            let sameFolder = current.last.map { items[$0].path.hasSameParent(as: items[position].path) } ?? true
             if !current.isEmpty && (!sameFolder || current.count == batchFiles || bytes + items[position].size > batchBytes) {
                 batches.append(current)
                 current = []
@@ -34,13 +34,6 @@ enum WorkOrder {
         }
         if !current.isEmpty { batches.append(current) }
         return batches
-    }
-
-    /// True when two paths have the same folder, compared without making the folders' paths. (`String`
-    /// equality, which also equates canonically equivalent spellings, is close enough for scheduling: a
-    /// batch's files are each opened in their own folder.)
-    private static func inSameFolder(_ left: [String], _ right: [String]) -> Bool {
-        left.count == right.count && left.dropLast().elementsEqual(right.dropLast())
     }
 }
 

@@ -30,14 +30,17 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     /// - Complexity: O(*n*) in the length of the path.
     public var components: [String] {
         if string.isEmpty { return [] }
-        var parts: [String] = []
-        var start = string.utf8.startIndex
-        for index in string.utf8.indices where string.utf8[index] == AssetPath.slash {
-            parts.append(String(string[start..<index]))
-            start = string.utf8.index(after: index)
+        return withUTF8 { bytes in
+            var parts: [String] = []
+            parts.reserveCapacity(bytes.reduce(1) { $1 == AssetPath.slash ? $0 + 1 : $0 })
+            var start = 0
+            for index in bytes.indices where bytes[index] == AssetPath.slash {
+                parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                start = index + 1
+            }
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return parts
         }
-        parts.append(String(string[start...]))
-        return parts
     }
 
     public var description: String { string }
