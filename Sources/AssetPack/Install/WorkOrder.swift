@@ -24,7 +24,7 @@ enum WorkOrder {
         var current: [Int] = []
         var bytes: UInt64 = 0
         for position in positions where items[position].size < largeFile {
-            let sameFolder = current.last.map { inSameFolder(items[$0].path.components, items[position].path.components) } ?? true
+            let sameFolder = current.last.map { items[$0].path.hasSameParent(as: items[position].path) } ?? true
             if !current.isEmpty && (!sameFolder || current.count == batchFiles || bytes + items[position].size > batchBytes) {
                 batches.append(inArchiveOrder(current, items))
                 current = []
@@ -43,13 +43,6 @@ enum WorkOrder {
     private static func inArchiveOrder(_ batch: [Int], _ items: [ExpansionItem]) -> [Int] {
         guard batch.count > 1, items[batch[0]].entryPosition >= 0 else { return batch }
         return batch.sorted { (items[$0].entryPosition, $0) < (items[$1].entryPosition, $1) }
-    }
-
-    /// True when two paths have the same folder, compared without making the folders' paths. (`String`
-    /// equality, which also equates canonically equivalent spellings, is close enough for scheduling: a
-    /// batch's files are each opened in their own folder.)
-    private static func inSameFolder(_ left: [String], _ right: [String]) -> Bool {
-        left.count == right.count && left.dropLast().elementsEqual(right.dropLast())
     }
 }
 

@@ -25,6 +25,11 @@ private final class Reader {
     /// Where the last object or array read started and ended: a member whose value it is need not be
     /// stepped over again to find its end.
     private var read: (start: Int, end: Int) = (-1, -1)
+    /// The path of the entry being read, and the archive the last packed entry named: a packed entry's
+    /// name is usually its path, and consecutive entries name one archive, so those strings are shared
+    /// rather than made again for every entry.
+    private var entryPath: String?
+    private var lastFile: String?
 
     init(text: JSONBytes) { self.text = text }
 
@@ -50,9 +55,12 @@ private final class Reader {
     private func entry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
         var path: String?, kind: BundleManifest.Kind?, size: UInt64?, crc32: UInt32?, storage: BundleManifest.Storage?
         var mode: UInt32?, sha256: String?
+        entryPath = nil
         try members(of: offset) { (name, value) throws(NotTaken) in
             switch name {
-            case "path": path = try string(value)
+            case "path":
+                path = try string(value)
+                entryPath = path
             case "kind":
                 guard let parsed = BundleManifest.Kind(rawValue: try string(value)) else { throw NotTaken() }
                 kind = parsed
@@ -76,8 +84,10 @@ private final class Reader {
             case "form":
                 guard let parsed = BundleManifest.Storage.Form(rawValue: try string(value)) else { throw NotTaken() }
                 form = parsed
-            case "file": file = try string(value)
-            case "entry": entry = try optional(value) { (at) throws(NotTaken) in try string(at) }
+            case "file":
+                file = try string(value, reusing: lastFile)
+                lastFile = file
+            case "entry": entry = try optional(value) { (at) throws(NotTaken) in try string(at, reusing: entryPath) }
             case "method": method = try optional(value) { (at) throws(NotTaken) in try string(at) }
             case "compressedSize": compressedSize = try optional(value) { (at) throws(NotTaken) in try integer(at, UInt64.self) }
             case "blocks":
@@ -142,6 +152,15 @@ private final class Reader {
     private func string(_ offset: Int) throws(NotTaken) -> String {
         guard text.byte(at: offset) == UInt8(ascii: "\""), let value = try? text.string(at: offset) else { throw NotTaken() }
         return value
+    }
+
+    /// The string at `offset`, or `previous` itself when the text spells exactly its bytes.
+    private func string(_ offset: Int, reusing previous: String?) throws(NotTaken) -> String {
+        if let previous, text.byte(at: offset) == UInt8(ascii: "\""), let (end, escaped) = try? text.stringEnd(offset), !escaped,
+           text.equals(offset + 1, end - 1, previous) {
+            return previous
+        }
+        return try string(offset)
     }
 
     private func integer<Value: FixedWidthInteger>(_ offset: Int, _ type: Value.Type) throws(NotTaken) -> Value {

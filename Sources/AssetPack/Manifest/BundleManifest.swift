@@ -33,6 +33,11 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     public static func isReservedName(_ name: String) -> Bool {
         name == reservedDirectory || name == legacyReservedDirectory
     }
+
+    /// True when `name` (a path's first component, without a copy of it) is one of the bookkeeping folders.
+    package static func isReservedName(_ name: Substring) -> Bool {
+        name == reservedDirectory || name == legacyReservedDirectory
+    }
     /// The format version this code writes: 2 since manifests may carry SHA-256s (``Entry/sha256``,
     /// ``Storage/blockSHA256``) and the packed data's offset (``Storage/dataOffset``), whose identity is
     /// computed differently (``ContentIdentity``). A reader of format 1 would refuse such a manifest as

@@ -62,12 +62,12 @@ struct ArchiveEntryPlanner {
     func plan(_ handle: ArchiveHandle, rules: Rules, builder: inout PlanBuilder) throws(AssetPackError) {
         let archive = try handle.archive()
         let origin = handle.displayName
-        let root = rules.root.utf8.split(separator: UInt8(ascii: "/")).map { Array($0) }
+        let root = rules.root.utf8.split(separator: AssetPath.slash).map { Array($0) }
         var nested: [AssetPath] = []
         if builder.items.isEmpty { builder.reserve(archive.entries.count) }  // the archive is the whole plan
         for entry in archive.entries {
             guard let relative = try path(of: entry, below: root, archive: origin) else { continue }
-            if rules.skipsRecordFolder && relative.components.first.map(BundleManifest.isReservedName) == true { continue }
+            if rules.skipsRecordFolder && BundleManifest.isReservedName(relative.firstComponent) { continue }
             let target = try place(relative, of: entry, under: rules.destination, archive: origin)
             if target.isRoot { continue }
             switch entry.kind {
@@ -97,28 +97,37 @@ struct ArchiveEntryPlanner {
     }
 
     /// The entry's validated path below `root` (see ``ArchiveEntryPolicy``); nil for an entry outside it.
+    /// The name is placed before it is checked: an entry outside the root is never checked.
     private func path(of entry: ZipEntry, below root: [[UInt8]], archive: String) throws(AssetPackError) -> AssetPath? {
-        if !root.isEmpty {
-            let parts = entry.name.utf8.split(separator: UInt8(ascii: "/")).map { Array($0) }
-            guard parts.starts(with: root), parts.count != root.count else { return nil }
-        }
+        if !root.isEmpty && !ArchiveEntryPlanner.isBelow(entry.name, root: root) { return nil }
         let full = try ArchiveEntryPolicy.path(of: entry, archive: archive)
         if root.isEmpty { return full }
-        return try ArchiveEntryPolicy.path(of: entry, relativeName: full.components.dropFirst(root.count).joined(separator: "/"),
-                                           archive: archive)
+        // A valid path has no empty components: the root's are its first ones, each followed by a `/`.
+        let text = full.string
+        var start = text.utf8.startIndex
+        for _ in root { start = text.utf8.index(after: text.utf8[start...].firstIndex(of: AssetPath.slash)!) }
+        return AssetPath(validated: String(text[start...]))
+    }
+
+    /// True when the non-empty `/`-separated parts of `name` start with those of `root` and go on after them.
+    static func isBelow(_ name: String, root: [[UInt8]]) -> Bool {
+        var matched = 0
+        for part in name.utf8.split(separator: AssetPath.slash) {
+            if matched == root.count { return true }
+            guard part.elementsEqual(root[matched]) else { return false }
+            matched += 1
+        }
+        return false
     }
 
     /// `directory` + `relative`.
     private func place(_ relative: AssetPath, of entry: ZipEntry, under directory: AssetPath,
                        archive: String) throws(AssetPackError) -> AssetPath {
-        if directory.isRoot { return relative }
-        var target = directory
         do {
-            for component in relative.components { target = try target.appending(component) }
+            return try directory.appending(relative)
         } catch {
             throw AssetPackError(.unsafePath, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
         }
-        return target
     }
 
     private func symlinkTarget(_ entry: ZipEntry, archive: ZipArchive, rules: Rules, origin: String) throws(AssetPackError) -> String {

@@ -24,14 +24,17 @@ public struct ExpansionItem: Sendable {
     /// Permission bits after ``PermissionPolicy`` (no setuid, setgid, sticky or world-writable bits).
     public let permissions: UInt32
     /// The link target (symlinks only).
-    public let symlinkTarget: String?
+    public var symlinkTarget: String? { rare?.symlinkTarget }
     /// The SHA-256 the file must have (64 hex digits), when the bundle's manifest records one.
     public let sha256: String?
     /// Where the bytes come from.
     let origin: Origin
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
     /// entry is then inflated on several threads by the installer. Nil otherwise.
-    let blocks: BlockLayout?
+    var blocks: BlockLayout? { rare?.blocks }
+    /// The link target and the block index, which few items have, boxed: inline they would add 32 bytes
+    /// to every item of every plan (a million-file plan holds a million items).
+    private let rare: Rare?
     /// For a ``Origin/zipEntry(_:entryName:)`` origin planned from the archive's own entries, the entry's
     /// position in the archive (so the writer finds it without looking its name up); -1 otherwise.
     let entryPosition: Int32
@@ -64,9 +67,19 @@ public struct ExpansionItem: Sendable {
         self.size = size
         self.crc32 = crc32
         self.permissions = permissions
-        self.symlinkTarget = symlinkTarget
         self.origin = origin
-        self.blocks = blocks
+        self.rare = symlinkTarget == nil && blocks == nil ? nil : Rare(symlinkTarget: symlinkTarget, blocks: blocks)
+    }
+
+    /// The parts of an item that few items have.
+    private final class Rare: Sendable {
+        let symlinkTarget: String?
+        let blocks: BlockLayout?
+
+        init(symlinkTarget: String?, blocks: BlockLayout?) {
+            self.symlinkTarget = symlinkTarget
+            self.blocks = blocks
+        }
     }
 
     /// A directory item.

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import Foundation
 
 /// Collects a plan's items and refuses two items that would land on the same place: exact duplicates,
@@ -18,9 +19,9 @@ struct PlanBuilder {
         }
     }
 
-    /// Folded key (``foldedKey(_:)``) → position in ``items``. Per item only the position is kept: what
-    /// a conflict message needs besides the item is in ``originOfItem`` and ``impliedBy``.
-    private var seen: [String: Int] = [:]
+    /// The items' paths by folded key (``foldedKey(_:)``). Per item only the position is kept: what a
+    /// conflict message needs besides the item is in ``originOfItem`` and ``impliedBy``.
+    private var names = FoldedNames()
     private(set) var items: [ExpansionItem] = []
     /// Where each item came from, as a position in ``origins`` (there are few distinct origins).
     private var originOfItem: [UInt32] = []
@@ -28,8 +29,8 @@ struct PlanBuilder {
     private var originPositions: [String: UInt32] = [:]
     /// Folders added because an item lies below them → that item.
     private var impliedBy: [Int: AssetPath] = [:]
-    /// The folder of the last item added, whose folders are all in ``seen`` (siblings come in a row).
-    private var lastParent: AssetPath?
+    /// The last item added, whose folders are all in ``names`` (siblings come in a row).
+    private var lastPath: AssetPath?
     /// Bytes of all files added so far.
     private(set) var totalBytes: UInt64 = 0
     /// The most bytes the files may add up to (``ExpansionOptions/maxTotalBytes``).
@@ -42,72 +43,60 @@ struct PlanBuilder {
     mutating func add(_ item: ExpansionItem, from origin: String) throws(AssetPackError) {
         guard !item.path.isRoot else { return }
         try PlanBuilder.checkReserved(item.path, origin: origin)
-        let folder = item.path.parent
-        if folder != lastParent {  // byte-wise equality: a sibling's folders are already in, checked
-            var parent = AssetPath.root
-            for component in item.path.components.dropLast() {
-                parent = try parent.appending(component)
-                try insert(.directory(parent), origin: origin, cause: item.path)
-            }
-            lastParent = folder
+        if lastPath.map({ !$0.hasSameParent(as: item.path) }) ?? true {  // byte-wise: a sibling's folders are in, checked
+            try addFolders(of: item.path, origin: origin)
+            lastPath = item.path
         }
         try insert(item, origin: origin, cause: item.path)
+    }
+
+    /// Adds the folders `path` lies in, from the top. A folder already in as a folder of the same bytes
+    /// has all of its own folders in too, so when the nearest one is, nothing else is looked up.
+    private mutating func addFolders(of path: AssetPath, origin: String) throws(AssetPackError) {
+        let folder = path.parent
+        if folder.isRoot { return }
+        if case .found(let position) = names.find(folder, in: items), items[position].kind == .directory,
+           items[position].path == folder { return }
+        let text = path.string
+        for index in text.utf8.indices where text.utf8[index] == AssetPath.slash {
+            try insert(.directory(AssetPath(validated: String(text[..<index]))), origin: origin, cause: path)
+        }
     }
 
     /// Makes room for `count` items at once, when the caller knows about how many there will be (an
     /// archive's entry count): no regrowth of the item list and the name table while they are added.
     mutating func reserve(_ count: Int) {
         items.reserveCapacity(count)
-        seen.reserveCapacity(count)
+        originOfItem.reserveCapacity(count)
+        names.reserve(count)
     }
 
-    /// Hands over the items in path order, leaving the builder empty. Items added in that order (a walk)
-    /// are returned as they are; others are put in order in place, through a sorted list of positions,
-    /// so no second copy of the items exists at any time.
+    /// Hands over the items in path order (``PlanOrder``), leaving the builder empty.
     mutating func takeSortedItems() -> [ExpansionItem] {
         var result: [ExpansionItem] = []
         swap(&result, &items)
-        seen = [:]
-        var order: [Int]
-        do {
-            let keys = result.map(\.path.orderKey)
-            if zip(keys, keys.dropFirst()).allSatisfy({ AssetPath.precedes($0, $1) }) { return result }
-            order = result.indices.sorted { AssetPath.precedes(keys[$0], keys[$1]) }
-        }
-        // result[j] must become the item now at order[j]: follow each cycle of the permutation once.
-        for start in order.indices where order[start] != start {
-            let first = result[start]
-            var position = start
-            while true {
-                let next = order[position]
-                order[position] = position
-                if next == start {
-                    result[position] = first
-                    break
-                }
-                result[position] = result[next]
-                position = next
-            }
-        }
+        names = FoldedNames()
+        originOfItem = []
+        impliedBy = [:]
+        PlanOrder.sort(&result)
         return result
     }
 
     private mutating func insert(_ item: ExpansionItem, origin: String, cause: AssetPath) throws(AssetPackError) {
-        let key = PlanBuilder.foldedKey(item.path)
-        guard let previous = seen[key] else {
+        switch names.find(item.path, in: items) {
+        case .absent(let slot):
             try count(item, origin: origin)
-            seen[key] = items.count
+            names.insert(slot, position: items.count)
             if cause != item.path { impliedBy[items.count] = cause }
             originOfItem.append(position(ofOrigin: origin))
             items.append(item)
-            return
+        case .found(let previous):
+            let earlier = items[previous]
+            if earlier.path == item.path && earlier.kind == .directory && item.kind == .directory { return }
+            let first = Seen(path: earlier.path, kind: earlier.kind, origin: origins[Int(originOfItem[previous])],
+                             cause: impliedBy[previous] ?? earlier.path)
+            throw PlanBuilder.conflict(first, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
         }
-        let earlier = items[previous]
-        let sameBytes = earlier.path.string.utf8.elementsEqual(item.path.string.utf8)
-        if sameBytes && earlier.kind == .directory && item.kind == .directory { return }
-        let first = Seen(path: earlier.path, kind: earlier.kind, origin: origins[Int(originOfItem[previous])],
-                         cause: impliedBy[previous] ?? earlier.path)
-        throw PlanBuilder.conflict(first, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
     }
 
     private mutating func position(ofOrigin origin: String) -> UInt32 {
@@ -139,7 +128,7 @@ struct PlanBuilder {
         }
         let reason: String
         // Swift's String equality is canonical equivalence, so compare the bytes.
-        if !previous.path.string.utf8.elementsEqual(item.path.string.utf8) {
+        if previous.path != item.path {
             reason = "\(first) and \(second) differ only in case or Unicode normalization"
         } else if previous.kind != item.kind && (previous.kind == .directory || item.kind == .directory) {
             reason = "\(first) and \(second): the name is both a file and a directory"
@@ -150,28 +139,11 @@ struct PlanBuilder {
     }
 
     /// The comparison key: each component in Unicode canonical composition (NFC), lowercased. An ASCII
-    /// path (the usual case) is already NFC and lowercases byte by byte, so it skips Foundation's
-    /// normalization, which would cost far more than the rest of planning.
+    /// path (the usual case) is already NFC and lowercases byte by byte, without Foundation's
+    /// normalization, which would cost far more than the rest of planning. (``FoldedNames`` folds ASCII
+    /// paths itself, without making this string.)
     static func foldedKey(_ path: AssetPath) -> String {
-        let components = path.components
-        if components.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }) {
-            // Written straight into the key's storage: no joined path and no byte array first.
-            let count = components.reduce(max(0, components.count - 1)) { $0 + $1.utf8.count }
-            return String(unsafeUninitializedCapacity: count) { key in
-                var end = 0
-                for (index, component) in components.enumerated() {
-                    if index > 0 {
-                        key[end] = UInt8(ascii: "/")
-                        end += 1
-                    }
-                    for byte in component.utf8 {
-                        key[end] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-                        end += 1
-                    }
-                }
-                return end
-            }
-        }
+        if path.string.utf8.allSatisfy({ $0 < 0x80 }) { return path.string.lowercased() }
         return path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
     }
 
@@ -186,10 +158,28 @@ struct PlanBuilder {
     /// Names beginning with ``recordDirectory`` at the top are assetpack's record; ``temporaryPrefix``
     /// anywhere is a temporary name the expander uses.
     static func checkReserved(_ path: AssetPath, origin: String) throws(AssetPackError) {
-        let reservedTop = path.components.first?.hasPrefix(recordDirectory) == true
-        let reservedAnywhere = path.components.contains { $0.hasPrefix(temporaryPrefix) }
+        guard mayBeReserved(path) else { return }  // the usual case: no component starts with ".assetpack"
+        let components = path.components
+        let reservedTop = components.first?.hasPrefix(recordDirectory) == true
+        let reservedAnywhere = components.contains { $0.hasPrefix(temporaryPrefix) }
         if reservedTop || reservedAnywhere {
             throw AssetPackError(.conflict, "the name is reserved for assetpack's own files (from \(origin))", path: path.string)
+        }
+    }
+
+    /// False when no component's bytes start with those of ``recordDirectory``, which both reserved
+    /// prefixes start with; then neither `hasPrefix` test above (Character-wise) can hold either.
+    private static func mayBeReserved(_ path: AssetPath) -> Bool {
+        path.withUTF8 { bytes in
+            recordDirectory.utf8.withContiguousStorageIfAvailable { prefix in
+                var start = 0
+                while start + prefix.count <= bytes.count {
+                    if Memory.equal(bytes.baseAddress! + start, prefix.baseAddress!, count: prefix.count) { return true }
+                    guard let slash = bytes[start...].firstIndex(of: AssetPath.slash) else { return false }
+                    start = slash + 1
+                }
+                return false
+            } ?? true
         }
     }
 }

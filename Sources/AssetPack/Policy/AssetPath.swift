@@ -1,12 +1,17 @@
-import Foundation
+import AssetPackSystem
 
 /// A relative path that is safe to create under a destination: it cannot hold `..`, `.`, empty
 /// components, an absolute start, backslashes, drive letters, NUL or other control characters (C0, DEL
 /// and C1), each component fits the platform's name limit, and the whole path fits ``maxPathBytes`` and
-/// ``maxDepth``. Constructing one is the check; holding one is the proof.
+/// ``maxDepth``. Constructing one is the check (``init(_:)``); holding one is the proof.
+///
+/// **Storage.** A path is held as its one text `a/b/c` (``string``), not as one string per component:
+/// a plan of a million files then holds a million strings, not several million, and a path made from a
+/// zip entry's name shares that name's storage. ``components`` is computed when asked for; code that
+/// runs per file reads the bytes instead (``withUTF8(_:)``, ``componentCount``, ``hasSameParent(as:)``).
 public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// The components, each a valid file name.
-    public let components: [String]
+    /// The path as `a/b/c`, "" for the root: the components joined by `/`, without a `/` at either end.
+    public let string: String
 
     /// The longest component, in UTF-8 bytes (NAME_MAX on Linux and Apple platforms).
     public static let maxComponentBytes = 255
@@ -16,68 +21,65 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     public static let maxDepth = 128
 
     /// The root of a tree (no components).
-    public static let root = AssetPath(validated: [])
+    public static let root = AssetPath(validated: "")
 
-    private init(validated components: [String]) { self.components = components }
+    /// A path whose text has passed the checks (or is made of parts that have).
+    init(validated text: String) { self.string = text }
 
-    /// Validates `text` ("a/b/c.txt"; one trailing `/` is allowed for directories).
-    /// - Throws: ``AssetPackError`` with code `.unsafePath` saying which rule the name broke.
-    public init(_ text: String) throws(AssetPackError) {
-        // Work on UTF-8 bytes, not Characters: "/" followed by a combining mark is one Character, so a
-        // Character-wise split or prefix test would let "../\u{301}x" or "/\u{301}etc" through.
-        let slash = UInt8(ascii: "/")
-        var body = text.utf8[...]
-        if body.last == slash { body = body.dropLast() }
-        func refuse(_ reason: String) -> AssetPackError {
-            AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(text)): \(reason)")
-        }
-        if text.utf8.first == slash { throw refuse("absolute path") }
-        if body.isEmpty {
-            self.init(validated: [])
-            return
-        }
-        if body.count > Self.maxPathBytes { throw refuse("longer than \(Self.maxPathBytes) bytes") }
-        let parts = body.split(separator: slash, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        if parts.count > Self.maxDepth { throw refuse("nested deeper than \(Self.maxDepth) levels") }
-        for part in parts {
-            if let reason = AssetPath.problem(with: part) { throw refuse(reason) }
-        }
-        self.init(validated: parts)
-    }
-
-    /// Why `name` cannot be one path component, or nil when it can.
-    public static func problem(with name: String) -> String? {
-        if name.isEmpty { return "empty path component" }
-        if name == "." || name == ".." { return "'\(name)' component" }
-        if name.utf8.count > maxComponentBytes { return "component longer than \(maxComponentBytes) bytes" }
-        for scalar in name.unicodeScalars {
-            switch scalar.value {
-            case 0: return "NUL byte"
-            case 0x01...0x1F, 0x7F...0x9F: return "control character"
-            case 0x5C: return "backslash"
-            case 0x2F: return "slash in a component"
-            default: continue
+    /// The components, each a valid file name (made on each call: per file, prefer the byte accessors).
+    /// - Complexity: O(*n*) in the length of the path.
+    public var components: [String] {
+        if string.isEmpty { return [] }
+        return withUTF8 { bytes in
+            var parts: [String] = []
+            parts.reserveCapacity(bytes.reduce(1) { $1 == AssetPath.slash ? $0 + 1 : $0 })
+            var start = 0
+            for index in bytes.indices where bytes[index] == AssetPath.slash {
+                parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                start = index + 1
             }
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return parts
         }
-        if name.utf8.count >= 2, name.utf8.dropFirst().first == UInt8(ascii: ":"),
-           name.unicodeScalars.first.map({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) }) == true {
-            return "drive letter"
-        }
-        return nil
     }
 
-    /// The path as `a/b/c`, "" for the root.
-    public var string: String { components.joined(separator: "/") }
     public var description: String { string }
 
     /// The last component, or "" for the root.
-    public var name: String { components.last ?? "" }
+    public var name: String {
+        guard let slash = lastSlash else { return string }
+        return String(string[string.utf8.index(after: slash)...])
+    }
 
     /// True for the root.
-    public var isRoot: Bool { components.isEmpty }
+    public var isRoot: Bool { string.isEmpty }
+
+    /// The first component, sharing the path's storage ("" for the root).
+    package var firstComponent: Substring {
+        let end = string.utf8.firstIndex(of: AssetPath.slash) ?? string.endIndex
+        return string[..<end]
+    }
 
     /// The parent path (the root's parent is the root).
-    public var parent: AssetPath { AssetPath(validated: Array(components.dropLast())) }
+    public var parent: AssetPath {
+        guard let slash = lastSlash else { return .root }
+        return AssetPath(validated: String(string[..<slash]))
+    }
+
+    /// How many components the path has (0 for the root), counted without making them.
+    package var componentCount: Int {
+        string.isEmpty ? 0 : withUTF8 { bytes in bytes.reduce(1) { $1 == AssetPath.slash ? $0 + 1 : $0 } }
+    }
+
+    /// True when `other` has the same parent folder, byte for byte (both top-level counts as the same).
+    package func hasSameParent(as other: AssetPath) -> Bool {
+        withUTF8 { mine in
+            other.withUTF8 { theirs in
+                let left = AssetPath.parentLength(mine), right = AssetPath.parentLength(theirs)
+                return left == right && (left == 0 || Memory.equal(mine.baseAddress!, theirs.baseAddress!, count: left))
+            }
+        }
+    }
 
     /// This path with one more component.
     /// - Throws: `.unsafePath` when `name` is not a valid single component, or the path would be nested
@@ -86,73 +88,42 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
         if let reason = AssetPath.problem(with: name) {
             throw AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(name)) in \(AssetPath.quoted(string)): \(reason)")
         }
-        guard components.count < AssetPath.maxDepth else {
+        guard componentCount < AssetPath.maxDepth else {
             throw AssetPackError(.unsafePath, "\(AssetPath.quoted(string)) is nested deeper than \(AssetPath.maxDepth) levels")
         }
-        let length = components.reduce(name.utf8.count) { $0 + $1.utf8.count + 1 }
-        guard length <= AssetPath.maxPathBytes else {
-            throw AssetPackError(.unsafePath, "\(AssetPath.quoted(string + "/" + name)) is longer than \(AssetPath.maxPathBytes) bytes")
+        let joined = isRoot ? name : string + "/" + name
+        guard joined.utf8.count <= AssetPath.maxPathBytes else {
+            throw AssetPackError(.unsafePath, "\(AssetPath.quoted(joined)) is longer than \(AssetPath.maxPathBytes) bytes")
         }
-        return AssetPath(validated: components + [name])
+        return AssetPath(validated: joined)
     }
 
-    /// Equal when the bytes are equal: two Unicode spellings of "café" are different files on most file
-    /// systems, so they are different paths here (Swift's `String ==` would call them equal).
-    public static func == (lhs: AssetPath, rhs: AssetPath) -> Bool {
-        lhs.components.count == rhs.components.count
-            && zip(lhs.components, rhs.components).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+    /// This path with every component of `relative` appended: the same result and the same errors as
+    /// appending them one by one, with one string made instead of one per component.
+    /// - Throws: `.unsafePath` when the path would be nested deeper than ``maxDepth`` or grow longer than
+    ///   ``maxPathBytes``.
+    package func appending(_ relative: AssetPath) throws(AssetPackError) -> AssetPath {
+        if relative.isRoot { return self }
+        if isRoot { return relative }
+        let joined = string + "/" + relative.string
+        if componentCount + relative.componentCount <= AssetPath.maxDepth && joined.utf8.count <= AssetPath.maxPathBytes {
+            return AssetPath(validated: joined)
+        }
+        var target = self  // over a limit: the component-wise walk words the error as before
+        for component in relative.components { target = try target.appending(component) }
+        return target
     }
 
-    /// Hashes the UTF-8 bytes, consistent with ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) {
-        for component in components {
-            hasher.combine(component.utf8.count)
-            for byte in component.utf8 { hasher.combine(byte) }
-        }
-    }
+    /// The `/` byte.
+    static let slash = UInt8(ascii: "/")
 
-    /// Orders by UTF-8 bytes, component by component (a stable, locale-free order).
-    public static func < (lhs: AssetPath, rhs: AssetPath) -> Bool {
-        for (left, right) in zip(lhs.components, rhs.components) where !left.utf8.elementsEqual(right.utf8) {
-            return left.utf8.lexicographicallyPrecedes(right.utf8)
-        }
-        return lhs.components.count < rhs.components.count
-    }
+    /// Where the last `/` is, nil for a top-level path or the root.
+    private var lastSlash: String.Index? { string.utf8.lastIndex(of: AssetPath.slash) }
 
-    /// Bytes whose plain lexicographic order is the order of ``<(_:_:)``: the UTF-8 path with each `/`
-    /// as a zero byte, which no component holds (so a component sorts before its own extensions, and a
-    /// path before the paths below it). Sorting many paths by these keys with `memcmp` is several times
-    /// faster than comparing them component by component.
-    var orderKey: [UInt8] {
-        var key: [UInt8] = []
-        for component in components {
-            if !key.isEmpty { key.append(0) }
-            key.append(contentsOf: component.utf8)
-        }
-        return key
-    }
-
-    /// True when `left` sorts before `right` (two ``orderKey``s).
-    static func precedes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-        left.withUnsafeBufferPointer { a in
-            right.withUnsafeBufferPointer { b in
-                let common = min(a.count, b.count)
-                let order = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-                return order != 0 ? order < 0 : a.count < b.count
-            }
-        }
-    }
-
-    /// A name in quotes with control characters escaped, safe to print.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    /// Bytes of the parent's text at the start of a path's `bytes` (0 for a top-level path).
+    private static func parentLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = bytes.count
+        while end > 0 && bytes[end - 1] != slash { end -= 1 }
+        return max(0, end - 1)
     }
 }

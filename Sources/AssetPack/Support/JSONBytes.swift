@@ -146,8 +146,9 @@ struct JSONBytes {
         guard byte(at: offset) == UInt8(ascii: "\"") else { throw JSONSyntaxError(offset: offset, "a string is expected") }
         let (end, escaped) = try stringEnd(offset)
         let raw = UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(end - 1)])
-        let utf8 = escaped ? try unescaped(raw, at: offset) : Array(raw)
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        // Unescaped, the string is made straight from the text: no byte array first.
+        let validated = escaped ? String(validating: try unescaped(raw, at: offset), as: UTF8.self) : String(validating: raw, as: UTF8.self)
+        guard let text = validated else {
             throw JSONSyntaxError(offset: offset, "a string is not valid UTF-8")
         }
         return text
