@@ -19,6 +19,34 @@ package final class DirectoryCursor {
         try directory(components.dropLast())
     }
 
+    /// The open folder that holds the item at `path` (its components joined by `/`, as a checked asset
+    /// path writes them): what ``parent(of:)`` returns, without splitting the path into an array. Only a
+    /// folder not open already costs a `String`.
+    package func parent(ofPath path: String) throws(SystemError) -> Descriptor {
+        let utf8 = path.utf8
+        var depth = 0
+        var start = utf8.startIndex
+        while let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) {
+            let name = Substring(utf8[start..<end])
+            if depth >= names.count || !Memory.sameBytes(names[depth], name) {
+                truncate(to: depth)
+                let next = String(name)
+                chain.append(try (chain.last ?? root).directory(next))
+                names.append(next)
+            }
+            depth += 1
+            start = utf8.index(after: end)
+        }
+        truncate(to: depth)
+        return chain.last ?? root
+    }
+
+    private func truncate(to depth: Int) {
+        guard depth < names.count else { return }
+        names.removeSubrange(depth...)
+        chain.removeSubrange(depth...)
+    }
+
     /// The open folder at `components` below the root; siblings of the last folder asked for cost no call.
     package func directory(_ components: ArraySlice<String>) throws(SystemError) -> Descriptor {
         let start = components.startIndex

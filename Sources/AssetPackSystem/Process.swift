@@ -55,6 +55,11 @@ package enum Memory {
     /// equivalent spellings (`é` precomposed and `e` + combining accent), which are two different names to a
     /// file system or a zip archive.
     package static func sameBytes(_ left: String, _ right: String) -> Bool {
+        sameBytes(left, right[...])
+    }
+
+    /// True when a string and a substring have the same UTF-8 bytes (see the pair of strings).
+    package static func sameBytes(_ left: String, _ right: Substring) -> Bool {
         guard left.utf8.count == right.utf8.count else { return false }
         let same = left.utf8.withContiguousStorageIfAvailable { a in
             right.utf8.withContiguousStorageIfAvailable { b in

@@ -73,17 +73,17 @@ struct InstallRecord: Codable, Sendable {
         var json = InstallRecordJSON()
         json.begin(directories: directories != nil)
         for directory in directories ?? [] {
-            json.directory(mode: directory.mode, path: CollectionOfOne(directory.path))
+            json.directory(mode: directory.mode, path: directory.path)
             try json.handOver(to: emit)
         }
         json.beginFiles(afterDirectories: directories != nil)
         for file in files {
-            json.file(crc32: file.crc32, mode: file.mode, path: CollectionOfOne(file.path), sha256: file.sha256, size: file.size)
+            json.file(crc32: file.crc32, mode: file.mode, path: file.path, sha256: file.sha256, size: file.size)
             try json.handOver(to: emit)
         }
         json.endFiles(format: format, links: links != nil)
         for link in links ?? [] {
-            json.link(path: CollectionOfOne(link.path), target: link.target)
+            json.link(path: link.path, target: link.target)
             try json.handOver(to: emit)
         }
         try json.end(afterLinks: links != nil, source: source, stamp: stamp, to: emit)

@@ -28,12 +28,12 @@ struct InstallRecordJSON {
     }
 
     /// One folder.
-    mutating func directory(mode: UInt32, path: some Collection<String>) {
+    mutating func directory(mode: UInt32, path: String) {
         separate()
         literal(#"{"mode":"#)
         number(UInt64(mode))
         literal(#","path":"#)
-        string(components: path)
+        string(path)
         literal("}")
     }
 
@@ -45,7 +45,7 @@ struct InstallRecordJSON {
     }
 
     /// One file.
-    mutating func file(crc32: UInt32?, mode: UInt32, path: some Collection<String>, sha256: String?, size: UInt64) {
+    mutating func file(crc32: UInt32?, mode: UInt32, path: String, sha256: String?, size: UInt64) {
         separate()
         literal("{")
         if let crc32 {
@@ -56,7 +56,7 @@ struct InstallRecordJSON {
         literal(#""mode":"#)
         number(UInt64(mode))
         literal(#","path":"#)
-        string(components: path)
+        string(path)
         if let sha256 {
             literal(#","sha256":"#)
             string(sha256)
@@ -77,10 +77,10 @@ struct InstallRecordJSON {
     }
 
     /// One symbolic link.
-    mutating func link(path: some Collection<String>, target: String) {
+    mutating func link(path: String, target: String) {
         separate()
         literal(#"{"path":"#)
-        string(components: path)
+        string(path)
         literal(#","target":"#)
         string(target)
         literal("}")
@@ -127,16 +127,6 @@ struct InstallRecordJSON {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
         }
-    }
-
-    /// A JSON string of the components joined by `/` (which JSON needs not escape).
-    private mutating func string(components: some Collection<String>) {
-        out.append(UInt8(ascii: "\""))
-        for (index, component) in components.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: "/")) }
-            escaped(component)
-        }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.

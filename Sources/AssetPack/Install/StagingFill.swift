@@ -77,7 +77,7 @@ final class StagingFill: @unchecked Sendable {
             for position in batches[index - groups.count] {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
-                let folder = try io(cursors[worker].parent(of: item.path.components))
+                let folder = try io(cursors[worker].parent(ofPath: item.path.string))
                 let kept = self.partial.isEmpty ? [] : self.partial[position] ?? []
                 self.checksums[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
@@ -148,18 +148,18 @@ final class StagingFill: @unchecked Sendable {
             // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
             // cost more than writing its line.
             for position in items.indices where items[position].kind == .directory {
-                json.directory(mode: items[position].permissions, path: items[position].path.components)
+                json.directory(mode: items[position].permissions, path: items[position].path.string)
                 try json.handOver(to: emit)
             }
             json.beginFiles(afterDirectories: true)
             for position in items.indices where items[position].kind == .file {
-                json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.components,
+                json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
                           sha256: items[position].sha256, size: items[position].size)
                 try json.handOver(to: emit)
             }
             json.endFiles(format: InstallRecord.currentFormat, links: true)
             for position in items.indices where items[position].kind == .symlink {
-                json.link(path: items[position].path.components, target: items[position].symlinkTarget ?? "")
+                json.link(path: items[position].path.string, target: items[position].symlinkTarget ?? "")
                 try json.handOver(to: emit)
             }
             try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)

@@ -93,7 +93,7 @@ enum TreeIdentity {
             lines.tab()
             lines.number(item.permissions, radix: 8)
             lines.tab()
-            lines.path(item.path.components)
+            lines.text(item.path.string)
             if let target = item.symlinkTarget {
                 lines.tab()
                 lines.text(target)

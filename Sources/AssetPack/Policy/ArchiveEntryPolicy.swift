@@ -34,10 +34,10 @@ enum ArchiveEntryPolicy {
     /// - Throws: ``AssetPackError/Code/unsafePath`` naming the entry.
     static func path(of entry: ZipEntry, relativeName: String? = nil, archive: String) throws(AssetPackError) -> AssetPath {
         var shown: String { AssetPath.quoted(entry.name) }  // only for messages: quoting costs more than the checks
-        if entry.rawName.isEmpty {
+        if entry.rawNameCount == 0 {
             throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: the name is empty", path: archive)
         }
-        if entry.flags & utf8Flag != 0, String(validating: entry.rawName, as: UTF8.self) == nil {
+        if entry.flags & utf8Flag != 0, !entry.nameIsRawBytes, String(validating: entry.rawName, as: UTF8.self) == nil {
             let hex = entry.rawName.prefix(64).map { String($0, radix: 16) }.joined(separator: " ")
             throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
                                  path: archive)

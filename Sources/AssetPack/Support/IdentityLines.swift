@@ -18,15 +18,6 @@ struct IdentityLines {
         value.withUTF8 { buffer.append(contentsOf: $0) }
     }
 
-    /// Appends a path's components joined by `/`, as ``AssetPath/string`` writes them (without making
-    /// that string).
-    mutating func path(_ components: [String]) {
-        for (index, component) in components.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: "/")) }
-            text(component)
-        }
-    }
-
     /// Appends `value` in `radix` (lowercase digits), as `String(value, radix:)` writes it.
     mutating func number<Value: UnsignedInteger>(_ value: Value, radix: Value = 10) {
         number(UInt64(value), radix: UInt64(radix))
