@@ -13,7 +13,7 @@ extension AssetPath {
     }
 
     /// Orders by UTF-8 bytes, component by component (a stable, locale-free order): the order of the
-    /// bytes with each `/` read as the lowest byte (see ``orderKey``).
+    /// bytes with each `/` read as the lowest byte (see `orderKey`).
     public static func < (lhs: AssetPath, rhs: AssetPath) -> Bool {
         lhs.withUTF8 { left in rhs.withUTF8 { right in precedes(left, right) } }
     }

@@ -8,7 +8,7 @@ import AssetPackSystem
 /// **Storage.** A path is held as its one text `a/b/c` (``string``), not as one string per component:
 /// a plan of a million files then holds a million strings, not several million, and a path made from a
 /// zip entry's name shares that name's storage. ``components`` is computed when asked for; code that
-/// runs per file reads the bytes instead (``withUTF8(_:)``, ``componentCount``, ``hasSameParent(as:)``).
+/// runs per file reads the bytes instead (`withUTF8(_:)`, `componentCount`, `hasSameParent(as:)`).
 public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The path as `a/b/c`, "" for the root: the components joined by `/`, without a `/` at either end.
     public let string: String
