@@ -10,30 +10,25 @@ package final class DirectoryCursor {
 
     /// The open folder at `components` below the root (the root itself for none). It must exist.
     package func directory(_ components: [String]) throws(SystemError) -> Descriptor {
-        try directory(components[...])
+        for (depth, name) in components.enumerated() { try step(depth, name[...]) }
+        truncate(to: components.count)
+        return chain.last ?? root
     }
 
-    /// The open folder that holds the item at `components` (the root for a top-level item): what
-    /// ``directory(_:)`` returns for the item's parent, without making the parent's path.
-    package func parent(of components: [String]) throws(SystemError) -> Descriptor {
-        try directory(components.dropLast())
+    /// The folder at `components`, or nil when it (or a folder on the way) does not exist or is not a folder.
+    package func existingDirectory(_ components: [String]) -> Descriptor? {
+        try? directory(components)
     }
 
     /// The open folder that holds the item at `path` (its components joined by `/`, as a checked asset
-    /// path writes them): what ``parent(of:)`` returns, without splitting the path into an array. Only a
-    /// folder not open already costs a `String`.
+    /// path writes them; the root for a top-level item): the folder of the item's parent, without making
+    /// the parent's path or an array of its components. Only a folder not open already costs a `String`.
     package func parent(ofPath path: String) throws(SystemError) -> Descriptor {
         let utf8 = path.utf8
         var depth = 0
         var start = utf8.startIndex
         while let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) {
-            let name = Substring(utf8[start..<end])
-            if depth >= names.count || !Memory.sameBytes(names[depth], name) {
-                truncate(to: depth)
-                let next = String(name)
-                chain.append(try (chain.last ?? root).directory(next))
-                names.append(next)
-            }
+            try step(depth, Substring(utf8[start..<end]))
             depth += 1
             start = utf8.index(after: end)
         }
@@ -41,30 +36,25 @@ package final class DirectoryCursor {
         return chain.last ?? root
     }
 
+    /// ``parent(ofPath:)``, or nil when that folder (or one on the way) does not exist or is not a folder.
+    package func existingParent(ofPath path: String) -> Descriptor? {
+        try? parent(ofPath: path)
+    }
+
+    /// Makes `name` the open folder at `depth` of the chain: kept when it is already there (siblings of the
+    /// last folder asked for cost no call), else opened below the folder at `depth - 1`, dropping the rest.
+    private func step(_ depth: Int, _ name: Substring) throws(SystemError) {
+        if depth < names.count, Memory.sameBytes(names[depth], name) { return }
+        truncate(to: depth)
+        let next = String(name)
+        chain.append(try (chain.last ?? root).directory(next))
+        names.append(next)
+    }
+
     private func truncate(to depth: Int) {
         guard depth < names.count else { return }
         names.removeSubrange(depth...)
         chain.removeSubrange(depth...)
-    }
-
-    /// The open folder at `components` below the root; siblings of the last folder asked for cost no call.
-    package func directory(_ components: ArraySlice<String>) throws(SystemError) -> Descriptor {
-        let start = components.startIndex
-        var shared = 0
-        while shared < min(components.count, names.count) && Memory.sameBytes(components[start + shared], names[shared]) { shared += 1 }
-        names.removeSubrange(shared...)
-        chain.removeSubrange(shared...)
-        while names.count < components.count {
-            let next = components[start + names.count]
-            chain.append(try (chain.last ?? root).directory(next))
-            names.append(next)
-        }
-        return chain.last ?? root
-    }
-
-    /// The folder at `components`, or nil when it (or a folder on the way) does not exist or is not a folder.
-    package func existingDirectory(_ components: [String]) -> Descriptor? {
-        try? directory(components)
     }
 }
 

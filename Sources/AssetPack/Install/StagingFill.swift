@@ -33,7 +33,7 @@ final class StagingFill: @unchecked Sendable {
         let cursor = DirectoryCursor(root: staging)
         let mask = FileSystem.creationMask()
         for item in plan.items where item.kind == .directory {
-            let parent = try io(cursor.directory(item.path.parent.components))
+            let parent = try io(cursor.parent(ofPath: item.path.string))
             let created = try io(parent.makeDirectory(item.path.name, mode: item.permissions))
             if created, let mask, item.permissions & mask == 0 { continue }
             let folder = try io(parent.directory(item.path.name))
@@ -48,8 +48,8 @@ final class StagingFill: @unchecked Sendable {
         for (position, crc) in candidates.sorted(by: { $0.key < $1.key }) {
             try progress.checkCancelled()
             let item = plan.items[position]
-            guard let folder = from.existingDirectory(item.path.parent.components),
-                  try io(folder.link(item.path.name, to: item.path.name, in: to.directory(item.path.parent.components))) else {
+            guard let folder = from.existingParent(ofPath: item.path.string),
+                  try io(folder.link(item.path.name, to: item.path.name, in: to.parent(ofPath: item.path.string))) else {
                 failed.append(position)
                 continue
             }
@@ -104,7 +104,7 @@ final class StagingFill: @unchecked Sendable {
         guard !links.isEmpty else { return }
         let cursor = DirectoryCursor(root: staging)
         for item in links {
-            let folder = try io(cursor.directory(item.path.parent.components))
+            let folder = try io(cursor.parent(ofPath: item.path.string))
             try io(folder.remove(item.path.name))
             try io(folder.makeSymlink(item.path.name, target: item.symlinkTarget ?? ""))
         }
@@ -123,7 +123,7 @@ final class StagingFill: @unchecked Sendable {
     private func removeSymlinks(_ links: [ExpansionItem]) {
         let cursor = DirectoryCursor(root: staging)
         for item in links {
-            guard let folder = cursor.existingDirectory(item.path.parent.components), (try? folder.status(item.path.name))??.kind == .symlink
+            guard let folder = cursor.existingParent(ofPath: item.path.string), (try? folder.status(item.path.name))??.kind == .symlink
             else { continue }
             try? folder.remove(item.path.name)
         }

@@ -59,7 +59,7 @@ enum TreeFlush {
         try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             for position in batches[index] {
                 let path = plan.items[position].path
-                let folder = try io(cursors[worker].directory(path.parent.components))
+                let folder = try io(cursors[worker].parent(ofPath: path.string))
                 if try !flushFile(path.name, in: folder) { denied[worker] = true }
             }
         }

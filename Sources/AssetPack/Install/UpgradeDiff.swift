@@ -18,7 +18,7 @@ struct UpgradeDiff {
             guard let old = previous[item.path.string], let oldCRC = old.crc32, old.size == item.size,
                   old.mode == item.permissions, old.sha256 == nil || item.sha256 == nil || old.sha256 == item.sha256,
                   try sameCRC(item, oldCRC),
-                  let folder = cursor.existingDirectory(item.path.parent.components), let status = try io(folder.status(item.path.name)),
+                  let folder = cursor.existingParent(ofPath: item.path.string), let status = try io(folder.status(item.path.name)),
                   status.kind == .file, status.size == item.size else { continue }
             result[position] = oldCRC
         }

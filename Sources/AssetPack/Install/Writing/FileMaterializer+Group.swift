@@ -15,7 +15,7 @@ extension FileMaterializer {
         let bundle = delivered.bundle
         let sink = SplittingSink(ranges: members.map(\.range)) { (index) throws(AssetPackError) -> StagedFileSink in
             let item = items[members[index].position]
-            return try self.memberSink(item, in: try io(staging.directory(item.path.parent.components)), bundle: bundle, file: file)
+            return try self.memberSink(item, in: try io(staging.parent(ofPath: item.path.string)), bundle: bundle, file: file)
         }
         do {
             try bundle.delivery.deliver(sink.request(file: file), into: sink)
@@ -23,7 +23,7 @@ extension FileMaterializer {
         } catch {
             for member in members {
                 let path = items[member.position].path
-                try? staging.existingDirectory(path.parent.components)?.remove(path.name)
+                try? staging.existingParent(ofPath: path.string)?.remove(path.name)
             }
             throw error
         }

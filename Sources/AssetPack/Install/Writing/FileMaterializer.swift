@@ -280,7 +280,7 @@ final class SourceTree {
     /// - Throws: `.notFound` when it is missing, `.symlink` for a link, `.unsupported` for anything else.
     func open(_ path: AssetPath) throws(AssetPackError) -> (file: Descriptor, size: UInt64) {
         if cursor == nil { cursor = DirectoryCursor(root: try io(Descriptor.directory(root))) }
-        let folder = try io(cursor!.directory(path.parent.components))
+        let folder = try io(cursor!.parent(ofPath: path.string))
         let opened: Descriptor?
         do throws(SystemError) {
             // O_NONBLOCK: opening a FIFO must not hang; it is refused just below. Regular files ignore it.
