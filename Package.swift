@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "AssetPackZipTests", dependencies: ["AssetPackZip", "TestSupport"]),
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "AssetPackZip", "AssetPackSystem", "TestSupport"]),
         .testTarget(name: "AssetPackPackerTests", dependencies: ["AssetPackPacker", "AssetPack", "AssetPackZip", "TestSupport"]),
-        .testTarget(name: "AssetPackCLITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "AssetPackCLITests", dependencies: ["AssetPack", "TestSupport"]),
         .testTarget(name: "AssetPackRemoteTests", dependencies: ["AssetPackRemote", "AssetPack", "AssetPackPacker", "TestSupport"]),
         .testTarget(
             name: "AssetPackAndroidTests",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import AssetPack
 
 /// `assetpack build` end to end: the built binary, its exit status, what it prints, and the files it leaves.
 @Suite struct BuildCLITests {
@@ -112,9 +113,10 @@ import TestSupport
         let src = try sourceTree(dir)
         let folder = try run(tool, ["build", src, "-o", dir.file("out"), "--threshold", "4K", "--level", "9", "--json"])
         #expect(folder.status == 0, "\(folder.stderr)")
-        let manifest = try String(contentsOfFile: dir.file("out/assetpack-meta/manifest.json"), encoding: .utf8)
-        #expect(manifest.contains("\"threshold\" : 4096"))
-        #expect(manifest.contains("deflate 9"))
+        let path = dir.file("out/assetpack-meta/manifest.json")
+        let manifest = try BundleManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))), origin: path)
+        #expect(manifest.threshold == 4096)
+        #expect(manifest.packing?.hasPrefix("deflate 9;") == true)
         let archive = try run(tool, ["build", src, "--archive", dir.file("all.zip")])
         #expect(archive.status == 0, "\(archive.stderr)")
         #expect(archive.stdout.hasPrefix("built \(dir.file("all.zip"))"))

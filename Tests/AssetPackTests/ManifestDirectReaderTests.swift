@@ -26,6 +26,23 @@ import TestSupport
         #expect(try JSONBytesDecoder.decode(BundleManifest.self, from: bytes) == Self.manifest)
     }
 
+    /// The packer writes one entry a line, no white space inside a value: what `JSONDecoder` reads too.
+    @Test func theManifestIsCompactWithOneEntryPerLine() throws {
+        let bytes = try Self.manifest.encodedJSON()
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == Self.manifest.entries.count + 3)  // opening, entries, closing, after the final newline
+        #expect(lines.first == #"{"entries":["#)
+        #expect(lines.last == "")
+        for (line, entry) in zip(lines.dropFirst(), Self.manifest.entries) {
+            #expect(!line.contains(": ") && !line.hasPrefix(" "))
+            let json = line.hasSuffix(",") ? line.dropLast() : line
+            #expect(try JSONDecoder().decode(BundleManifest.Entry.self, from: Data(json.utf8)) == entry)
+        }
+        #expect(try JSONDecoder().decode(BundleManifest.self, from: Data(bytes)) == Self.manifest)
+        let empty = BundleManifest(threshold: 1, generator: "g", entries: [])
+        #expect(ManifestDirectReader.manifest(try empty.encodedJSON()) == empty)
+    }
+
     @Test func nullsUnknownMembersAndRepeatedNamesReadAsWithDecodable() throws {
         let json = #"""
         {"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": [1, {"x": null}], "packing": null,
@@ -50,5 +67,28 @@ import TestSupport
     ])
     func leavesOtherTextsToDecodable(_ json: String) {
         #expect(ManifestDirectReader.manifest(Array(json.utf8)) == nil)
+    }
+
+    /// The reader checks the syntax in the one pass it reads in: broken text anywhere, in a member it
+    /// reads or one it steps over, is not taken on, and the decoder then rejects it too.
+    @Test(arguments: [
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": []} x"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": []}}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": [1, 2,], "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": {"a" 1}, "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": "a\#u{01}b", "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": nul, "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": 01, "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "packing": nulx, "entries": []}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [{"path": "a", "kind": "directory", "x": [}]}"#,
+        #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [{"path": "a" "kind": "directory"}]}"#,
+        #"{"format": 2, "identity": "i", "threshold": 12x, "generator": "g", "entries": []}"#,
+        "{\"format\": 2, \"identity\": \"i\", \"threshold\": 1, \"generator\": \"g\", \"entries\": [], \"deep\": "
+            + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}",
+    ])
+    func rejectsBrokenSyntaxAnywhere(_ json: String) {
+        let bytes = Array(json.utf8)
+        #expect(ManifestDirectReader.manifest(bytes) == nil)
+        #expect(throws: DecodingError.self) { try JSONBytesDecoder.decode(BundleManifest.self, from: bytes) }
     }
 }

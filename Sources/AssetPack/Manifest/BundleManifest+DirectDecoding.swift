@@ -6,13 +6,21 @@
 /// ``BundleManifest/decode(_:origin:)`` leaves the text to `JSONBytesDecoder`, which decides and words
 /// the error. So it reads what `Decodable` reads: unknown members ignored, `null` for an absent optional,
 /// the last member of a name winning, integers only into integer types.
+///
+/// It reads the text in one pass and checks its syntax as it goes (``JSONBytes/root()`` is not run
+/// first): every value it reads is checked by reading it, every member it does not know by
+/// ``JSONBytes/skipValue(_:depth:)``, and nothing may follow the manifest but white space. So a text it
+/// takes is one well-formed JSON value, as the decoder would require.
 enum ManifestDirectReader {
     /// The manifest in `bytes`, or nil when this reader does not take the text on.
     static func manifest(_ bytes: [UInt8]) -> BundleManifest? {
         bytes.withUnsafeBytes { raw in
             let text = JSONBytes(borrowing: raw)
-            guard let start = try? text.root() else { return nil }
-            return try? Reader(text: text).manifest(at: start)
+            let reader = Reader(text: text)
+            guard let manifest = try? reader.manifest(at: text.skipSpace(0)), text.skipSpace(reader.lastEnd) == text.count else {
+                return nil
+            }
+            return manifest
         }
     }
 }
@@ -22,9 +30,11 @@ private struct NotTaken: Error {}
 
 private final class Reader {
     let text: JSONBytes
-    /// Where the last object or array read started and ended: a member whose value it is need not be
-    /// stepped over again to find its end.
+    /// Where the last value read started and ended: a member whose value it is need not be stepped over
+    /// again to find its end.
     private var read: (start: Int, end: Int) = (-1, -1)
+    /// Where the last value read ends.
+    var lastEnd: Int { read.end }
     /// The path of the entry being read, and the archive the last packed entry named: a packed entry's
     /// name is usually its path, and consecutive entries name one archive, so those strings are shared
     /// rather than made again for every entry.
@@ -106,26 +116,30 @@ private final class Reader {
     }
 
     /// Calls `body` with each member's name and where its value starts, in the text's order (so the last
-    /// member of a name wins). Names with escapes are not taken on.
+    /// member of a name wins). Names with escapes are not taken on. A member `body` does not read is
+    /// stepped over with its syntax checked.
     private func members(of offset: Int, _ body: (StaticName, Int) throws(NotTaken) -> Void) throws(NotTaken) {
         guard text.byte(at: offset) == UInt8(ascii: "{") else { throw NotTaken() }
         var failed = false
         let end = try? text.forEachElement(offset, object: true) { (key, value) throws(JSONSyntaxError) -> Int in
-            guard !failed else { return text.skipChecked(value) }
             guard let (end, escaped) = try? text.stringEnd(key), !escaped else {
                 failed = true
-                return text.skipChecked(value)
+                return text.count  // ends the walk: the text is not taken on
             }
-            do { try body(StaticName(text: text, start: key + 1, end: end - 1), value) } catch { failed = true }
-            return self.end(of: value)
+            do { try body(StaticName(text: text, start: key + 1, end: end - 1), value) } catch {
+                failed = true
+                return text.count
+            }
+            return try self.end(of: value)
         }
         guard let end, !failed else { throw NotTaken() }
         read = (offset, end)
     }
 
-    /// Where the value at `offset` ends: known when it is the object or array read last.
-    private func end(of offset: Int) -> Int {
-        read.start == offset ? read.end : text.skipChecked(offset)
+    /// Where the value at `offset` ends: known when it is the value read last, else found by stepping
+    /// over it with its syntax checked.
+    private func end(of offset: Int) throws(JSONSyntaxError) -> Int {
+        read.start == offset ? read.end : try text.skipValue(offset, depth: 8)
     }
 
     /// The elements of the array at `offset`, each read by `element`.
@@ -134,10 +148,11 @@ private final class Reader {
         var result: [Element] = []
         var failed = false
         let end = try? text.forEachElement(offset, object: false) { (_, value) throws(JSONSyntaxError) -> Int in
-            if !failed {
-                do { result.append(try element(value)) } catch { failed = true }
+            do { result.append(try element(value)) } catch {
+                failed = true
+                return text.count
             }
-            return self.end(of: value)
+            return try self.end(of: value)
         }
         guard let end, !failed else { throw NotTaken() }
         read = (offset, end)
@@ -146,11 +161,15 @@ private final class Reader {
 
     /// Nil for `null`, else the value `read` makes of it.
     private func optional<Value>(_ offset: Int, _ read: (Int) throws(NotTaken) -> Value) throws(NotTaken) -> Value? {
-        text.byte(at: offset) == UInt8(ascii: "n") ? nil : try read(offset)
+        guard text.byte(at: offset) == UInt8(ascii: "n") else { return try read(offset) }
+        guard let end = try? text.literal("null", at: offset) else { throw NotTaken() }
+        self.read = (offset, end)
+        return nil
     }
 
     private func string(_ offset: Int) throws(NotTaken) -> String {
-        guard text.byte(at: offset) == UInt8(ascii: "\""), let value = try? text.string(at: offset) else { throw NotTaken() }
+        guard text.byte(at: offset) == UInt8(ascii: "\""), let (value, end) = try? text.stringAndEnd(at: offset) else { throw NotTaken() }
+        read = (offset, end)
         return value
     }
 
@@ -158,6 +177,7 @@ private final class Reader {
     private func string(_ offset: Int, reusing previous: String?) throws(NotTaken) -> String {
         if let previous, text.byte(at: offset) == UInt8(ascii: "\""), let (end, escaped) = try? text.stringEnd(offset), !escaped,
            text.equals(offset + 1, end - 1, previous) {
+            read = (offset, end)
             return previous
         }
         return try string(offset)
@@ -165,7 +185,8 @@ private final class Reader {
 
     private func integer<Value: FixedWidthInteger>(_ offset: Int, _ type: Value.Type) throws(NotTaken) -> Value {
         guard let first = text.byte(at: offset), first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              let value = try? text.integer(at: offset, as: type) else { throw NotTaken() }
+              let (value, end) = try? text.integerAndEnd(at: offset, as: type) else { throw NotTaken() }
+        read = (offset, end)
         return value
     }
 }

@@ -143,6 +143,11 @@ struct JSONBytes {
 
     /// The string starting at `offset` (its opening quote), escapes resolved.
     func string(at offset: Int) throws(JSONSyntaxError) -> String {
+        try stringAndEnd(at: offset).value
+    }
+
+    /// The string starting at `offset` (its opening quote), escapes resolved, and where it ends.
+    func stringAndEnd(at offset: Int) throws(JSONSyntaxError) -> (value: String, end: Int) {
         guard byte(at: offset) == UInt8(ascii: "\"") else { throw JSONSyntaxError(offset: offset, "a string is expected") }
         let (end, escaped) = try stringEnd(offset)
         let raw = UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(end - 1)])
@@ -151,11 +156,16 @@ struct JSONBytes {
         guard let text = validated else {
             throw JSONSyntaxError(offset: offset, "a string is not valid UTF-8")
         }
-        return text
+        return (text, end)
     }
 
     /// The integer at `offset` (digits, an optional minus sign; no fraction or exponent).
     func integer<Value: FixedWidthInteger>(at offset: Int, as type: Value.Type) throws(JSONSyntaxError) -> Value {
+        try integerAndEnd(at: offset, as: type).value
+    }
+
+    /// The integer at `offset`, as ``integer(at:as:)`` reads it, and where it ends.
+    func integerAndEnd<Value: FixedWidthInteger>(at offset: Int, as type: Value.Type) throws(JSONSyntaxError) -> (value: Value, end: Int) {
         let end = try numberEnd(offset)
         var at = offset
         let negative = byte(at: at) == UInt8(ascii: "-")
@@ -172,7 +182,7 @@ struct JSONBytes {
             value = next
             at += 1
         }
-        return value
+        return (value, end)
     }
 
     /// The number at `offset` as a `Double`.
@@ -208,7 +218,7 @@ struct JSONBytes {
         return at
     }
 
-    private func literal(_ word: StaticString, at offset: Int) throws(JSONSyntaxError) -> Int {
+    func literal(_ word: StaticString, at offset: Int) throws(JSONSyntaxError) -> Int {
         let end = offset + word.utf8CodeUnitCount
         let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard end <= count, expected.elementsEqual(UnsafeRawBufferPointer(rebasing: bytes[offset..<end])) else {
