@@ -43,6 +43,38 @@ import TestSupport
         #expect(ManifestDirectReader.manifest(try empty.encodedJSON()) == empty)
     }
 
+    /// A long entry list is read in two halves split at a line that starts an entry: the result is the
+    /// same as reading it in order, for the packer's layout and a pretty-printed one.
+    @Test func aLongManifestReadsTheSameInHalves() throws {
+        let hash = String(repeating: "0123456789abcdef", count: 4)
+        let entries = (0..<8_000).map { (index: Int) -> BundleManifest.Entry in
+            let path = "d\(index % 7)/f\(index).txt"
+            let storage = BundleManifest.Storage.packed(archive: "assetpack-meta/packs/\(index / 100).zip", entry: path,
+                                                        method: index % 3 == 0 ? "stored" : "deflate", compressedSize: UInt64(index))
+            return .file(path, size: UInt64(index), crc32: UInt32(index), storage: storage, sha256: hash)
+        }
+        let manifest = BundleManifest(threshold: 1, generator: "g", entries: entries)
+        let compact = try manifest.encodedJSON()
+        #expect(compact.count > ManifestDirectReader.splitSize)
+        #expect(ManifestDirectReader.manifest(compact) == manifest)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted]
+        #expect(ManifestDirectReader.manifest(Array(try encoder.encode(manifest))) == manifest)
+    }
+
+    /// A line that looks like an entry's start but is inside one (an unknown member's array of objects,
+    /// one a line) does not split the list: it is read in order, the same as `JSONDecoder` reads it.
+    @Test func aSplitInsideAnEntryIsNotTaken() throws {
+        let inner = Array(repeating: #"{"a": 1}"#, count: 200_000).joined(separator: ",\n")
+        let json = #"{"format": 2, "identity": "i", "threshold": 1, "generator": "g", "entries": [{"path": "a", "kind": "directory","#
+            + "\n\"extra\": [\n" + inner + "]},\n" + #"{"path": "b", "kind": "directory"}]}"#
+        let bytes = Array(json.utf8)
+        #expect(bytes.count > ManifestDirectReader.splitSize)
+        let direct = try #require(ManifestDirectReader.manifest(bytes))
+        #expect(direct.entries.map(\.path) == ["a", "b"])
+        #expect(direct == (try JSONDecoder().decode(BundleManifest.self, from: Data(bytes))))
+    }
+
     @Test func nullsUnknownMembersAndRepeatedNamesReadAsWithDecodable() throws {
         let json = #"""
         {"format": 2, "identity": "i", "threshold": 1, "generator": "g", "extra": [1, {"x": null}], "packing": null,

@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// Reads a manifest straight from its JSON text (``JSONBytes``), member by member, without going through
 /// `Decodable`: for 50,000 entries the generic decoder's containers, coding paths and keys cost about
 /// 100,000 instructions per entry, more than writing the file does. This reader takes the manifests the
@@ -12,6 +14,9 @@
 /// ``JSONBytes/skipValue(_:depth:)``, and nothing may follow the manifest but white space. So a text it
 /// takes is one well-formed JSON value, as the decoder would require.
 enum ManifestDirectReader {
+    /// Texts shorter than this are read on one thread: a second costs more than it saves.
+    static let splitSize = 1 << 20
+
     /// The manifest in `bytes`, or nil when this reader does not take the text on.
     static func manifest(_ bytes: [UInt8]) -> BundleManifest? {
         bytes.withUnsafeBytes { raw in
@@ -40,6 +45,7 @@ private final class Reader {
     /// rather than made again for every entry.
     private var entryPath: String?
     private var lastFile: String?
+    private var lastMethod: String?
 
     init(text: JSONBytes) { self.text = text }
 
@@ -52,7 +58,7 @@ private final class Reader {
             case "identity": identity = try string(value)
             case "threshold": threshold = try integer(value, UInt64.self)
             case "generator": generator = try string(value)
-            case "entries": entries = try array(value) { (element) throws(NotTaken) in try entry(at: element) }
+            case "entries": entries = try entryArray(value)
             case "packing": packing = try optional(value) { (at) throws(NotTaken) in try string(at) }
             default: break
             }
@@ -62,7 +68,50 @@ private final class Reader {
                               entries: entries, packing: packing)
     }
 
-    private func entry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
+    /// The entries array at `offset`. A long one laid out one entry a line, as the packer writes it, is read
+    /// in two halves on two threads, split at a line that starts an entry; anything else in order.
+    private func entryArray(_ offset: Int) throws(NotTaken) -> [BundleManifest.Entry] {
+        if let entries = try? entryHalves(offset) { return entries }
+        return try array(offset) { (element) throws(NotTaken) in try entry(at: element) }
+    }
+
+    /// The entries read in two halves, or nil when the text does not split: the first half, read from the
+    /// array's first element, must end exactly where the second starts, so the split is an element's
+    /// start (a line break is never inside a string: JSON has none there).
+    private func entryHalves(_ offset: Int) throws(NotTaken) -> [BundleManifest.Entry]? {
+        let first = text.skipSpace(offset + 1)
+        guard text.byte(at: offset) == UInt8(ascii: "["), text.count - first >= ManifestDirectReader.splitSize,
+              let split = lineStart(after: first + (text.count - first) / 2) else { return nil }
+        let second = EntryRun(text: text)
+        let firstRun = WorkerThreads.withHelpers(1, helper: { _ in second.read(from: split, until: nil) }) {
+            let run = EntryRun(text: text)
+            run.read(from: first, until: split)
+            return run
+        }
+        guard firstRun.entries != nil, firstRun.end == split, second.entries != nil, second.closed else { return nil }
+        read = (offset, second.end)
+        // Moved, not copied: the first half's buffer grows once and the second's is freed at once.
+        var entries = firstRun.take()
+        entries.append(contentsOf: second.take())
+        return entries
+    }
+
+    /// The offset of the first `{` that starts a line at or after `offset`, with only white space
+    /// before it on its line and a `,` ending the line before.
+    private func lineStart(after offset: Int) -> Int? {
+        var at = offset
+        while at < text.count {
+            guard let newline = text.bytes[at...].firstIndex(of: 0x0A) else { return nil }
+            let start = text.skipSpace(newline + 1)
+            var before = newline
+            while before > 0, let byte = text.byte(at: before - 1), byte == 0x20 || byte == 0x09 || byte == 0x0D { before -= 1 }
+            if text.byte(at: start) == UInt8(ascii: "{"), text.byte(at: before - 1) == UInt8(ascii: ",") { return start }
+            at = newline + 1
+        }
+        return nil
+    }
+
+    func entry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
         var path: String?, kind: BundleManifest.Kind?, size: UInt64?, crc32: UInt32?, storage: BundleManifest.Storage?
         var mode: UInt32?, sha256: String?
         entryPath = nil
@@ -71,9 +120,7 @@ private final class Reader {
             case "path":
                 path = try string(value)
                 entryPath = path
-            case "kind":
-                guard let parsed = BundleManifest.Kind(rawValue: try string(value)) else { throw NotTaken() }
-                kind = parsed
+            case "kind": kind = try word(value, [("file", .file), ("directory", .directory)])
             case "size": size = try optional(value) { (at) throws(NotTaken) in try integer(at, UInt64.self) }
             case "crc32": crc32 = try optional(value) { (at) throws(NotTaken) in try integer(at, UInt32.self) }
             case "storage": storage = try optional(value) { (at) throws(NotTaken) in try self.storage(at: at) }
@@ -91,14 +138,14 @@ private final class Reader {
         var blocks: [[UInt64]]?, blockSHA256: [String]?, dataOffset: UInt64?
         try members(of: offset) { (name, value) throws(NotTaken) in
             switch name {
-            case "form":
-                guard let parsed = BundleManifest.Storage.Form(rawValue: try string(value)) else { throw NotTaken() }
-                form = parsed
+            case "form": form = try word(value, [("packed", .packed), ("plain", .plain)])
             case "file":
                 file = try string(value, reusing: lastFile)
                 lastFile = file
             case "entry": entry = try optional(value) { (at) throws(NotTaken) in try string(at, reusing: entryPath) }
-            case "method": method = try optional(value) { (at) throws(NotTaken) in try string(at) }
+            case "method":
+                method = try optional(value) { (at) throws(NotTaken) in try string(at, reusing: lastMethod) }
+                lastMethod = method
             case "compressedSize": compressedSize = try optional(value) { (at) throws(NotTaken) in try integer(at, UInt64.self) }
             case "blocks":
                 blocks = try optional(value) { (at) throws(NotTaken) in
@@ -173,6 +220,18 @@ private final class Reader {
         return value
     }
 
+    /// The value of the string at `offset` among `words`, matched on the text's bytes (no `String` made);
+    /// any other string is not taken on.
+    private func word<Value>(_ offset: Int, _ words: [(StaticString, Value)]) throws(NotTaken) -> Value {
+        guard text.byte(at: offset) == UInt8(ascii: "\""), let (end, escaped) = try? text.stringEnd(offset), !escaped else { throw NotTaken() }
+        let name = StaticName(text: text, start: offset + 1, end: end - 1)
+        for (word, value) in words where word ~= name {
+            read = (offset, end)
+            return value
+        }
+        throw NotTaken()
+    }
+
     /// The string at `offset`, or `previous` itself when the text spells exactly its bytes.
     private func string(_ offset: Int, reusing previous: String?) throws(NotTaken) -> String {
         if let previous, text.byte(at: offset) == UInt8(ascii: "\""), let (end, escaped) = try? text.stringEnd(offset), !escaped,
@@ -188,6 +247,50 @@ private final class Reader {
               let (value, end) = try? text.integerAndEnd(at: offset, as: type) else { throw NotTaken() }
         read = (offset, end)
         return value
+    }
+}
+
+/// Entries of a manifest's array read from one element onward by a reader of its own (on one thread).
+private final class EntryRun: @unchecked Sendable {
+    let text: JSONBytes
+    /// The entries read; nil when the text was not taken on.
+    private(set) var entries: [BundleManifest.Entry]?
+    /// Where reading stopped: the start of the element at or after the stop offset, or the array's end.
+    private(set) var end = -1
+    /// True when the array's closing `]` was reached.
+    private(set) var closed = false
+
+    init(text: JSONBytes) { self.text = text }
+
+    /// The entries read, handed over (the run keeps none).
+    func take() -> [BundleManifest.Entry] {
+        defer { entries = nil }
+        return entries ?? []
+    }
+
+    /// Reads entries from the element at `start` until the array closes or the next element starts at or
+    /// after `stop`.
+    func read(from start: Int, until stop: Int?) {
+        let reader = Reader(text: text)
+        var result: [BundleManifest.Entry] = []
+        var at = start
+        while true {
+            guard let entry = try? reader.entry(at: at) else { return }
+            result.append(entry)
+            at = text.skipSpace(reader.lastEnd)
+            switch text.byte(at: at) {
+            case UInt8(ascii: ","):
+                at = text.skipSpace(at + 1)
+                if let stop, at >= stop {
+                    (entries, end) = (result, at)
+                    return
+                }
+            case UInt8(ascii: "]"):
+                (entries, end, closed) = (result, at + 1, true)
+                return
+            default: return
+            }
+        }
     }
 }
 

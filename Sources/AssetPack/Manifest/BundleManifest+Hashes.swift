@@ -17,6 +17,12 @@ extension BundleManifest.Entry {
 package enum ContentDigest {
     /// True for 64 lowercase hex digits.
     package static func isHex(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count == 64 else { return false }
+            var bad = false
+            for byte in utf8 { bad = bad || !((byte &- 0x30) < 10 || (byte &- 0x61) < 6) }
+            return !bad
+        }
     }
 }

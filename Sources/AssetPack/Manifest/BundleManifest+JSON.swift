@@ -4,7 +4,7 @@ extension BundleManifest {
     /// The manifest as deterministic JSON: sorted keys, no white space inside a value, one entry per line
     /// (so line tools and diffs still work on it), trailing newline. Compact because it is read at every
     /// expansion and fetched by every remote client: pretty-printed, 50,000 small files made 22 MB of it,
-    /// this spelling about half.
+    /// this spelling about two thirds of that.
     public func encodedJSON() throws(AssetPackError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
