@@ -83,7 +83,7 @@ struct FaultTests {
         #expect(await site.server.requests(atLeast: 2).last?.range == "bytes=10000-149999")
         // The stream's deadline, or URLSession's own timer when the test's threads are busy: a timeout either way.
         #expect(transport.failures.count == 1)
-        #expect(transport.failures.allSatisfy { $0.code == .io && $0.message.hasPrefix("timed out") })
+        #expect(transport.failures.allSatisfy { $0.code == .io && $0.message.hasPrefix("timed out") }, "\(transport.failures)")
     }
 
     @Test(arguments: TransportChoice.allCases) func aServerThatAlwaysStallsIsATimeoutError(_ client: TransportChoice) async throws {

@@ -100,7 +100,9 @@ struct InstallTransaction {
             toWrite = (toWrite + failed).sorted()
             if durable, Self.wasFlushed(current) { onDevice = Set(linkable.keys).subtracting(failed) }
         }
-        try fill.writeFiles(toWrite)
+        try EarlyWriteback.around(staging, files: toWrite.count, durable: durable) { () throws(AssetPackError) in
+            try fill.writeFiles(toWrite)
+        }
         try fill.makeSymlinks()
         counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks

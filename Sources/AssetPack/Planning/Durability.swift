@@ -21,7 +21,9 @@ public enum Durability: String, Sendable, Hashable {
     ///
     /// The cost is the device's write-back of what was written, which `unzip`, `tar` or `cp` leave to the
     /// kernel. To overlap it with the expansion, write-back of a large file is started every 32 MiB, and
-    /// of every file of 64 KiB or more when it is finished, so the final flush has little left to do.
+    /// of every file of 64 KiB or more when it is finished; and when the final flush is one `syncfs`, a
+    /// helper thread runs it every 100 ms while the files are written. So the final flush has little left
+    /// to do.
     case flushOnCommit
     /// Flush nothing and leave write-back to the kernel, as `unzip`, `tar` and `cp` do: faster, and still
     /// crash-safe. After a power loss within the kernel's write-back delay (about 30 s on Linux) the tree

@@ -40,6 +40,17 @@ package final class Monitor: @unchecked Sendable {
         pthread_cond_wait(condition, mutex)
     }
 
+    /// As ``wait()``, but for at most `nanoseconds`.
+    package func wait(nanoseconds: UInt64) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = UInt64(now.tv_nsec) + nanoseconds % 1_000_000_000
+        var deadline = timespec()
+        deadline.tv_sec = now.tv_sec + Int(nanoseconds / 1_000_000_000) + Int(total / 1_000_000_000)
+        deadline.tv_nsec = Int(total % 1_000_000_000)
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
+
     /// Wakes every thread in ``wait()``.
     package func broadcast() {
         pthread_cond_broadcast(condition)
