@@ -43,6 +43,16 @@ import TestSupport
         #expect(ManifestDirectReader.manifest(try empty.encodedJSON()) == empty)
     }
 
+    /// A manifest longer than readers accept is not written: the build fails instead of making a bundle
+    /// that no expansion could read.
+    @Test func aManifestPastTheReadersLimitIsNotWritten() throws {
+        let size = try Self.manifest.encodedJSON().count
+        #expect(try Self.manifest.encodedJSON(limit: size).count == size)
+        let error = #expect(throws: AssetPackError.self) { try Self.manifest.encodedJSON(limit: size - 1) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("3 entries") == true && error?.message.contains("split the tree") == true)
+    }
+
     /// A long entry list is read in two halves split at a line that starts an entry: the result is the
     /// same as reading it in order, for the packer's layout and a pretty-printed one.
     @Test func aLongManifestReadsTheSameInHalves() throws {

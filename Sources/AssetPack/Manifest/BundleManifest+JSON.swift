@@ -5,7 +5,24 @@ extension BundleManifest {
     /// (so line tools and diffs still work on it), trailing newline. Compact because it is read at every
     /// expansion and fetched by every remote client: pretty-printed, 50,000 small files made 22 MB of it,
     /// this spelling about two thirds of that.
+    /// - Throws: `.limitExceeded` when the text would be longer than ``maxEncodedSize``, which no reader
+    ///   would take: a bundle that could not be expanded is not written.
     public func encodedJSON() throws(AssetPackError) -> [UInt8] {
+        try encodedJSON(limit: Self.maxEncodedSize)
+    }
+
+    /// ``encodedJSON()`` with another limit (tests).
+    func encodedJSON(limit: Int) throws(AssetPackError) -> [UInt8] {
+        let json = try compactJSON()
+        guard json.count <= limit else {
+            throw AssetPackError(.limitExceeded, "the manifest of \(entries.count) entries would take \(ByteCount.text(UInt64(json.count))), "
+                                 + "more than the \(ByteCount.text(UInt64(limit))) a reader accepts: split the tree into several bundles")
+        }
+        return json
+    }
+
+    /// The text ``encodedJSON()`` writes.
+    private func compactJSON() throws(AssetPackError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

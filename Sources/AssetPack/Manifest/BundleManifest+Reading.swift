@@ -1,8 +1,10 @@
 import AssetPackZip
 
 extension BundleManifest {
-    /// The largest manifest read, in bytes: 256 MiB, about a million files.
-    public static let maxEncodedSize = 256 << 20
+    /// The largest manifest read, in bytes: 512 MiB. The packer writes about 300 bytes an entry (a SHA-256,
+    /// the path twice, the pack and offsets), so this is about 1.5 million files, past the zip layer's
+    /// million entries; `encodedJSON()` refuses to write a larger one, so every bundle built can be read.
+    public static let maxEncodedSize = 512 << 20
 
     /// Reads and checks the manifest of the bundle `source`; nil when it has none. This is the one reader
     /// of manifests: the packed-bundle view, the planner, the packer's incremental build, the NDK source
