@@ -490,14 +490,24 @@ def report(bench, results, meta):
     print(f"written to {bench.work}/results.md and results.json", file=sys.stderr)
 
 
+# Seconds to wait after deleting outputs in the middle of a call: on some file systems (the benchmark
+# machine's ext4 with discard) creating files right after deleting many is several times slower for a
+# while, and the next scenario would time that instead of the tools.
+SETTLE_SECONDS = 90
+
+
 def empty_trash(bench, again=False):
-    """Deletes the outputs set aside by this call and by interrupted earlier ones."""
+    """Deletes the outputs set aside by this call and by interrupted earlier ones; in the middle of a call
+    (`again`), then waits for the file system to settle."""
     print("removing the outputs set aside ...", file=sys.stderr)
     for name in os.listdir(bench.work):
         if name.startswith("trash-"):
             shutil.rmtree(os.path.join(bench.work, name), ignore_errors=True)
     if again:
         os.makedirs(bench.trash)
+        subprocess.run(["sync"])
+        print(f"  waiting {SETTLE_SECONDS} s for the file system to settle ...", file=sys.stderr)
+        time.sleep(SETTLE_SECONDS)
 
 
 def parse_arguments():
