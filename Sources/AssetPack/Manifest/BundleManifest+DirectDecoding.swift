@@ -71,14 +71,14 @@ private final class Reader {
     /// The entries array at `offset`. A long one laid out one entry a line, as the packer writes it, is read
     /// in two halves on two threads, split at a line that starts an entry; anything else in order.
     private func entryArray(_ offset: Int) throws(NotTaken) -> [BundleManifest.Entry] {
-        if let entries = try? entryHalves(offset) { return entries }
+        if let entries = entryHalves(offset) { return entries }
         return try array(offset) { (element) throws(NotTaken) in try entry(at: element) }
     }
 
     /// The entries read in two halves, or nil when the text does not split: the first half, read from the
     /// array's first element, must end exactly where the second starts, so the split is an element's
     /// start (a line break is never inside a string: JSON has none there).
-    private func entryHalves(_ offset: Int) throws(NotTaken) -> [BundleManifest.Entry]? {
+    private func entryHalves(_ offset: Int) -> [BundleManifest.Entry]? {
         let first = text.skipSpace(offset + 1)
         guard text.byte(at: offset) == UInt8(ascii: "["), text.count - first >= ManifestDirectReader.splitSize,
               let split = lineStart(after: first + (text.count - first) / 2) else { return nil }
@@ -186,8 +186,13 @@ private final class Reader {
     /// Where the value at `offset` ends: known when it is the value read last, else found by stepping
     /// over it with its syntax checked.
     private func end(of offset: Int) throws(JSONSyntaxError) -> Int {
-        read.start == offset ? read.end : try text.skipValue(offset, depth: 8)
+        read.start == offset ? read.end : try text.skipValue(offset, depth: Self.skippedValueDepth)
     }
+
+    /// The nesting depth charged to a value stepped over: deeper than any member the reader reads (a
+    /// block's offset pair is 5 deep), so such a value may nest a little less than ``JSONBytes/maxDepth``;
+    /// one nested deeper is not taken on, and the decoder, which counts exactly, decides.
+    private static let skippedValueDepth = 8
 
     /// The elements of the array at `offset`, each read by `element`.
     private func array<Element>(_ offset: Int, _ element: (Int) throws(NotTaken) -> Element) throws(NotTaken) -> [Element] {

@@ -222,6 +222,8 @@ struct JSONBytes {
         return at
     }
 
+    /// Where the literal `word` (`true`, `false`, `null`) starting at `offset` ends; a syntax error when the
+    /// text spells anything else there.
     func literal(_ word: StaticString, at offset: Int) throws(JSONSyntaxError) -> Int {
         let end = offset + word.utf8CodeUnitCount
         let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
