@@ -100,7 +100,7 @@ import AssetPack
     @Test func badOptionsAreRejected() throws {
         let dir = try TemporaryDirectory("cli-options")
         let src = try sourceTree(dir)
-        for arguments in [["--threshold", "lots"], ["--level", "12"], ["-o", dir.file("a"), "--archive", dir.file("b.zip")],
+        for arguments in [["--threshold", "lots"], ["--level", "12"], ["--pack-level", "10"], ["-o", dir.file("a"), "--archive", dir.file("b.zip")],
                           ["--jobs", "0"]] {
             let result = try run(tool, ["build", src] + arguments)
             #expect(result.status != 0, "\(arguments)")

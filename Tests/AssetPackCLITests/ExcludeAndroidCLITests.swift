@@ -97,6 +97,19 @@ import TestSupport
             """)
     }
 
+    @Test func androidSettingsCountTheZipsOfABundleWithPackArchives() throws {
+        let dir = try TemporaryDirectory("cli-android-packs")
+        let src = try sourceTree(dir)
+        for number in 0..<30 { try dir.write("src/small/\(number).txt", text: String(repeating: "word \(number) ", count: 4_000)) }
+        let result = try run(tool, ["build", src, "-o", "app.bundle", "-q", "--print-android-settings"], cwd: dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let zips = try #require(FileManager.default.enumerator(atPath: dir.file("app.bundle"))).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".zip") }
+        #expect(zips.count > 1 && zips.contains { $0.hasPrefix("assetpack-meta/packs/") })
+        #expect(result.stdout.contains("noCompress keeps its \(zips.count) packed zips stored, so they are read in place."),
+                "\(result.stdout)")
+    }
+
     @Test func androidSettingsKeepNamesThatAaptWouldDrop() throws {
         let dir = try TemporaryDirectory("cli-android-odd")
         let src = try sourceTree(dir)

@@ -27,9 +27,10 @@ import TestSupport
     }
 
     @discardableResult
-    static func buildDefault(_ source: String, _ output: String, packSize: UInt64 = 1 << 20) throws -> BuildSummary {
+    static func buildDefault(_ source: String, _ output: String, packSize: UInt64 = 1 << 20, packLevel: Int = 0) throws -> BuildSummary {
         var rules = PackingRules()
         rules.packSize = packSize
+        rules.packLevel = packLevel
         return try Packer(options: BuildOptions(rules: rules)).build(source: source, output: output)
     }
 
@@ -45,6 +46,26 @@ import TestSupport
         }
     }
 
+    @Test func aPackLevelDeflatesTheMembersThatShrink() throws {
+        let dir = try TemporaryDirectory("packs-deflated")
+        let src = try Self.tree(dir)
+        _ = try Self.buildDefault(src, dir.file("stored"), packSize: 8_000)
+        _ = try Self.buildDefault(src, dir.file("out"), packSize: 8_000, packLevel: 6)
+        let gathered = try readManifest(dir.file("out")).entries.filter { $0.storage?.file.hasPrefix(PackGrouping.folder + "/") == true }
+        #expect(gathered.count == 121)
+        #expect(gathered.first { $0.path == "noise-small.bin" }?.storage?.method == "stored", "noise does not shrink")
+        let text = gathered.filter { $0.path != "noise-small.bin" && $0.size != 0 }
+        #expect(text.count == 108 && text.allSatisfy { $0.storage?.method == "deflate" }, "text shrinks")
+        func packBytes(_ bundle: String) throws -> UInt64 {
+            try Self.packs(bundle).reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: $1)[.size] as? UInt64) ?? 0) }
+        }
+        #expect(try packBytes(dir.file("out")) < packBytes(dir.file("stored")))
+        let result = try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil),
+                                        destination: dir.file("installed")).installSynchronously()
+        #expect(result.files == 124)
+        #expect(try snapshot(dir.file("installed")) == snapshot(src))
+    }
+
     @Test func smallFilesGoToPackArchivesAndComeBack() throws {
         let dir = try TemporaryDirectory("packs")
         let src = try Self.tree(dir)
@@ -53,7 +74,7 @@ import TestSupport
         let gathered = manifest.entries.filter { $0.storage?.file.hasPrefix(PackGrouping.folder + "/") == true }
         #expect(gathered.count == 121)  // 120 small files and noise-small.bin
         #expect(gathered.allSatisfy { $0.storage?.entry == $0.path })
-        #expect(gathered.contains { $0.storage?.method == "stored" } && gathered.contains { $0.storage?.method == "deflate" })
+        #expect(gathered.allSatisfy { $0.storage?.method == "stored" }, "pack members are stored by default")
         #expect(manifest.entries.first { $0.path == "over-limit.txt" }?.storage == .plain("over-limit.txt"))
         #expect(manifest.entries.first { $0.path == "inner.zip" }?.storage == .plain("inner.zip"))
         #expect(manifest.entries.first { $0.path == "big.txt" }?.storage?.file == "big.txt.zip")

@@ -18,11 +18,20 @@ import Testing
     @Test func levelIsChecked() {
         #expect(throws: AssetPackError.self) { try PackingRules(level: 10).validate() }
         #expect(throws: Never.self) { try PackingRules(level: 0).validate() }
+        var rules = PackingRules()
+        rules.packLevel = -1
+        #expect(throws: AssetPackError.self) { try rules.validate() }
+        rules.packLevel = 9
+        #expect(throws: Never.self) { try rules.validate() }
     }
 
     @Test func fingerprintNamesLevelAndRules() {
         #expect(PackingRules().fingerprint
-                == "deflate 6; store when 4x65536-byte sample saves < 5% or whole file saves < 2%; independent blocks of 4194304 bytes")
+                == "deflate 6; store when 4x65536-byte sample saves < 5% or whole file saves < 2%; independent blocks of 4194304 bytes"
+                + "; pack members stored")
+        var deflatedPacks = PackingRules()
+        deflatedPacks.packLevel = 6
+        #expect(deflatedPacks.fingerprint.hasSuffix("; pack members deflate 6"))
         var smallBlocks = PackingRules()
         smallBlocks.blockSize = 1 << 20
         #expect(smallBlocks.fingerprint != PackingRules().fingerprint)

@@ -127,7 +127,7 @@ SCENARIOS = [
              [assetpack_expand("small.zip")] + durable_peers("small.zip")),
     Scenario("expand-small-bundle", "Expand small.bundle (assetpack build: pack archives) vs the peers on small.zip",
              assetpack_expands("small.bundle")
-             + [assetpack_expand("small-stored.bundle"), assetpack_expand("small-plain.bundle")]
+             + [assetpack_expand("small-deflated.bundle"), assetpack_expand("small-plain.bundle")]
              + expand_peers("small.zip")),
     Scenario("expand-small-bundle-durable", "Expand small.bundle, durable: the peers on small.zip followed by `sync -f OUT`",
              [assetpack_expand("small.bundle")] + durable_peers("small.zip")),
@@ -183,8 +183,8 @@ RECIPES = {
     "app.bundle": ["{ap}", "build", "app", "-o", "{out}", "-q"],
     "huge.bundle": ["{ap}", "build", "huge-dir", "-o", "{out}", "-q"],
     "small.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q"],
-    # The same tree in pack archives with every member stored, and without pack archives (one file each).
-    "small-stored.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--level", "0"],
+    # The same tree in pack archives with its members deflated (smaller), and without pack archives (one file each).
+    "small-deflated.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--pack-level", "6"],
     "small-plain.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--pack-limit", "0"],
     # No folder entries: 1,000,000 file entries, the default entry limit.
     "small1m.zip": ["zip", "-r", "-D", "-6", "-q", "{out}", "small1m"],

@@ -6,7 +6,7 @@ import AssetPackPacker
 ///
 /// `noCompress` keeps the packed zips (or the one archive) stored in the APK, so the app reads them in
 /// place instead of through a second layer of deflate (and old Android refused compressed assets over
-/// 1 MiB). An ignore list is needed only when aapt's default (``AaptIgnoreList/defaultPattern``), which
+/// 1 MiB): aapt deflates any asset that shrinks, a pack archive of stored members among them. An ignore list is needed only when aapt's default (``AaptIgnoreList/defaultPattern``), which
 /// AGP's `ignoreAssetsPattern` uses too, would leave out a name of this bundle — a folder of the app's
 /// own named `_*` or `.*`, say: the bundle's bookkeeping folder, `assetpack-meta`, survives it. Then the
 /// settings give the default without the entries that match, and name what each would leave out.
@@ -15,17 +15,21 @@ enum AndroidSettings {
     static func text(for summary: BuildSummary) -> String {
         let name = summary.output.split(separator: "/").last.map(String.init) ?? summary.output
         let drops: [(entry: AaptIgnoreList.Entry, path: String)]
+        var zips: Int?
         if summary.form == "archive" {
             drops = AaptIgnoreList.default.drops(in: [(name, false)])
         } else {
             let manifest = try? BundleManifest.read(from: DirectorySource(root: summary.output))
             drops = manifest.map { AaptIgnoreList.default.drops(inBundle: $0, named: name) } ?? []
+            zips = manifest.map { Set($0.entries.compactMap { $0.storage?.form == .packed ? $0.storage?.file : nil }).count }
         }
-        return text(for: summary, name: name, drops: drops)
+        return text(for: summary, name: name, drops: drops, zips: zips)
     }
 
-    /// The settings for the bundle `summary` describes, named `name`, of which aapt's default list drops `drops`.
-    static func text(for summary: BuildSummary, name: String, drops: [(entry: AaptIgnoreList.Entry, path: String)]) -> String {
+    /// The settings for the bundle `summary` describes, named `name`, of which aapt's default list drops `drops`;
+    /// `zips` is how many zip archives hold its packed files, when known.
+    static func text(for summary: BuildSummary, name: String, drops: [(entry: AaptIgnoreList.Entry, path: String)],
+                     zips: Int? = nil) -> String {
         let isArchive = summary.form == "archive"
         let stored: String? = isArchive ? storedSuffix(of: name) : (summary.packed > 0 ? "zip" : nil)
         let pattern = drops.isEmpty ? nil : AaptIgnoreList.default.removing(drops.map(\.entry)).pattern
@@ -49,7 +53,7 @@ enum AndroidSettings {
                 + ["        }",
                    "    }",
                    "  aapt package: " + aapt.joined(separator: " ")]
-        return (settings + why(summary, archiveName: name, drops: drops)).joined(separator: "\n")
+        return (settings + why(summary, archiveName: name, drops: drops, zips: zips)).joined(separator: "\n")
     }
 
     /// The file-name suffix `noCompress` and `-0` take for the archive `name`: its extension, or the
@@ -63,14 +67,16 @@ enum AndroidSettings {
 
     /// The lines saying what each setting is for.
     private static func why(_ summary: BuildSummary, archiveName: String,
-                            drops: [(entry: AaptIgnoreList.Entry, path: String)]) -> [String] {
+                            drops: [(entry: AaptIgnoreList.Entry, path: String)], zips: Int?) -> [String] {
         var lines: [String]
         if summary.form == "archive" {
             lines = ["  noCompress keeps \(archiveName) stored, so it is read in place."]
-        } else if summary.packed == 1 {
+        } else if summary.packed > 0 && zips == 1 {
             lines = ["  noCompress keeps its 1 packed zip stored, so it is read in place."]
-        } else if summary.packed > 1 {
-            lines = ["  noCompress keeps its \(summary.packed) packed zips stored, so they are read in place."]
+        } else if summary.packed > 0 {
+            // aapt deflates a zip that still shrinks (a pack archive of stored members does).
+            let count = zips.map { "\($0) " } ?? ""
+            lines = ["  noCompress keeps its \(count)packed zips stored, so they are read in place."]
         } else {
             lines = ["  Nothing is packed, so noCompress is not needed."]
         }

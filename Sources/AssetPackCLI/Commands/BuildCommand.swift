@@ -40,6 +40,10 @@ struct BuildCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Deflate level, 0 to 9 (0 stores packed files).", valueName: "n"))
     var level: Int = 6
 
+    @Option(help: ArgumentHelp("Deflate level of files in pack archives, 0 to 9: 0 stores them (fastest first launch), "
+                               + "6 makes the bundle smaller.", valueName: "n"))
+    var packLevel: Int = 0
+
     @Option(help: ArgumentHelp("Gather files up to this size into pack archives: 64K, 0 copies every small file.",
                                valueName: "size"))
     var packLimit: String = "65536"
@@ -73,6 +77,7 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--pack-limit \(packLimit) is not a size (examples: 64K, 16K, 0).")
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
+        guard (0...9).contains(packLevel) else { throw ValidationError("--pack-level must be 0 to 9, not \(packLevel).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
         guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
@@ -82,6 +87,7 @@ struct BuildCommand: ParsableCommand {
     func run() throws {
         var rules = PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold, level: level)
         rules.packMemberLimit = ByteCount.parse(packLimit) ?? rules.packMemberLimit
+        rules.packLevel = packLevel
         let options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())

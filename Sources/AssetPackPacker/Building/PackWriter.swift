@@ -2,9 +2,10 @@ import AssetPack
 import AssetPackSystem
 import AssetPackZip
 
-/// Writes one pack archive (``PackGroup``): each member read whole into memory (it is small), deflated
-/// at the rules' level, and stored instead when deflate does not save ``PackingRules/minimumSaving`` (for
-/// a file this small the probe's sample would be the whole file, so the full pass decides alone). Fixed
+/// Writes one pack archive (``PackGroup``): each member read whole into memory (it is small) and stored, or,
+/// with a ``PackingRules/packLevel`` above 0, deflated at that level and stored instead when deflate does not
+/// save ``PackingRules/minimumSaving`` (for a file this small the probe's sample would be the whole file, so
+/// the full pass decides alone). Fixed
 /// timestamps and normalized permissions, as for every other archive of a bundle: the same members give
 /// the same bytes. The archive is an ordinary zip, entries named by their logical paths.
 struct PackWriter: Sendable {
@@ -17,7 +18,7 @@ struct PackWriter: Sendable {
         let writer: ZipWriter
         do { writer = try ZipWriter(path: archive, options: packer.options) } catch { throw AssetPackError(error) }
         let deflater: BlockDeflater?
-        do { deflater = packer.rules.level > 0 ? try BlockDeflater(level: packer.rules.level, storesNoise: false) : nil } catch {
+        do { deflater = packer.rules.packLevel > 0 ? try BlockDeflater(level: packer.rules.packLevel, storesNoise: false) : nil } catch {
             throw AssetPackError(error)
         }
         var packed: [PackedFile] = []

@@ -15,8 +15,16 @@ public struct PackingRules: Sendable, Hashable {
 
     /// Files larger than this many bytes are packed; 0 packs every file, empty ones included.
     public var threshold: UInt64
-    /// The deflate level 0–9 for packed files (0 stores every packed file).
+    /// The deflate level 0–9 for files packed into a zip of their own (0 stores every such file).
     public var level: Int
+    /// The deflate level 0–9 for the small files gathered into pack archives (``packMemberLimit``).
+    ///
+    /// Default 0: they are stored, which makes the first launch fastest. Inflating tens of thousands of
+    /// small members costs more CPU than writing them (zlib builds a Huffman table for nearly every one),
+    /// while a stored member is one copy from the pack's read buffer. A level of 1–9 deflates each member
+    /// that shrinks by ``minimumSaving``: a smaller bundle (about 40 % smaller for text), for apps whose
+    /// size or download matters more than their first launch.
+    public var packLevel: Int = 0
     /// Bytes in one sample chunk of the compressibility probe.
     public var sampleChunkSize: Int = 64 * 1024
     /// Chunks the probe deflates: the start, the end, and evenly spaced ones in between.
@@ -44,11 +52,14 @@ public struct PackingRules: Sendable, Hashable {
         self.level = level
     }
 
-    /// Checks the level.
-    /// - Throws: `.invalidArgument` when ``level`` is not 0–9.
+    /// Checks the levels and the block size.
+    /// - Throws: `.invalidArgument` when ``level`` or ``packLevel`` is not 0–9, or ``blockSize`` is out of range.
     public func validate() throws(AssetPackError) {
         guard (0...9).contains(level) else {
             throw AssetPackError(.invalidArgument, "deflate level \(level) is not 0–9")
+        }
+        guard (0...9).contains(packLevel) else {
+            throw AssetPackError(.invalidArgument, "deflate level \(packLevel) for pack archives is not 0–9")
         }
         guard blockSize >= ParallelDeflater.minimumBlockSize && blockSize <= 1 << 30 else {
             throw AssetPackError(.invalidArgument, "deflate block size \(blockSize) is not 64 KiB to 1 GiB")
@@ -85,6 +96,7 @@ public struct PackingRules: Sendable, Hashable {
     public var fingerprint: String {
         "deflate \(level); store when \(sampleChunks)x\(sampleChunkSize)-byte sample saves < \(percent(minimumSampleSaving))"
             + " or whole file saves < \(percent(minimumSaving)); independent blocks of \(blockSize) bytes"
+            + (packLevel == 0 ? "; pack members stored" : "; pack members deflate \(packLevel)")
     }
 
     private func percent(_ fraction: Double) -> String {

@@ -188,7 +188,7 @@ _assetpack_build() {
     repeating_flags=()
     non_repeating_flags=(--follow-symlinks --no-default-excludes --json --quiet -q --verbose -v --print-android-settings --version -h --help)
     repeating_options=(--exclude)
-    non_repeating_options=(-o --output --archive --threshold --level --pack-limit --jobs --sign)
+    non_repeating_options=(-o --output --archive --threshold --level --pack-level --pack-limit --jobs --sign)
     __assetpack_offer_flags_options 1
 
     # Offer option value completions
@@ -205,6 +205,9 @@ _assetpack_build() {
         return
         ;;
     '--level')
+        return
+        ;;
+    '--pack-level')
         return
         ;;
     '--pack-limit')

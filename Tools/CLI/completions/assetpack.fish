@@ -23,7 +23,7 @@ function __assetpack_parse_tokens -S
         __assetpack_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'build'
-            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'json' 'q/quiet' 'v/verbose' 'print-android-settings' 'sign=' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'json' 'q/quiet' 'v/verbose' 'print-android-settings' 'sign=' 'version' 'h/help'
         case 'expand'
             __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'jobs=' 'no-sync' 'q/quiet' 'v/verbose' 'json' 'allow-http' 'public-key=+' 'identity=' 'verify' 'version' 'h/help'
         case 'list'
@@ -112,6 +112,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" archive' -l 'archive' -d 'Write the whole tree as ONE zip instead of a folder.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'zip\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" threshold' -l 'threshold' -d 'Pack files larger than this: 512K, 4M, 1048576; 0 packs every file.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" level' -l 'level' -d 'Deflate level, 0 to 9 (0 stores packed files).' -rfka ''
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" pack-level' -l 'pack-level' -d 'Deflate level of files in pack archives, 0 to 9: 0 stores them (fastest first launch), 6 makes the bundle smaller.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" pack-limit' -l 'pack-limit' -d 'Gather files up to this size into pack archives: 64K, 0 copies every small file.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" jobs' -l 'jobs' -d 'Threads working at once (default: one per core).' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" follow-symlinks' -l 'follow-symlinks' -d 'Follow symbolic links (anywhere they point) instead of refusing them.'
