@@ -18,7 +18,8 @@ public struct BuildSummary: Codable, Sendable, Equatable {
     public var directories: Int = 0
     /// Files put in a zip (folder form) or written as large entries (archive form).
     public var packed: Int = 0
-    /// Of ``packed``, those stored rather than deflated because deflate would not save enough.
+    /// Of ``packed``, those stored rather than deflated: members of pack archives at ``PackingRules/packLevel`` 0
+    /// (the default), and files that deflate would not shrink enough.
     public var stored: Int = 0
     /// Of ``packed``, those whose archive was taken unchanged from the previous bundle.
     public var reused: Int = 0
