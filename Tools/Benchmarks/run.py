@@ -158,6 +158,9 @@ SCENARIOS = [
              ["{in}/app.bundle"], again=True),
         Tool("assetpack expand app.zip (again)", ["{ap}", "expand", "{in}/app.zip", "--to", "{out}", "-q"],
              ["{in}/app.zip"], again=True),
+        # The runner's own cost for a process that does nothing (Python's subprocess, GNU time): the floor of
+        # these rows, which hyperfine and the like do not count.
+        Tool("true (the runner's floor)", ["true"], [], peer="true", again=True),
     ], unit="ms"),
     Scenario("remote-app", "Install app.bundle from nginx on loopback, and upgrade it with 1% of its files changed, "
              "vs curl of app.zip and bsdtar -x", [
