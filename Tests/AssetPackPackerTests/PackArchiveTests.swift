@@ -60,6 +60,10 @@ import TestSupport
             try Self.packs(bundle).reduce(0) { $0 + ((try FileManager.default.attributesOfItem(atPath: $1)[.size] as? UInt64) ?? 0) }
         }
         #expect(try packBytes(dir.file("out")) < packBytes(dir.file("stored")))
+        // Building over the stored bundle with the other level reuses none of its packs.
+        _ = try Self.buildDefault(src, dir.file("stored"), packSize: 8_000, packLevel: 6)
+        #expect(try readManifest(dir.file("stored")).entries == readManifest(dir.file("out")).entries)
+        #expect(try packBytes(dir.file("stored")) == packBytes(dir.file("out")))
         let result = try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil),
                                         destination: dir.file("installed")).installSynchronously()
         #expect(result.files == 124)

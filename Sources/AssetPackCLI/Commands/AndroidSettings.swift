@@ -6,10 +6,11 @@ import AssetPackPacker
 ///
 /// `noCompress` keeps the packed zips (or the one archive) stored in the APK, so the app reads them in
 /// place instead of through a second layer of deflate (and old Android refused compressed assets over
-/// 1 MiB): aapt deflates any asset that shrinks, a pack archive of stored members among them. An ignore list is needed only when aapt's default (``AaptIgnoreList/defaultPattern``), which
-/// AGP's `ignoreAssetsPattern` uses too, would leave out a name of this bundle — a folder of the app's
-/// own named `_*` or `.*`, say: the bundle's bookkeeping folder, `assetpack-meta`, survives it. Then the
-/// settings give the default without the entries that match, and name what each would leave out.
+/// 1 MiB): without it aapt deflates any asset that shrinks, a pack archive of stored members among them.
+/// An ignore list is needed only when aapt's default (``AaptIgnoreList/defaultPattern``), which AGP's
+/// `ignoreAssetsPattern` uses too, would leave out a name of this bundle — a folder of the app's own named
+/// `_*` or `.*`, say: the bundle's bookkeeping folder, `assetpack-meta`, survives it. Then the settings
+/// give the default without the entries that match, and name what each would leave out.
 enum AndroidSettings {
     /// The settings for the bundle `summary` describes; a folder bundle's names are read from its manifest.
     static func text(for summary: BuildSummary) -> String {

@@ -2,12 +2,12 @@ import AssetPack
 import AssetPackSystem
 import AssetPackZip
 
-/// Writes one pack archive (``PackGroup``): each member read whole into memory (it is small) and stored, or,
-/// with a ``PackingRules/packLevel`` above 0, deflated at that level and stored instead when deflate does not
-/// save ``PackingRules/minimumSaving`` (for a file this small the probe's sample would be the whole file, so
-/// the full pass decides alone). Fixed
-/// timestamps and normalized permissions, as for every other archive of a bundle: the same members give
-/// the same bytes. The archive is an ordinary zip, entries named by their logical paths.
+/// Writes one pack archive (``PackGroup``): each member read whole into memory (it is small) and stored,
+/// or, with a ``PackingRules/packLevel`` above 0, deflated at that level and stored instead when deflate
+/// does not save ``PackingRules/minimumSaving`` (for a file this small the probe's sample would be the whole
+/// file, so the full pass decides alone). Fixed timestamps and normalized permissions, as for every other
+/// archive of a bundle: the same members give the same bytes. The archive is an ordinary zip, entries named
+/// by their logical paths.
 struct PackWriter: Sendable {
     /// The single-file packer whose rules, zip options and link policy pack archives share.
     let packer: EntryPacker

@@ -20,8 +20,8 @@ public struct PackingRules: Sendable, Hashable {
     /// The deflate level 0–9 for the small files gathered into pack archives (``packMemberLimit``).
     ///
     /// Default 0: they are stored, which makes the first launch fastest. Inflating tens of thousands of
-    /// small members costs more CPU than writing them (zlib builds a Huffman table for nearly every one),
-    /// while a stored member is one copy from the pack's read buffer. A level of 1–9 deflates each member
+    /// small members costs more CPU than writing them, while a stored member is one copy from the pack's
+    /// read buffer. A level of 1–9 deflates each member
     /// that shrinks by ``minimumSaving``: a smaller bundle (about 40 % smaller for text), for apps whose
     /// size or download matters more than their first launch.
     public var packLevel: Int = 0
