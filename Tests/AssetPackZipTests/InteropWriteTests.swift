@@ -7,6 +7,8 @@ import TestSupport
 enum WrittenSample {
     static let unicodeName = "données/日本語 ünïcode.txt"
     static let unicodeData = Array("こんにちは, zip".utf8)
+    /// A UTF-8 name streamed with an unknown size: its local header holds reserved room, its central one not.
+    static let streamedUnicodeName = "données/flux ünï.txt"
     static let symlinkName = "link-to-text"
     static let emptyName = "empty-streamed.bin"
 }
@@ -27,6 +29,7 @@ func writeSampleArchive(to path: String, options: ZipWriterOptions) throws -> [W
         }
     }
     written.append(try writer.addFile(WrittenSample.unicodeName, contents: WrittenSample.unicodeData))
+    written.append(try writer.addFile(WrittenSample.streamedUnicodeName, from: MemoryStream(WrittenSample.unicodeData), size: nil))
     written.append(try writer.addFile(WrittenSample.emptyName, from: MemoryStream([]), size: nil))
     try writer.addSymlink(WrittenSample.symlinkName, target: "text.txt")
     try writer.addFile("bin/tool", contents: Array("#!/bin/sh\n".utf8), permissions: 0o755)
@@ -40,6 +43,8 @@ func checkWithExternalTools(_ path: String, in directory: TemporaryDirectory, th
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
     try ExternalTool.unzip.require()
     try shell("unzip -tq \"\(path)\"", in: directory.path, sourceLocation: sourceLocation)
+    // In a locale that is not UTF-8 too (a container without LANG): unzip then converts UTF-8 names.
+    try shell("unzip -tq \"\(path)\"", in: directory.path, environment: ["LANG": "C", "LC_ALL": "C"], sourceLocation: sourceLocation)
 
     try ExternalTool.python3.require()
     try directory.write("check.py", text: """
@@ -88,6 +93,7 @@ func checkWithExternalTools(_ path: String, in directory: TemporaryDirectory, th
         try expectSourceTree(in: archive)
         #expect(archive.comment == Array("written by ZipWriter".utf8))
         #expect(try archive.contents(of: archive.requireEntry(named: WrittenSample.unicodeName)) == WrittenSample.unicodeData)
+        #expect(try archive.contents(of: archive.requireEntry(named: WrittenSample.streamedUnicodeName)) == WrittenSample.unicodeData)
         #expect(try archive.requireEntry(named: WrittenSample.emptyName).uncompressedSize == 0)
         #expect(try archive.contents(of: archive.requireEntry(named: WrittenSample.emptyName)) == [])
     }

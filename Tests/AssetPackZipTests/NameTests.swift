@@ -86,6 +86,27 @@ func unicodePathBlock(raw: [UInt8], utf8 name: String, crc: UInt32? = nil) -> [U
         }
     }
 
+    @Test func unzipInALocaleThatIsNotUTF8ReadsUTF8NamesWhateverTheLocalHeaderHolds() throws {
+        try ExternalTool.unzip.require()
+        let directory = try TemporaryDirectory("writer-names-c-locale")
+        // Stored entries aligned (padding in the local header), a streamed entry of unknown size (room
+        // reserved in the local header), and one with nothing extra; ASCII and UTF-8 names.
+        let writer = try ZipWriter(path: directory.file("n.zip"), options: .deterministic(storedAlignment: 4096))
+        try writer.addFile("日本語/plain.txt", contents: Array("deflated".utf8))
+        try writer.addFile("日本語/aligned.bin", contents: [1, 2, 3], method: .stored)
+        try writer.addFile("ascii-aligned.bin", contents: [4, 5], method: .stored)
+        try writer.addFile("données/streamed.txt", from: MemoryStream(Array("streamed".utf8)), size: nil)
+        try writer.finish(sync: false)
+        for locale in ["C", "C.UTF-8"] {
+            let tested = try run("unzip", ["-t", directory.file("n.zip")], environment: ["LANG": locale, "LC_ALL": locale])
+            #expect(tested.status == 0, "LANG=\(locale): \(tested.stdout)\(tested.stderr)")
+            #expect(!tested.stdout.contains("mismatching"), "LANG=\(locale): \(tested.stdout)")
+        }
+        let archive = try ZipArchive(path: directory.file("n.zip"))
+        #expect(archive.entries.map(\.name) == ["日本語/plain.txt", "日本語/aligned.bin", "ascii-aligned.bin", "données/streamed.txt"])
+        #expect(try archive.contents(of: archive.requireEntry(named: "données/streamed.txt")) == Array("streamed".utf8))
+    }
+
     @Test func writerFlagsOnlyNonASCIINames() throws {
         try ExternalTool.unzip.require()
         let directory = try TemporaryDirectory("writer-names")

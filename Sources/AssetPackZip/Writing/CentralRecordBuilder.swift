@@ -3,6 +3,18 @@ enum CentralRecordBuilder {
     /// "Made by" Unix (3), spec version 6.3.
     static let versionMadeBy: UInt16 = 3 << 8 | 63
 
+    /// An extra field that says nothing (alignment padding for an alignment of 1, the form Android's
+    /// `zipalign` writes), given to the central record of a UTF-8 name whose local header has an extra field
+    /// (reserved room, padding) when the central record would have none. Info-ZIP `unzip` converts a UTF-8
+    /// name to the locale's character set while it reads a header's extra field: in a locale that is not
+    /// UTF-8 (`LANG` unset, `C`) it then saw a converted local name and an unconverted central one, warned
+    /// "mismatching local filename" and exited 1.
+    static let utf8NameCompanion: [UInt8] = {
+        var field = ByteWriter()
+        ExtraField.append(id: ExtraFieldID.alignmentPadding, data: [1, 0], to: &field)
+        return field.bytes
+    }()
+
     static func record(for local: LocalFileHeader, mode: UInt32, dosDirectory: Bool, uncompressed: UInt64,
                        compressed: UInt64, offset: UInt64) -> CentralDirectoryHeader {
         let zip64 = Zip64ExtraField(
@@ -12,6 +24,9 @@ enum CentralRecordBuilder {
         var extra = ByteWriter()
         let needsZip64 = zip64 != Zip64ExtraField()
         if needsZip64 { ExtraField.append(id: ExtraFieldID.zip64, data: zip64.encoded, to: &extra) }
+        if extra.bytes.isEmpty, !local.extra.isEmpty, local.fields.flags & GeneralPurposeFlag.utf8 != 0 {
+            extra.write(Self.utf8NameCompanion)
+        }
         var fields = local.fields
         if needsZip64 { fields.versionNeeded = 45 }
         fields.compressedSize = zip64.compressedSize == nil ? UInt32(compressed) : FormatLimit.max32
