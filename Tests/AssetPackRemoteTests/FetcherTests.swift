@@ -113,7 +113,7 @@ struct FetcherTests {
         let error = await expectFailure { try await fetchToMemory(RemoteFetcher(options: testOptions(attempts: 3)), fileItem(url, [1])) }
         #expect(error?.code == .network)
         #expect(error?.path == url.absoluteString)
-        #expect(error?.message.contains("gave up after 3 requests") == true)
+        #expect(error?.message.contains("gave up after 3 requests") == true, "\(error?.message ?? "no error")")
     }
 
     @Test func plainHTTPNeedsTheCallersConsent() async throws {

@@ -20,6 +20,17 @@ struct HarnessTests {
         }
     }
 
+    @Test func aServerProcessKeepsNoDescriptorOfTheTestsOpen() throws {
+        // A pipe as another test's short command would have it, open (not close-on-exec) while a server starts:
+        // the server must not hold it, or that test would wait for its end of file as long as the server runs.
+        let pipe = Pipe()
+        let child = try ChildProcess(["sleep", "30"])
+        defer { child.stop() }
+        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd").compactMap { Int32($0) }.sorted()
+        #expect(held == [0, 1, 2], "the child holds \(held)")
+        #expect(pipe.fileHandleForWriting.fileDescriptor > 2)
+    }
+
     @Test func theAccessLogRecordsPathsStatusesBytesAndRangeHeaders() async throws {
         let server = try await startNginx(["dir/a b.bin": Array(repeating: 7, count: 1000)])
         let fd = try LoopbackSocket.connect(port: server.port)

@@ -6,7 +6,7 @@ import Glibc
 /// A child process for a test server, started with `posix_spawnp` with no blocked signals and default signal
 /// handling, so that SIGTERM stops it. (Foundation's `Process` passes on the spawning thread's signal mask,
 /// and the threads that run tests block SIGTERM: such a child ignores a polite stop.) Its output goes to
-/// /dev/null; it is reaped here, not by Foundation.
+/// /dev/null, and it inherits no other descriptor; it is reaped here, not by Foundation.
 public final class ChildProcess: @unchecked Sendable {
     /// The child's pid.
     public let pid: pid_t
@@ -29,6 +29,10 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        // Nothing else of this process reaches the child. Tests run in parallel: a pipe another test just
+        // made for a short command (Foundation's `Pipe` is not close-on-exec) would otherwise stay open in
+        // this long-lived server, and that test would wait for its end of file until the server stopped.
+        _ = Self.closeFrom?(&actions, 3)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
@@ -41,6 +45,13 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does
+    /// not declare; nil where the C library lacks it.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Whether it is still running (reaps it when it has ended).
     public var isRunning: Bool {
