@@ -91,7 +91,6 @@ struct InstallTransaction {
                                  on: parent, destination: installer.destination, freeOverride: installer.options.testSeam.freeSpace)
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
                                options: installer.options, kept: kept, partial: left.partial)
-        try fill.makeDirectories()
         var counts = Counts(linked: linkable.count, resumed: kept.count)
         var onDevice: Set<Int> = []
         if let current, !linkable.isEmpty {
@@ -103,6 +102,7 @@ struct InstallTransaction {
         try EarlyWriteback.around(staging, files: toWrite.count, durable: durable) { () throws(AssetPackError) in
             try fill.writeFiles(toWrite)
         }
+        try fill.folders.makeAll()
         try fill.makeSymlinks()
         counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks

@@ -1,9 +1,10 @@
 import AssetPackSystem
 import AssetPackZip
 
-/// Fills a staging tree from a plan: folders first, then each file that is not already there (kept
-/// from an interrupted run) is hard-linked from the installed tree when unchanged, or written and
-/// verified; symlinks come last and are checked for containment once all exist.
+/// Fills a staging tree from a plan: each file that is not already there (kept from an interrupted run)
+/// is hard-linked from the installed tree when unchanged, or written and verified, its folders made as
+/// the writers reach them (``StagingFolders``); symlinks come last and are checked for containment once
+/// all exist.
 final class StagingFill: @unchecked Sendable {
     let plan: ExpansionPlan
     let staging: Descriptor
@@ -14,6 +15,9 @@ final class StagingFill: @unchecked Sendable {
     let checksums: ResultSlots<UInt32>
     /// Unfinished block-indexed files an interrupted run left: the blocks written, by item index.
     let partial: [Int: Set<Int>]
+    /// The plan's folders, made as the files written need them (``writeFiles(_:)``); ``StagingFolders/makeAll()``
+    /// makes the rest.
+    let folders: StagingFolders
 
     init(plan: ExpansionPlan, staging: Descriptor, source: any AssetSource, progress: ProgressTracker,
          options: ExpansionOptions, kept: [Int: UInt32], partial: [Int: Set<Int>] = [:]) {
@@ -24,25 +28,13 @@ final class StagingFill: @unchecked Sendable {
         self.progress = progress
         self.options = options
         self.checksums = ResultSlots(count: plan.items.count, kept)
+        self.folders = StagingFolders(plan, in: staging)
     }
 
-    /// Creates every planned folder (with its permissions) that is not there yet. A new folder whose
-    /// bits the umask leaves alone costs one `mkdirat`; an existing one (a resumed tree) or one the umask
-    /// would change is opened (never through a link) and given its bits with `fchmod`.
-    func makeDirectories() throws(AssetPackError) {
-        let cursor = DirectoryCursor(root: staging)
-        let mask = FileSystem.creationMask()
-        for item in plan.items where item.kind == .directory {
-            let parent = try io(cursor.parent(ofPath: item.path.string))
-            let created = try io(parent.makeDirectory(item.path.name, mode: item.permissions))
-            if created, let mask, item.permissions & mask == 0 { continue }
-            let folder = try io(parent.directory(item.path.name))
-            try io(folder.fd.setPermissions(item.permissions, path: folder.path))
-        }
-    }
-
-    /// Hard-links unchanged files from the installed tree; returns the indexes that still need writing.
+    /// Hard-links unchanged files from the installed tree (after making every folder); returns the indexes
+    /// that still need writing.
     func linkUnchanged(_ candidates: [Int: UInt32], from installed: Descriptor) throws(AssetPackError) -> [Int] {
+        try folders.makeAll()
         let from = DirectoryCursor(root: installed), to = DirectoryCursor(root: staging)
         var failed: [Int] = []
         for (position, crc) in candidates.sorted(by: { $0.key < $1.key }) {
@@ -62,6 +54,7 @@ final class StagingFill: @unchecked Sendable {
     /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads, each with
     /// its own buffers, zlib stream and folder descriptors: first the groups of a delivered bundle's pack
     /// members that one request brings (``DeliveryGroups``), then the other files in the order of ``WorkOrder``.
+    /// Each batch first has the folders above its files made (``StagingFolders/make(before:)``).
     func writeFiles(_ positions: [Int]) throws(AssetPackError) {
         let (groups, rest) = DeliveryGroups.of(positions, in: plan.items)
         let batches = WorkOrder.batches(of: rest, in: plan.items)
@@ -72,9 +65,12 @@ final class StagingFill: @unchecked Sendable {
                                       checksSHA256: options.checksSHA256)
         try WorkerThreads.run(count: groups.count + batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             guard index >= groups.count else {
+                try self.folders.make(before: groups[index].map(\.position).max() ?? 0)
                 return try self.writeGroup(groups[index], in: cursors[worker], with: writer)
             }
-            for position in batches[index - groups.count] {
+            let batch = batches[index - groups.count]
+            try self.folders.make(before: batch.max() ?? 0)
+            for position in batch {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
                 let folder = try io(cursors[worker].parent(ofPath: item.path.string))

@@ -7,8 +7,8 @@
 /// ``batchFiles`` files or ``batchBytes`` bytes): one worker then creates a folder's files while another
 /// works in a different folder, so they do not queue on one directory's lock, and each keeps its folder
 /// descriptor open between files.
-/// Order never matters for correctness: folders exist before any file is written, and every file is
-/// verified on its own.
+/// Order never matters for correctness: a batch's folders are made before its files are written
+/// (``StagingFolders``), and every file is verified on its own.
 enum WorkOrder {
     /// Files at least this large are scheduled on their own, largest first.
     static let largeFile: UInt64 = 1 << 20
