@@ -131,12 +131,13 @@ struct ArchiveEntryPlanner {
     }
 
     private func symlinkTarget(_ entry: ZipEntry, archive: ZipArchive, rules: Rules, origin: String) throws(AssetPackError) -> String {
-        guard options.allowSymlinks else { throw ArchiveEntryPlanner.symlinkRefused(entry, archive: origin) }
+        // Checked first: for such an archive, naming the option would send the user to a dead end.
         guard rules.createsLinks else {
-            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; an archive expanded "
-                                 + "as the source is read through list/open, which has no links, so its links are "
-                                 + "not created even when allowed", path: origin)
+            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links in an archive "
+                                 + "given as the source are never created, with or without --allow-symlinks (it is read "
+                                 + "through list/open, which have no links)", path: origin)
         }
+        guard options.allowSymlinks else { throw ArchiveEntryPlanner.symlinkRefused(entry, archive: origin) }
         let bytes: [UInt8]
         do { bytes = try archive.contents(of: entry, limit: 4096) } catch { throw AssetPackError(error.inArchive(origin)) }
         let target = String(decoding: bytes, as: UTF8.self)
