@@ -31,9 +31,9 @@ enum ManifestDirectReader {
 }
 
 /// Thrown inside ``ManifestDirectReader`` when the text is not one it takes on.
-private struct NotTaken: Error {}
+struct NotTaken: Error {}
 
-private final class Reader {
+final class Reader {
     let text: JSONBytes
     /// Where the last value read started and ended: a member whose value it is need not be stepped over
     /// again to find its end.
@@ -49,8 +49,10 @@ private final class Reader {
 
     init(text: JSONBytes) { self.text = text }
 
-    func manifest(at offset: Int) throws(NotTaken) -> BundleManifest {
-        var format: Int?, identity: String?, threshold: UInt64?, generator: String?, entries: [BundleManifest.Entry]?
+    /// The manifest object at `offset`; with `preRead`, the object holds the members after the entries
+    /// array and those are the entries (one more `entries` member is not taken on).
+    func manifest(at offset: Int, entries preRead: [BundleManifest.Entry]? = nil) throws(NotTaken) -> BundleManifest {
+        var format: Int?, identity: String?, threshold: UInt64?, generator: String?, entries = preRead
         var packing: String?
         try members(of: offset) { (name, value) throws(NotTaken) in
             switch name {
@@ -58,7 +60,9 @@ private final class Reader {
             case "identity": identity = try string(value)
             case "threshold": threshold = try integer(value, UInt64.self)
             case "generator": generator = try string(value)
-            case "entries": entries = try entryArray(value)
+            case "entries":
+                guard preRead == nil else { throw NotTaken() }
+                entries = try entryArray(value)
             case "packing": packing = try optional(value) { (at) throws(NotTaken) in try string(at) }
             default: break
             }
@@ -75,40 +79,16 @@ private final class Reader {
         return try array(offset) { (element) throws(NotTaken) in try entry(at: element) }
     }
 
-    /// The entries read in two halves, or nil when the text does not split: the first half, read from the
-    /// array's first element, must end exactly where the second starts, so the split is an element's
-    /// start (a line break is never inside a string: JSON has none there).
+    /// The entries read in two halves, or nil when the text does not split (``EntryRun/halves(of:from:until:)``).
     private func entryHalves(_ offset: Int) -> [BundleManifest.Entry]? {
         let first = text.skipSpace(offset + 1)
         guard text.byte(at: offset) == UInt8(ascii: "["), text.count - first >= ManifestDirectReader.splitSize,
-              let split = lineStart(after: first + (text.count - first) / 2) else { return nil }
-        let second = EntryRun(text: text)
-        let firstRun = WorkerThreads.withHelpers(1, helper: { _ in second.read(from: split, until: nil) }) {
-            let run = EntryRun(text: text)
-            run.read(from: first, until: split)
-            return run
-        }
-        guard firstRun.entries != nil, firstRun.end == split, second.entries != nil, second.closed else { return nil }
+              let (firstRun, second) = EntryRun.halves(of: text, from: first, until: nil), second.closed else { return nil }
         read = (offset, second.end)
         // Moved, not copied: the first half's buffer grows once and the second's is freed at once.
         var entries = firstRun.take()
         entries.append(contentsOf: second.take())
         return entries
-    }
-
-    /// The offset of the first `{` that starts a line at or after `offset`, with only white space
-    /// before it on its line and a `,` ending the line before.
-    private func lineStart(after offset: Int) -> Int? {
-        var at = offset
-        while at < text.count {
-            guard let newline = text.bytes[at...].firstIndex(of: 0x0A) else { return nil }
-            let start = text.skipSpace(newline + 1)
-            var before = newline
-            while before > 0, let byte = text.byte(at: before - 1), byte == 0x20 || byte == 0x09 || byte == 0x0D { before -= 1 }
-            if text.byte(at: start) == UInt8(ascii: "{"), text.byte(at: before - 1) == UInt8(ascii: ",") { return start }
-            at = newline + 1
-        }
-        return nil
     }
 
     func entry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
@@ -256,7 +236,7 @@ private final class Reader {
 }
 
 /// Entries of a manifest's array read from one element onward by a reader of its own (on one thread).
-private final class EntryRun: @unchecked Sendable {
+final class EntryRun: @unchecked Sendable {
     let text: JSONBytes
     /// The entries read; nil when the text was not taken on.
     private(set) var entries: [BundleManifest.Entry]?
@@ -271,6 +251,38 @@ private final class EntryRun: @unchecked Sendable {
     func take() -> [BundleManifest.Entry] {
         defer { entries = nil }
         return entries ?? []
+    }
+
+    /// The entries from the element at `start` until the array closes or an element starts at or after
+    /// `stop`, read in two runs on two threads: the text is split at a line that starts an element, about
+    /// halfway, and the first run must end exactly where the second starts (a line break is never inside
+    /// a string: JSON has none there). Nil when there is no such line or a run is not taken on.
+    static func halves(of text: JSONBytes, from start: Int, until stop: Int?) -> (EntryRun, EntryRun)? {
+        let limit = stop ?? text.count
+        guard let split = lineStart(in: text, after: start + (limit - start) / 2), split < limit else { return nil }
+        let second = EntryRun(text: text)
+        let first = WorkerThreads.withHelpers(1, helper: { _ in second.read(from: split, until: stop) }) {
+            let run = EntryRun(text: text)
+            run.read(from: start, until: split)
+            return run
+        }
+        guard first.entries != nil, first.end == split, !first.closed, second.entries != nil else { return nil }
+        return (first, second)
+    }
+
+    /// The offset of the first `{` that starts a line at or after `offset`, with only white space
+    /// before it on its line and a `,` ending the line before.
+    private static func lineStart(in text: JSONBytes, after offset: Int) -> Int? {
+        var at = offset
+        while at < text.count {
+            guard let newline = text.bytes[at...].firstIndex(of: 0x0A) else { return nil }
+            let start = text.skipSpace(newline + 1)
+            var before = newline
+            while before > 0, let byte = text.byte(at: before - 1), byte == 0x20 || byte == 0x09 || byte == 0x0D { before -= 1 }
+            if text.byte(at: start) == UInt8(ascii: "{"), text.byte(at: before - 1) == UInt8(ascii: ",") { return start }
+            at = newline + 1
+        }
+        return nil
     }
 
     /// Reads entries from the element at `start` until the array closes or the next element starts at or

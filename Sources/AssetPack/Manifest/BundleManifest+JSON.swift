@@ -66,9 +66,17 @@ extension BundleManifest {
         } catch {
             throw AssetPackError(.manifest, "manifest is not valid: \(error)", path: origin)
         }
-        guard readableFormats.contains(manifest.format) else {
+        try manifest.checkContents(origin: origin)
+        return manifest
+    }
+
+    /// Checks a parsed manifest: a known format, valid paths, files with size, CRC and storage, and
+    /// well-formed hashes.
+    func checkContents(origin: String) throws(AssetPackError) {
+        let manifest = self
+        guard Self.readableFormats.contains(manifest.format) else {
             throw AssetPackError(.manifest, "manifest format \(manifest.format) is not supported (this reads formats "
-                                 + "\(readableFormats.lowerBound) to \(readableFormats.upperBound))", path: origin)
+                                 + "\(Self.readableFormats.lowerBound) to \(Self.readableFormats.upperBound))", path: origin)
         }
         for entry in manifest.entries {
             do {
@@ -81,6 +89,5 @@ extension BundleManifest {
             }
             try entry.checkHashes(origin: origin)
         }
-        return manifest
     }
 }

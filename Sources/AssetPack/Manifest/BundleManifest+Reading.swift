@@ -58,8 +58,12 @@ extension BundleManifest {
             let manifestPath = directory + "/" + manifestName
             guard let stream = try open(manifestPath) else { continue }
             let origin = "\(name): \(manifestPath)"
-            let bytes = try readAll(stream, limit: maxEncodedSize, expected: sizing(manifestPath), origin: origin)
-            let manifest = try read(bytes: bytes, origin: origin)
+            let manifest = try read(stream, expected: sizing(manifestPath), origin: origin) { () throws(AssetPackError) in
+                guard let again = try open(manifestPath) else {
+                    throw AssetPackError(.notFound, "the manifest disappeared while it was read", path: origin)
+                }
+                return again
+            }
             let identityPath = directory + "/" + identityName
             if let identity = try open(identityPath),
                OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
@@ -75,6 +79,25 @@ extension BundleManifest {
     /// does, without the identity-file check. `origin` names it in messages.
     public static func read(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> BundleManifest {
         try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
+    }
+
+    /// Reads the manifest from `stream` a chunk at a time (``ManifestStreamReader``), or, when its text is
+    /// not laid out as the packer writes it, whole from the stream `reopen` returns (the first is partly
+    /// read then), decoded by ``decode(_:origin:)``, which decides and words any error; then checks it.
+    private static func read(_ stream: any ByteStream, expected: UInt64?, origin: String,
+                             reopen: () throws(AssetPackError) -> any ByteStream) throws(AssetPackError) -> BundleManifest {
+        let streamed: BundleManifest?
+        do {
+            streamed = try ManifestStreamReader.manifest(stream, expectedSize: expected, limit: maxEncodedSize)
+        } catch {
+            throw AssetPackError(error, path: origin)
+        }
+        guard let streamed else {
+            return try read(bytes: try readAll(try reopen(), limit: maxEncodedSize, expected: expected, origin: origin), origin: origin)
+        }
+        try streamed.checkContents(origin: origin)
+        try streamed.checkIdentity(origin: origin)
+        return streamed
     }
 
     /// Decodes `bytes` and checks the identity against the entries.
