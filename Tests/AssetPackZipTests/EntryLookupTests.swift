@@ -37,4 +37,19 @@ import TestSupport
         #expect(archive.entry(named: composed, after: -1)?.index == 0)
         #expect(archive.entry(named: "X.txt", after: 0) == nil)
     }
+
+    /// The first lookups go through the entries, later ones through the table: both find the first entry of
+    /// a name, compare bytes, and find nothing for a name that is not there.
+    @Test func lookupsBeforeAndAfterTheTableAgree() throws {
+        let dir = try TemporaryDirectory("entry-lookup-table")
+        let names = (0..<40).map { "d\($0 % 4)/f\($0).txt" } + ["d1/f5.txt", "caf\u{E9}.txt"]  // one name twice
+        try Data(RawZip(names.map { RawZip.file($0, [1]) }).bytes).write(to: URL(fileURLWithPath: dir.file("twice.zip")))
+        let archive = try ZipArchive(path: dir.file("twice.zip"))
+        let asked = ["d1/f5.txt", "missing", "cafe\u{301}.txt", "caf\u{E9}.txt", "d3/f39.txt"]
+        let expected: [Int?] = [5, nil, nil, 41, 39]
+        for round in 0..<3 {  // more lookups than are answered without the table
+            #expect(asked.map { archive.entry(named: $0)?.index } == expected, "round \(round)")
+        }
+        #expect(ZipIndex.scansBeforeTable < asked.count * 3)
+    }
 }

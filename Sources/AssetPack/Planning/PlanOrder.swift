@@ -10,18 +10,15 @@ enum PlanOrder {
     static func sort(_ items: inout [ExpansionItem]) {
         if isSorted(items) { return }
         var order = sortedPositions(items)
-        // items[j] must become the item now at order[j]: follow each cycle of the permutation once.
+        // items[j] must become the item now at order[j]: follow each cycle of the permutation once, by
+        // swaps, which move items without retaining or releasing their parts.
         for start in order.indices where order[start] != start {
-            let first = items[start]
             var position = start
             while true {
                 let next = Int(order[position])
                 order[position] = Int32(position)
-                if next == start {
-                    items[position] = first
-                    break
-                }
-                items[position] = items[next]
+                if next == start { break }
+                items.swapAt(position, next)
                 position = next
             }
         }
@@ -35,11 +32,12 @@ enum PlanOrder {
     private static func sortedPositions(_ items: [ExpansionItem]) -> [Int32] {
         var bytes: [UInt8] = []
         var starts: [Int] = []
-        bytes.reserveCapacity(items.reduce(0) { $0 + $1.path.string.utf8.count })
+        // By index, not `for item in items`: a copy of each item would retain and release its parts.
+        bytes.reserveCapacity(items.indices.reduce(0) { $0 + items[$1].path.string.utf8.count })
         starts.reserveCapacity(items.count + 1)
-        for item in items {
+        for position in items.indices {
             starts.append(bytes.count)
-            item.path.withUTF8 { bytes.append(contentsOf: $0) }
+            items[position].path.withUTF8 { bytes.append(contentsOf: $0) }
         }
         starts.append(bytes.count)
         var order = (0..<Int32(items.count)).map { $0 }

@@ -84,17 +84,18 @@ enum StreamMeasure {
 enum TreeIdentity {
     static func of(_ items: [ExpansionItem]) -> String {
         var lines = IdentityLines(header: "assetpack-tree-identity-1\n")
-        for item in items {
-            lines.text(item.kind.rawValue)
+        // By index, each field read in place: a copy of each item would retain and release its parts.
+        for position in items.indices {
+            lines.text(items[position].kind.rawValue)
             lines.tab()
-            lines.number(item.size)
+            lines.number(items[position].size)
             lines.tab()
-            if let crc = item.crc32 { lines.number(crc, radix: 16) } else { lines.text("-") }
+            if let crc = items[position].crc32 { lines.number(crc, radix: 16) } else { lines.text("-") }
             lines.tab()
-            lines.number(item.permissions, radix: 8)
+            lines.number(items[position].permissions, radix: 8)
             lines.tab()
-            lines.text(item.path.string)
-            if let target = item.symlinkTarget {
+            lines.text(items[position].path.string)
+            if let target = items[position].symlinkTarget {
                 lines.tab()
                 lines.text(target)
             }

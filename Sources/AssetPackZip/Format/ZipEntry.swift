@@ -45,7 +45,7 @@ public struct ZipEntry: Sendable, Hashable {
     /// The modification time fields.
     public let modified: DOSDateTime
     /// The first byte past the bytes this entry may use (the next local header or the central directory).
-    let dataLimit: UInt64
+    internal(set) var dataLimit: UInt64
 
     init(index: Int, name: String, rawName: [UInt8]?, method: CompressionMethod, flags: UInt16, crc32: UInt32,
          compressedSize: UInt64, uncompressedSize: UInt64, localHeaderOffset: UInt64, centralHeaderOffset: UInt64,
@@ -64,14 +64,6 @@ public struct ZipEntry: Sendable, Hashable {
         self.externalAttributes = externalAttributes
         self.modified = modified
         self.dataLimit = dataLimit
-    }
-
-    func withDataLimit(_ limit: UInt64) -> ZipEntry {
-        ZipEntry(index: index, name: name, rawName: differentRawName, method: method, flags: flags, crc32: crc32,
-                 compressedSize: compressedSize, uncompressedSize: uncompressedSize,
-                 localHeaderOffset: localHeaderOffset, centralHeaderOffset: centralHeaderOffset,
-                 versionMadeBy: versionMadeBy, externalAttributes: externalAttributes, modified: modified,
-                 dataLimit: limit)
     }
 
     /// True when the stored name's bytes are exactly ``name``'s UTF-8 (no CP437 decoding, no Unicode Path field).

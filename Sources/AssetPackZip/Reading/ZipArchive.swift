@@ -36,9 +36,10 @@ public final class ZipArchive: Sendable {
     /// Opens an archive held by any random-access source (a file, a byte range of another archive, memory).
     public init(source: any RandomAccessSource, limits: ZipLimits = .default) throws(ZipError) {
         let location = try EndRecordLocator.locate(in: source)
-        let parsed = try CentralDirectoryReader(source: source, location: location, limits: limits).readEntries()
+        var parsed = try CentralDirectoryReader(source: source, location: location, limits: limits).readEntries()
+        try OverlapCheck.assignDataLimits(&parsed, directoryOffset: location.offset, archive: source.name)
         self.source = source
-        self.entries = try OverlapCheck.assignDataLimits(parsed, directoryOffset: location.offset, archive: source.name)
+        self.entries = parsed
         self.comment = location.comment
         self.prefixLength = location.prefix
         self.limits = limits
