@@ -58,6 +58,18 @@ package enum Memory {
         sameBytes(left, right[...])
     }
 
+    /// True when `left`'s UTF-8 bytes sort before `right`'s (`memcmp(3)` over the shorter length, then the
+    /// shorter first): the byte order of paths in manifests and records, without `String`'s generic comparison.
+    package static func bytesPrecede(_ left: String, _ right: String) -> Bool {
+        let result = left.utf8.withContiguousStorageIfAvailable { a in
+            right.utf8.withContiguousStorageIfAvailable { b in
+                let order = min(a.count, b.count) == 0 ? 0 : system_memcmp(a.baseAddress!, b.baseAddress!, min(a.count, b.count))
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
+        return result.flatMap { $0 } ?? left.utf8.lexicographicallyPrecedes(right.utf8)
+    }
+
     /// True when a string and a substring have the same UTF-8 bytes (see the pair of strings).
     package static func sameBytes(_ left: String, _ right: Substring) -> Bool {
         guard left.utf8.count == right.utf8.count else { return false }

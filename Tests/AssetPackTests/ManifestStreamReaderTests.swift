@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AssetPack
+import AssetPackSystem
 import AssetPackZip
 
 /// ``ManifestStreamReader`` reads the packer's manifests a chunk at a time into exactly what the whole-text
@@ -107,6 +108,33 @@ import AssetPackZip
         let error = #expect(throws: AssetPackError.self) { try BundleManifest.read(from: DirectorySource(root: scratch.file("broken"))) }
         #expect(error?.code == .manifest)
         #expect(error?.message.contains("identity does not match") == true)
+    }
+}
+
+/// The byte order manifests sort and hash their paths in.
+@Suite struct PathByteOrderTests {
+    @Test func bytesPrecedeIsTheOrderOfTheUTF8Bytes() {
+        let names = ["", "a", "a/b", "a-b", "a.b", "ab", "B", "b", "caf\u{E9}", "cafe\u{301}", "\u{1F600}", "z", "zz", "a/b/c"]
+        for left in names {
+            for right in names {
+                #expect(Memory.bytesPrecede(left, right) == left.utf8.lexicographicallyPrecedes(right.utf8), "\(left) < \(right)")
+            }
+        }
+    }
+
+    /// The contents are checked first and the identity (computed meanwhile on a second thread) after: a
+    /// manifest with both faults reports the contents' one, as when they ran one after the other.
+    @Test func contentsErrorsComeBeforeTheIdentitysAndEachIsFound() throws {
+        var both = ManifestStreamReaderTests.manifest(200)
+        both.entries[3].sha256 = "xyz"
+        both.identity = "0"
+        let contents = #expect(throws: AssetPackError.self) { try both.checkContentsAndIdentity(origin: "m") }
+        #expect(contents?.message.contains("not 64 lowercase hex digits") == true)
+        var identity = ManifestStreamReaderTests.manifest(200)
+        identity.identity = "0"
+        let mismatch = #expect(throws: AssetPackError.self) { try identity.checkContentsAndIdentity(origin: "m") }
+        #expect(mismatch?.message.contains("identity does not match") == true)
+        try ManifestStreamReaderTests.manifest(200).checkContentsAndIdentity(origin: "m")
     }
 }
 

@@ -20,9 +20,9 @@ package enum ContentDigest {
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.count == 64 else { return false }
-            var bad = false
-            for byte in utf8 { bad = bad || !((byte &- 0x30) < 10 || (byte &- 0x61) < 6) }
-            return !bad
+            var invalid: UInt8 = 0  // branch-free over all 64 bytes
+            for byte in utf8 { invalid |= (byte &- 0x30) < 10 || (byte &- 0x61) < 6 ? 0 : 1 }
+            return invalid == 0
         }
     }
 }

@@ -78,16 +78,19 @@ extension BundleManifest {
             throw AssetPackError(.manifest, "manifest format \(manifest.format) is not supported (this reads formats "
                                  + "\(Self.readableFormats.lowerBound) to \(Self.readableFormats.upperBound))", path: origin)
         }
-        for entry in manifest.entries {
+        // By index, each entry read in place: a copy of each would retain and release its strings.
+        for index in manifest.entries.indices {
             do {
-                _ = try AssetPath(entry.path)
+                _ = try AssetPath(manifest.entries[index].path)
             } catch {
                 throw AssetPackError(.manifest, "manifest lists an \(error.message)", path: origin)
             }
-            if entry.kind == .file, entry.size == nil || entry.crc32 == nil || entry.storage == nil {
-                throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" lacks size, CRC-32 or storage", path: origin)
+            if manifest.entries[index].kind == .file,
+               manifest.entries[index].size == nil || manifest.entries[index].crc32 == nil || manifest.entries[index].storage == nil {
+                throw AssetPackError(.manifest, "manifest entry \"\(manifest.entries[index].path)\" lacks size, CRC-32 or storage",
+                                     path: origin)
             }
-            try entry.checkHashes(origin: origin)
+            try manifest.entries[index].checkHashes(origin: origin)
         }
     }
 }

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 
 extension BundleManifest {
@@ -95,8 +96,7 @@ extension BundleManifest {
         guard let streamed else {
             return try read(bytes: try readAll(try reopen(), limit: maxEncodedSize, expected: expected, origin: origin), origin: origin)
         }
-        try streamed.checkContents(origin: origin)
-        try streamed.checkIdentity(origin: origin)
+        try streamed.checkContentsAndIdentity(origin: origin)
         return streamed
     }
 
@@ -122,9 +122,21 @@ extension BundleManifest {
 
     /// Throws `.manifest` when ``identity`` is not the ``ContentIdentity`` of ``entries``.
     func checkIdentity(origin: String) throws(AssetPackError) {
-        guard ContentIdentity.of(entries) == identity else {
-            throw AssetPackError(.manifest, "the manifest's identity does not match its entries", path: origin)
+        guard ContentIdentity.of(entries) == identity else { throw Self.identityMismatch(origin: origin) }
+    }
+
+    /// ``checkContents(origin:)`` then ``checkIdentity(origin:)``, with the identity computed on a second
+    /// thread meanwhile: both go through every entry, and they come before the first file is written.
+    func checkContentsAndIdentity(origin: String) throws(AssetPackError) {
+        let matches = IdentityMatch()
+        try WorkerThreads.withHelpers(1, helper: { _ in matches.value = ContentIdentity.of(self.entries) == self.identity }) {
+            () throws(AssetPackError) in try checkContents(origin: origin)
         }
+        guard matches.value else { throw Self.identityMismatch(origin: origin) }
+    }
+
+    private static func identityMismatch(origin: String) -> AssetPackError {
+        AssetPackError(.manifest, "the manifest's identity does not match its entries", path: origin)
     }
 
     /// Where the manifest of `source` is, for messages.
@@ -176,6 +188,12 @@ extension BundleManifest {
     static let manifestName = "manifest.json"
     /// The identity file's name inside a bookkeeping folder.
     static let identityName = "identity"
+}
+
+/// Whether a manifest's identity matched its entries: written by the thread that computed it, read once
+/// that thread has been joined.
+private final class IdentityMatch: @unchecked Sendable {
+    var value = false
 }
 
 /// The small one-line text files of a bundle and of an install (the bundle's `assetpack-meta/identity`, the

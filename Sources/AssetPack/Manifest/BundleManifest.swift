@@ -1,3 +1,5 @@
+import AssetPackSystem
+
 /// The manifest at the root of a packed bundle, `assetpack-meta/manifest.json`: it describes the logical
 /// tree (the app's original asset folder) and how each file is stored in the bundle, so the expander can
 /// plan without walking, report progress against known totals, check free space, and verify every byte.
@@ -66,7 +68,7 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         self.format = Self.currentFormat
         self.threshold = threshold
         self.generator = generator
-        self.entries = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        self.entries = entries.sorted { Memory.bytesPrecede($0.path, $1.path) }
         self.identity = ContentIdentity.of(self.entries)
     }
 
@@ -170,24 +172,24 @@ public enum ContentIdentity {
     public static func of(_ entries: [BundleManifest.Entry]) -> String {
         let hashed = entries.contains { $0.sha256 != nil }
         var lines = IdentityLines(header: hashed ? "assetpack-identity-2\n" : "assetpack-identity-1\n")
-        let precedes = { (a: BundleManifest.Entry, b: BundleManifest.Entry) in a.path.utf8.lexicographicallyPrecedes(b.path.utf8) }
+        let precedes = { (a: BundleManifest.Entry, b: BundleManifest.Entry) in Memory.bytesPrecede(a.path, b.path) }
         // A manifest's entries are already sorted: then no sorted copy is made.
-        let sorted = zip(entries, entries.dropFirst()).allSatisfy { !precedes($1, $0) }
+        let sorted = entries.indices.dropFirst().allSatisfy { !Memory.bytesPrecede(entries[$0].path, entries[$0 - 1].path) }
+        // Each entry read in place: a copy of each would retain and release its strings.
         for index in sorted ? Array(entries.indices) : entries.indices.sorted(by: { precedes(entries[$0], entries[$1]) }) {
-            let entry = entries[index]
-            lines.text(entry.kind.rawValue)
+            lines.text(entries[index].kind.rawValue)
             lines.tab()
-            lines.number(entry.size ?? 0)
+            lines.number(entries[index].size ?? 0)
             lines.tab()
-            lines.number(entry.crc32 ?? 0)
+            lines.number(entries[index].crc32 ?? 0)
             lines.tab()
             if hashed {
-                lines.text(entry.sha256 ?? "-")
+                lines.text(entries[index].sha256 ?? "-")
                 lines.tab()
             }
-            lines.number(entry.mode ?? 0)
+            lines.number(entries[index].mode ?? 0)
             lines.tab()
-            lines.text(entry.path)
+            lines.text(entries[index].path)
             lines.endLine()
         }
         return lines.finalizeHex()

@@ -18,17 +18,20 @@ struct ManifestPlanner {
         // One origin for every entry: a conflict message names the paths itself, and a text per entry
         // would cost a string (and a slot in the builder's table of origins) per file.
         let origin = BundleManifest.path
-        for entry in manifest.entries {
-            let path = try AssetPath(entry.path)
-            switch entry.kind {
+        // By index, each entry read in place: a copy of each would retain and release its strings.
+        let entries = manifest.entries
+        for index in entries.indices {
+            let path = try AssetPath(entries[index].path)
+            switch entries[index].kind {
             case .directory:
-                try builder.add(.directory(path, permissions: PermissionPolicy.directory(entry.mode)), from: origin)
+                try builder.add(.directory(path, permissions: PermissionPolicy.directory(entries[index].mode)), from: origin)
             case .file:
-                let from = try self.origin(of: entry, archives: &archives, last: &last)
-                let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
-                try builder.add(ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
-                                              permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
-                                              sha256: entry.sha256), from: origin)
+                let from = try self.origin(of: entries[index], archives: &archives, last: &last)
+                let blocks = entries[index].storage?.form == .packed
+                    ? entries[index].storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
+                try builder.add(ExpansionItem(path: path, kind: .file, size: entries[index].size ?? 0, crc32: entries[index].crc32,
+                                              permissions: PermissionPolicy.file(entries[index].mode), origin: from, blocks: blocks,
+                                              sha256: entries[index].sha256), from: origin)
             }
         }
         return ExpansionPlan(sourceName: source.name, items: builder.takeSortedItems(), identity: manifest.identity,
