@@ -140,13 +140,11 @@ struct InstallRecordJSON {
         var text = text
         text.withUTF8 { bytes in
             // The usual name: nothing to escape, copied at once.
-            guard bytes.contains(where: Self.needsEscape) else { return out.append(contentsOf: bytes) }
+            guard let base = bytes.baseAddress, JSONEscape.firstSpecialByte(base, from: 0, to: bytes.count) < bytes.count else {
+                return out.append(contentsOf: bytes)
+            }
             for byte in bytes { appendEscaped(byte) }
         }
-    }
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {

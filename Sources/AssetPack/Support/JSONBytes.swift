@@ -128,9 +128,9 @@ struct JSONBytes {
     func stringEnd(_ offset: Int) throws(JSONSyntaxError) -> (end: Int, escaped: Bool) {
         var at = offset + 1
         var escaped = false
-        if let base = storage.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-            // The usual run of plain characters, stepped over without a bounds check per byte.
-            while at < count, base[at] >= 0x20, base[at] != UInt8(ascii: "\""), base[at] != UInt8(ascii: "\\") { at += 1 }
+        if let base = storage.baseAddress?.assumingMemoryBound(to: UInt8.self), at < count {
+            // The usual run of plain characters, stepped over eight bytes at a time.
+            at = JSONEscape.firstSpecialByte(base, from: at, to: count)
         }
         while let current = byte(at: at) {
             switch current {

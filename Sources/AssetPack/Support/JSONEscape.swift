@@ -1,6 +1,25 @@
 /// The escape sequences of JSON strings (RFC 8259, section 7), shared by the JSON readers
-/// (`InstallRecordReader`, ``JSONBytes``).
+/// (`InstallRecordReader`, ``JSONBytes``) and writers (`InstallRecordJSON`).
 enum JSONEscape {
+    /// The offset of the first byte in `start..<end` of `base` that a JSON string cannot hold as it is:
+    /// `"`, `\` or a control character (below 0x20); `end` when there is none. Eight bytes at a time: the
+    /// plain runs of a manifest's or record's strings (names, paths, hashes) are most of their bytes.
+    @inline(__always) static func firstSpecialByte(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var at = start
+        while end - at >= 8 {
+            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+            // Whether any byte is below 0x20, or is zero after an exclusive-or with `"` or `\` (exact as a
+            // whole, though not byte by byte: the bytes of a word with one are looked at one by one below).
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let below = (word &- ones &* 0x20) & ~word
+            if (below | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs != 0 { break }
+            at += 8
+        }
+        while at < end, base[at] >= 0x20, base[at] != UInt8(ascii: "\""), base[at] != UInt8(ascii: "\\") { at += 1 }
+        return at
+    }
+
     /// The byte a one-character escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`) stands for; nil
     /// for `u` and for an escape JSON does not have.
     static func simple(_ kind: UInt8) -> UInt8? {
