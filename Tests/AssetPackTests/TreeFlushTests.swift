@@ -29,6 +29,27 @@ import TestSupport
         #expect(error?.path?.hasSuffix(victim) == true)
     }
 
+    /// The record's contents are written before the tree is flushed and flushed with it: per file, they are
+    /// flushed too (a failing flush of one is the flush's error); missing ones are passed over.
+    @Test func filesBesideThePlanAreFlushedWithIt() throws {
+        let scratch = try TemporaryDirectory("tree-flush-record")
+        try AssetTree.standard.write(to: scratch.file("tree"))
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")), options: ExpansionOptions())
+        try FileManager.default.createDirectory(atPath: scratch.file("tree/.assetpack"), withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: scratch.file("tree/.assetpack/installed.json")))
+        let staging = try Descriptor.directory(scratch.file("tree"))
+        let record = [[".assetpack", "installed.json"], [".assetpack", "source"]]
+        let fault = FaultInjection.Fault("fsync", fails: .ioError, under: scratch.path, endingWith: "installed.json")
+        try FaultInjection.with(fault) {
+            try TreeFlush.flush(plan, in: staging, wholeFileSystem: false)  // not asked for: not flushed
+            let error = #expect(throws: AssetPackError.self) {
+                try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, alsoFiles: record)
+            }
+            #expect(error?.path?.hasSuffix(".assetpack/installed.json") == true)
+        }
+        try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, alsoFiles: record)
+    }
+
     @Test func theSystemsPendingWriteBackIsReadOnLinux() {
         #if os(Linux)
         #expect(FileSystem.pendingWritebackBytes() != nil)

@@ -43,24 +43,31 @@ struct InstallRecord: Codable, Sendable {
     /// Every symbolic link of the tree; nil in a record written before links were recorded.
     var links: [Link]? = nil
 
-    /// Writes `installed.json`, then the stamp, into the record folder of a tree (created when missing).
-    /// `durable` flushes the stamp and the folder before returning, so the record survives a power loss
-    /// (the caller has flushed the files it describes first). `installed.json` and `source` are not
-    /// flushed on their own: the folder's flush usually carries them, and losing them costs only speed
-    /// (an upgrade without the list rewrites every file; a fingerprint that does not match is planned).
-    func write(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
-        try Self.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in try writeJSON(emit) }
-    }
-
-    /// Writes a record as ``write(into:durable:)`` does, its `installed.json` made by `json` (which hands its
-    /// text to its argument piece by piece): for a record written straight from a plan, never held whole.
-    static func write(into tree: Descriptor, durable: Bool, stamp: String, source: String?,
-                      json: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
+    /// Writes a record in two steps, around the flush of the tree it describes: first its contents
+    /// (``writeContents(into:source:stamp:json:)``: `installed.json` and `source`), written with the tree's
+    /// files so that the same flush puts them on the device; then the stamp (``writeStamp(_:into:durable:)``),
+    /// the commit point, flushed with the folder. A power loss can leave a stamp only over a complete record
+    /// and tree: the record was not flushed on its own before, and a stamp could survive a lost
+    /// `installed.json`, so that `assetpack status` called an intact tree damaged.
+    ///
+    /// `installed.json`'s text is made by `json` (which hands it to its argument piece by piece): for a
+    /// record written straight from a plan, never held whole.
+    static func writeContents(into tree: Descriptor, source: String?, stamp: String,
+                              json: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false, json)
         if let source {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
+    }
+
+    /// The record's files that ``writeContents(into:source:stamp:json:)`` writes, for a flush of each.
+    static let contentFiles = [StagingNames.recordFile, StagingNames.sourceFile]
+
+    /// Writes the stamp into the record folder of `tree`, whose contents are written (and, when `durable`,
+    /// on the device with the tree); `durable` flushes it and the folder before returning.
+    static func writeStamp(_ stamp: String, into tree: Descriptor, durable: Bool) throws(AssetPackError) {
+        let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stampFile, in: folder, durable: durable)
         if durable { try io(folder.fd.sync(path: folder.path)) }
     }

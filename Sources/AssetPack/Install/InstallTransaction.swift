@@ -107,9 +107,10 @@ struct InstallTransaction {
         counts.bytesResumed = kept.keys.reduce(progress.bytesResumedInBlocks) { $0 + plan.items[$1].size }
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
-        try flush(staging, plan: plan, skipping: onDevice)
+        try fill.writeRecordContents(into: staging)  // flushed with the tree
+        try flush(staging, plan: plan, skipping: onDevice, record: true)
         if durable { try markFlushed(staging) }
-        try fill.writeRecord(into: staging, durable: durable)
+        try InstallRecord.writeStamp(plan.stamp, into: staging, durable: durable)
         return counts
     }
 
@@ -147,14 +148,16 @@ struct InstallTransaction {
     }
 
     /// With ``Durability/flushOnCommit``, puts every file and folder of the staging tree on the device,
-    /// and only those (``TreeFlush``). Called before the record that marks the tree complete is written,
-    /// so a power loss can never leave a record over unwritten data. `skipping`: files already on the
-    /// device (linked from an installed tree that was flushed when it was installed): their data are there,
-    /// and the new names are put there by the flushes of their folders.
-    private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = []) throws(AssetPackError) {
+    /// and only those (``TreeFlush``), with the record's contents when `record` (written just before). Called
+    /// before the stamp that marks the tree complete is written, so a power loss can never leave a stamp over
+    /// unwritten data or an unwritten record. `skipping`: files already on the device (linked from an
+    /// installed tree that was flushed when it was installed): their data are there, and the new names are
+    /// put there by the flushes of their folders.
+    private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = [], record: Bool = false) throws(AssetPackError) {
         guard durable else { return }
         progress.enter(.flushing)
-        try TreeFlush.flush(plan, in: staging, skipping: skipping)
+        let contents = record ? InstallRecord.contentFiles.map { [StagingNames.recordDirectory, $0] } : []
+        try TreeFlush.flush(plan, in: staging, skipping: skipping, alsoFiles: contents)
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }

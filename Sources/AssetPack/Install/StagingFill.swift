@@ -131,14 +131,14 @@ final class StagingFill: @unchecked Sendable {
         return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
     }
 
-    /// Writes the record of the finished tree (its files, folders and links, ``InstallRecord``) into
-    /// `tree`, straight from the plan (``InstallRecordJSON``): each entry is written from the item, paths
-    /// from their components, so the record of a million files is never held whole and costs no `String`
-    /// per entry.
-    func writeRecord(into tree: Descriptor, durable: Bool) throws(AssetPackError) {
+    /// Writes the contents of the finished tree's record (its files, folders and links, ``InstallRecord``)
+    /// into `tree`, before the tree is flushed; its stamp comes after (``InstallRecord/writeStamp(_:into:durable:)``).
+    /// Straight from the plan (``InstallRecordJSON``): each entry is written from the item, paths from their
+    /// components, so the record of a million files is never held whole and costs no `String` per entry.
+    func writeRecordContents(into tree: Descriptor) throws(AssetPackError) {
         let items = plan.items, checksums = self.checksums
         let stamp = plan.stamp, source = SourceFingerprint.of(self.source.storage, options: options)
-        try InstallRecord.write(into: tree, durable: durable, stamp: stamp, source: source) { (emit) throws(AssetPackError) in
+        try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
             var json = InstallRecordJSON()
             json.begin(directories: true)
             // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
