@@ -156,6 +156,22 @@ import TestSupport
         #expect(sortedNames(scratch.file("out")) == ["assets"])
     }
 
+    /// A bundle of more archives than the process may hold descriptors (macOS allows 256 by default): each
+    /// archive is let go once its files are written, so few are open at any time.
+    @Test func aBundleOfManyArchivesExpandsWithFewDescriptors() throws {
+        let scratch = try TemporaryDirectory("cli-nofile")
+        let files: ExpandCLITests.Files = Dictionary(uniqueKeysWithValues: (0..<300).map { ("d\($0 % 7)/f\($0).txt", Array("file \($0)\n".utf8)) })
+        try ExpandCLITests.write(files, to: scratch.file("src"))
+        let built = try run(tool, ["build", scratch.file("src"), "-o", scratch.file("many.bundle"), "--threshold", "0"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let names = (FileManager.default.enumerator(atPath: scratch.file("many.bundle"))?.allObjects as? [String]) ?? []
+        #expect(names.filter { $0.hasSuffix(".txt.zip") }.count == 300, "each file in an archive of its own")
+        let limited = try run("/bin/sh", ["-c", "ulimit -n 48; exec \"$0\" \"$@\"", tool, "expand", scratch.file("many.bundle"),
+                                           "--to", scratch.file("out")])
+        #expect(limited.status == 0, "\(limited.stderr)")
+        #expect(treeDigest(scratch.file("out")) == ExpandCLITests.digest(files))
+    }
+
     @Test(.enabled(if: getuid() == 0 && toolExists("setpriv"), "needs root and setpriv"))
     func anotherUserWithoutWriteAccessGetsAClearError() throws {
         let scratch = try TemporaryDirectory("cli-nobody")

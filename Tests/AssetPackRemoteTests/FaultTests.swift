@@ -75,7 +75,9 @@ struct FaultTests {
     // MARK: Stalls
 
     @Test(arguments: TransportChoice.allCases) func aStalledBodyTimesOutAndResumes(_ client: TransportChoice) async throws {
-        let site = try await serve(faults: { $0 == 0 ? .stall(afterBytes: 10_000, seconds: 10) : .none })
+        // The stall outlasts any wait for a thread on a busy machine (the proxy ends it when the test stops it):
+        // at 10 s, a run of the whole suite on 2 cores once saw the proxy close the connection first.
+        let site = try await serve(faults: { $0 == 0 ? .stall(afterBytes: 10_000, seconds: 60) : .none })
         let transport = CountingTransport(client.make())
         let (bytes, result) = try await site.fetch(whole(site), options: testOptions(timeout: .milliseconds(300)), transport: transport)
         #expect(bytes == data)

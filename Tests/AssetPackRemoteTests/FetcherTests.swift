@@ -64,7 +64,7 @@ struct FetcherTests {
     @Test func manyFilesAtOnceStayWithinTheBoundAndProgressAddsUp() async throws {
         let files = (0..<24).map { testBytes(20_000 + $0 * 1000, seed: UInt64($0)) }
         let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
-        let transport = CountingTransport()
+        let transport = CountingTransport(gathering: 3)
         let fetcher = RemoteFetcher(options: testOptions(concurrency: 3), transport: transport)
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let progress = FetchProgress()

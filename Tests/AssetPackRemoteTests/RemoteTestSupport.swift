@@ -113,10 +113,18 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var active = 0
     private var highest = 0
+    private var started = 0
     private var errors: [AssetPackError] = []
+    /// The first this many requests wait until as many are in flight (for at most 10 s), so that a test
+    /// sees the concurrency the fetcher allows even on a busy machine, where the first request could
+    /// otherwise end before the third starts.
+    private let gathering: Int
 
-    /// Counts the requests of `inner` (URLSession by default).
-    init(_ inner: any HTTPTransport = URLSessionTransport()) { self.inner = inner }
+    /// Counts the requests of `inner` (URLSession by default); the first `gathering` wait for each other.
+    init(_ inner: any HTTPTransport = URLSessionTransport(), gathering: Int = 0) {
+        self.inner = inner
+        self.gathering = gathering
+    }
 
     /// The most responses in flight at once so far.
     var peak: Int { lock.withLock { highest } }
@@ -127,9 +135,15 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
     fileprivate func failed(_ error: AssetPackError) { lock.withLock { errors.append(error) } }
 
     func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
-        lock.withLock {
+        let number = lock.withLock { () -> Int in
             active += 1
+            started += 1
             highest = max(highest, active)
+            return started
+        }
+        if number <= gathering {
+            let deadline = Date().addingTimeInterval(10)
+            while lock.withLock({ active < gathering }), Date() < deadline { try? await Task.sleep(nanoseconds: 2_000_000) }
         }
         do {
             var response = try await inner.get(request)

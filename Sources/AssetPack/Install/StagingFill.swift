@@ -54,7 +54,8 @@ final class StagingFill: @unchecked Sendable {
     /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads, each with
     /// its own buffers, zlib stream and folder descriptors: first the groups of a delivered bundle's pack
     /// members that one request brings (``DeliveryGroups``), then the other files in the order of ``WorkOrder``.
-    /// Each batch first has the folders above its files made (``StagingFolders/make(before:)``).
+    /// Each batch first has the folders above its files made (``StagingFolders/make(before:)``); each archive
+    /// read from is let go once its last file is written (``ArchiveReleases``).
     func writeFiles(_ positions: [Int]) throws(AssetPackError) {
         let (groups, rest) = DeliveryGroups.of(positions, in: plan.items)
         let batches = WorkOrder.batches(of: rest, in: plan.items)
@@ -63,6 +64,7 @@ final class StagingFill: @unchecked Sendable {
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
         let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability,
                                       checksSHA256: options.checksSHA256)
+        let releases = ArchiveReleases(rest, of: plan.items)
         try WorkerThreads.run(count: groups.count + batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             guard index >= groups.count else {
                 try self.folders.make(before: groups[index].map(\.position).max() ?? 0)
@@ -76,6 +78,7 @@ final class StagingFill: @unchecked Sendable {
                 let folder = try io(cursors[worker].parent(ofPath: item.path.string))
                 let kept = self.partial.isEmpty ? [] : self.partial[position] ?? []
                 self.checksums[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
+                releases.written(item)
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
         }

@@ -1,0 +1,36 @@
+import AssetPackSystem
+
+/// Lets go of each archive that files are read from (``ArchiveHandle/release()``) as soon as the last of
+/// those files is written: a bundle's pack archives are read one after another (their members are written
+/// folder by folder), so at any time only the few being read are open, whatever the bundle's size.
+///
+/// Counting only decides when an archive is let go, never whether a file can be read: an archive let go
+/// too early (a file written twice after a retry) is opened again.
+final class ArchiveReleases: @unchecked Sendable {
+    private let monitor = Monitor()
+    /// Guarded by ``monitor``: files still to be written from each archive.
+    private var pending: [ObjectIdentifier: (handle: ArchiveHandle, files: Int)] = [:]
+
+    /// Counts the files at `positions` of `items` that are read from an archive.
+    init(_ positions: [Int], of items: [ExpansionItem]) {
+        for position in positions {
+            guard case .zipEntry(let handle, _) = items[position].origin else { continue }
+            pending[ObjectIdentifier(handle), default: (handle, 0)].files += 1
+        }
+    }
+
+    /// Records that `item` was written: when it was the last file read from its archive, the archive is let go.
+    func written(_ item: ExpansionItem) {
+        guard case .zipEntry(let handle, _) = item.origin else { return }
+        let last = monitor.withLock { () -> Bool in
+            guard let entry = pending[ObjectIdentifier(handle)] else { return false }
+            if entry.files > 1 {
+                pending[ObjectIdentifier(handle)]?.files = entry.files - 1
+                return false
+            }
+            pending[ObjectIdentifier(handle)] = nil
+            return true
+        }
+        if last { handle.release() }
+    }
+}
