@@ -97,4 +97,20 @@ import TestSupport
         #expect(attributes[.type] as? FileAttributeType == .typeRegular)
         #expect((attributes[.posixPermissions] as? Int) == 0o644)
     }
+
+    @Test(ExternalTool.bsdtar.needed)
+    func anArchiveBsdtarWroteOfTheCurrentFolderExpands() throws {
+        // `bsdtar -a -cf x.zip .` names its entries `./`, `./a/`, `./a/b.txt`: read as unzip and Python read them.
+        try ExternalTool.bsdtar.require()
+        let scratch = try TemporaryDirectory("cli-dot")
+        let files: ExpandCLITests.Files = ["a/b.txt": Array("b\n".utf8), "c.txt": Array("c\n".utf8), "a/d/e.bin": [0, 1, 2]]
+        try ExpandCLITests.write(files, to: scratch.file("src"))
+        let made = try run("bsdtar", ["-a", "-cf", scratch.file("dot.zip"), "."], cwd: scratch.file("src"))
+        #expect(made.status == 0, "\(made.stderr)")
+        let listed = try run("bsdtar", ["-tf", scratch.file("dot.zip")])
+        #expect(listed.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("./") }, "\(listed.stdout)")
+        let result = try run(tool, ["expand", scratch.file("dot.zip"), "--to", scratch.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ExpandCLITests.read(scratch.file("out")) == files)
+    }
 }

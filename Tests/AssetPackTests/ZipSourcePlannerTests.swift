@@ -54,6 +54,51 @@ import TestSupport
         #expect(read.items.contains { $0.path.string == (keepZips ? "binary/pack.zip" : "binary/photos/frog.jpg") })
     }
 
+    /// Tar-style names (`bsdtar -a -cf x.zip .` writes `./`, `./a/`, `./a/b.txt`) are read without their
+    /// leading `./`, as `unzip`, Python and 7-Zip read them: through the central directory and through a
+    /// walk alike, with or without a root.
+    @Test(arguments: ["", "assets/"])
+    func namesStartingWithTheCurrentFolderAreReadWithoutIt(prefix: String) throws {
+        let scratch = try TemporaryDirectory("zip-source-dot")
+        let path = scratch.file("dot.zip")
+        try Data(RawZip([
+            RawZip.directory("./"), RawZip.directory("./\(prefix)a/"), RawZip.file("./\(prefix)a/b.txt", Array("b".utf8)),
+            RawZip.file("././\(prefix)c.txt", Array("c".utf8)), RawZip.directory("./\(prefix)a/empty/"),
+        ]).bytes).write(to: URL(fileURLWithPath: path))
+        let zip = ZipAssetSource(archive: try ZipArchive(path: path), root: prefix)
+        var walking = ExpansionOptions()
+        walking.testSeam.walksArchives = true
+        let read = try TreePlanner(source: ResolvedSource(zip), options: ExpansionOptions()).plan()
+        let walked = try TreePlanner(source: ResolvedSource(zip), options: walking).plan()
+        #expect(read.items.map(\.path.string) == ["a", "a/b.txt", "a/empty", "c.txt"])
+        #expect(walked.items.map(\.path.string) == read.items.map(\.path.string))
+        #expect(read.identity == walked.identity)
+        #expect(zip.archive.entry(named: "\(prefix)a/b.txt")?.name == "./\(prefix)a/b.txt")
+        #expect(zip.archive.entry(named: "./\(prefix)a/b.txt")?.name == "./\(prefix)a/b.txt")
+        let destination = scratch.file("out")
+        _ = try AssetInstaller(source: zip, destination: destination).installSynchronously()
+        #expect(try String(contentsOfFile: destination + "/a/b.txt", encoding: .utf8) == "b")
+        #expect(try String(contentsOfFile: destination + "/c.txt", encoding: .utf8) == "c")
+    }
+
+    /// A `.` anywhere but at the start is still refused, a file entry that is the folder itself too, and a
+    /// `./` name and the same name without it are one name twice.
+    @Test func otherCurrentFolderNamesAreRefused() throws {
+        let cases: [(RawZip.Entry, RawZip.Entry, String)] = [
+            (RawZip.file("a/./b.txt", [1]), RawZip.file("c.txt", [2]), "'.' component"),
+            (RawZip.file(".", [1]), RawZip.file("c.txt", [2]), "names the folder"),
+            (RawZip.file("./c.txt", [1]), RawZip.file("c.txt", [2]), "appears twice"),
+        ]
+        for (first, second, reason) in cases {
+            let scratch = try TemporaryDirectory("zip-source-dot-refused")
+            try Data(RawZip([first, second]).bytes).write(to: URL(fileURLWithPath: scratch.file("x.zip")))
+            let error = #expect(throws: AssetPackError.self) {
+                try ExpansionPlanner.plan(try ZipAssetSource(path: scratch.file("x.zip")))
+            }
+            #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
+        }
+    }
+
     @Test func aNestedZipConflictingWithAFileIsRefused() throws {
         let scratch = try TemporaryDirectory("zip-source-plan-conflict")
         let inner = try ExpansionFixtures.zipBytes([("readme.txt", Array("inner".utf8), .stored)], scratch: scratch)

@@ -99,7 +99,9 @@ struct ArchiveEntryPlanner {
     /// The entry's validated path below `root` (see ``ArchiveEntryPolicy``); nil for an entry outside it.
     /// The name is placed before it is checked: an entry outside the root is never checked.
     private func path(of entry: ZipEntry, below root: [[UInt8]], archive: String) throws(AssetPackError) -> AssetPath? {
-        if !root.isEmpty && !ArchiveEntryPlanner.isBelow(entry.name, root: root) { return nil }
+        if !root.isEmpty && !ArchiveEntryPlanner.isBelow(EntryName.withoutLeadingCurrentFolder(entry.name), root: root) {
+            return nil
+        }
         let full = try ArchiveEntryPolicy.path(of: entry, archive: archive)
         if root.isEmpty { return full }
         // A valid path has no empty components: the root's are its first ones, each followed by a `/`.
@@ -110,7 +112,7 @@ struct ArchiveEntryPlanner {
     }
 
     /// True when the non-empty `/`-separated parts of `name` start with those of `root` and go on after them.
-    static func isBelow(_ name: String, root: [[UInt8]]) -> Bool {
+    static func isBelow(_ name: Substring, root: [[UInt8]]) -> Bool {
         var matched = 0
         for part in name.utf8.split(separator: AssetPath.slash) {
             if matched == root.count { return true }

@@ -11,6 +11,11 @@ import AssetPackZip
 /// that text (`caf` + 0x82 is `café`); a name *with* the flag whose bytes are not UTF-8 is refused, because
 /// the archive contradicts itself.
 ///
+/// **`./`.** A name's leading `./` is dropped (any number of them), and a folder entry that is `./` alone
+/// is the folder the archive is expanded into: tar-style tools name the entries of `.` so (`bsdtar -a -cf
+/// x.zip .` writes `./`, `./a/`, `./a/b.txt`), and `unzip`, Python's `zipfile` and 7-Zip extract them into
+/// that folder. A `.` anywhere else in a name is still refused.
+///
 /// **Kinds.** An entry whose mode says FIFO, socket or device (`EntryKind.special`) is written as a regular
 /// file holding its data (possibly none), with the default permissions — never as a special file. Info-ZIP's
 /// `zip` reading from a pipe (`some-command | zip out.zip -`) records the pipe's FIFO mode for the entry, and
@@ -43,10 +48,20 @@ enum ArchiveEntryPolicy {
                                  path: archive)
         }
         let name = relativeName ?? entry.name
+        let inside = EntryName.withoutLeadingCurrentFolder(name)
+        if inside.isEmpty {
+            guard entry.kind == .directory else {
+                throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: it names the folder the archive is expanded into",
+                                     path: archive)
+            }
+            return .root
+        }
+        let checked = inside.utf8.count == name.utf8.count ? name : String(inside)
         do {
-            return try AssetPath(name)
+            return try AssetPath(checked)
         } catch {
-            let prefix = name.utf8.elementsEqual(entry.name.utf8) ? "entry " : "entry \(shown): "
+            // The message quotes the name checked; when that is not the entry's own, the entry is named first.
+            let prefix = checked.utf8.elementsEqual(entry.name.utf8) ? "entry " : "entry \(shown): "
             throw AssetPackError(.unsafePath, prefix + error.message, path: archive)
         }
     }

@@ -1,7 +1,22 @@
 /// Decodes entry names (APPNOTE 4.4.4 bit 11, appendix D): UTF-8 when flagged or when the bytes are valid
 /// UTF-8, the Info-ZIP Unicode Path extra field (APPNOTE 4.6.9) when its CRC matches, IBM code page 437
-/// otherwise. Names are never normalized.
-enum EntryName {
+/// otherwise. Names are never normalized, except that lookups and the folder listing read a name without
+/// the `./` it starts with (``withoutLeadingCurrentFolder(_:)``).
+package enum EntryName {
+    /// `name` without the `./` it starts with (any number of them); empty for `.` or `./` alone. Tar-style
+    /// tools name the entries of `.` so (`bsdtar -a -cf x.zip .` writes `./`, `./a/`, `./a/b.txt`), and
+    /// `unzip`, Python's `zipfile` and 7-Zip extract them into the folder itself: `./a/b.txt` is `a/b.txt`.
+    package static func withoutLeadingCurrentFolder(_ name: String) -> Substring {
+        var rest = Substring(name)
+        while rest.utf8.first == UInt8(ascii: ".") {
+            let afterDot = rest.utf8.dropFirst()
+            if afterDot.isEmpty { return rest[rest.endIndex...] }
+            guard afterDot.first == UInt8(ascii: "/") else { break }
+            rest = Substring(afterDot.dropFirst())
+        }
+        return rest
+    }
+
     /// The text of a raw name.
     static func decode(_ raw: [UInt8], flags: UInt16, extra: [UInt8]) -> String {
         if flags & GeneralPurposeFlag.utf8 == 0, let unicode = unicodePath(extra, rawName: raw) {

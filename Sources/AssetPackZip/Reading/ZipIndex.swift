@@ -7,7 +7,8 @@ import AssetPackSystem
 ///
 /// Names are compared by their exact UTF-8 bytes, never normalized: Swift's `String` equality treats
 /// canonically equivalent spellings (`é` and `e` + U+0301) as equal, but an archive may hold both as
-/// different entries.
+/// different entries. The one exception: a name is read without the `./` it starts with
+/// (``EntryName/withoutLeadingCurrentFolder(_:)``), as every extractor reads it.
 final class ZipIndex: @unchecked Sendable {
     /// A name compared byte for byte. It keeps the string it is made from (an entry's own name shares
     /// its storage), so a table of 50,000 names copies none of them.
@@ -43,11 +44,13 @@ final class ZipIndex: @unchecked Sendable {
     /// - Complexity: O(entries) for the first few lookups, then O(1) on average (O(entries) once, to build the table).
     func position(of name: String) -> Int? {
         monitor.withLock {
+            let wanted = String(EntryName.withoutLeadingCurrentFolder(name))
             if positionTable == nil, scans < Self.scansBeforeTable {
                 scans += 1
-                return entries.firstIndex { Memory.sameBytes($0.name, name) }.map { entries[$0].index }
+                return entries.firstIndex { Memory.sameBytes(wanted, EntryName.withoutLeadingCurrentFolder($0.name)) }
+                    .map { entries[$0].index }
             }
-            return positions()[Key(name)]
+            return positions()[Key(wanted)]
         }
     }
 
@@ -58,7 +61,7 @@ final class ZipIndex: @unchecked Sendable {
     /// `path` is neither stated nor implied as a directory.
     /// - Complexity: O(1) on average (O(entries) once, for the first lookup).
     func children(of path: String) -> [String]? {
-        var key = Substring(path)
+        var key = EntryName.withoutLeadingCurrentFolder(path)
         while key.hasSuffix("/") { key.removeLast() }
         while key.hasPrefix("/") { key.removeFirst() }
         let wanted = Key(key)
@@ -71,7 +74,8 @@ final class ZipIndex: @unchecked Sendable {
         var positions: [Key: Int] = [:]
         positions.reserveCapacity(entries.count)
         for entry in entries {
-            let key = Key(entry.name)
+            let name = EntryName.withoutLeadingCurrentFolder(entry.name)
+            let key = name.utf8.count == entry.name.utf8.count ? Key(entry.name) : Key(name)
             if positions[key] == nil { positions[key] = entry.index }
         }
         positionTable = positions
@@ -86,7 +90,7 @@ final class ZipIndex: @unchecked Sendable {
         // last component is new (the folders above it were recorded then).
         var previousFolder: String?
         for entry in entries {
-            let parts = entry.name.unicodeScalars.split(separator: "/").map { String($0) }
+            let parts = EntryName.withoutLeadingCurrentFolder(entry.name).unicodeScalars.split(separator: "/").map { String($0) }
             guard !parts.isEmpty else { continue }
             let folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : nil
             var parent = ""
