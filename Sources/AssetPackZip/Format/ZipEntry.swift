@@ -45,7 +45,7 @@ public struct ZipEntry: Sendable, Hashable {
     /// The modification time fields.
     public let modified: DOSDateTime
     /// The first byte past the bytes this entry may use (the next local header or the central directory).
-    internal(set) var dataLimit: UInt64
+    var dataLimit: UInt64
 
     init(index: Int, name: String, rawName: [UInt8]?, method: CompressionMethod, flags: UInt16, crc32: UInt32,
          compressedSize: UInt64, uncompressedSize: UInt64, localHeaderOffset: UInt64, centralHeaderOffset: UInt64,
