@@ -38,16 +38,16 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: scratch.file("tree/.assetpack"), withIntermediateDirectories: true)
         try Data("{}".utf8).write(to: URL(fileURLWithPath: scratch.file("tree/.assetpack/installed.json")))
         let staging = try Descriptor.directory(scratch.file("tree"))
-        let record = [[".assetpack", "installed.json"], [".assetpack", "source"]]
+        let record = (folder: ".assetpack", files: ["installed.json", "source"])
         let fault = FaultInjection.Fault("fsync", fails: .ioError, under: scratch.path, endingWith: "installed.json")
         try FaultInjection.with(fault) {
             try TreeFlush.flush(plan, in: staging, wholeFileSystem: false)  // not asked for: not flushed
             let error = #expect(throws: AssetPackError.self) {
-                try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, alsoFiles: record)
+                try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, also: record)
             }
             #expect(error?.path?.hasSuffix(".assetpack/installed.json") == true)
         }
-        try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, alsoFiles: record)
+        try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, also: record)
     }
 
     @Test func theSystemsPendingWriteBackIsReadOnLinux() {

@@ -46,8 +46,15 @@ final class ArchiveHandle: @unchecked Sendable {
     /// until the end, with every entry of every pack (a million-file bundle's take about 200 MB, and each
     /// holds a descriptor). An archive given open is kept.
     func release() {
-        guard case .stored = location else { return }
+        guard opensOnDemand else { return }
         monitor.withLock { opened = nil }
+    }
+
+    /// True for an archive stored in a source (opened on first use, and again after ``release()``); false
+    /// for one given open.
+    var opensOnDemand: Bool {
+        if case .stored = location { return true }
+        return false
     }
 
     private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {

@@ -61,8 +61,8 @@ struct InstallRecord: Codable, Sendable {
         }
     }
 
-    /// The record's files that ``writeContents(into:source:stamp:json:)`` writes, for a flush of each.
-    static let contentFiles = [StagingNames.recordFile, StagingNames.sourceFile]
+    /// The record's files in its folder (``StagingNames/recordDirectory``), for a flush of each.
+    static let fileNames = [StagingNames.recordFile, StagingNames.sourceFile, StagingNames.stampFile]
 
     /// Writes the stamp into the record folder of `tree`, whose contents are written (and, when `durable`,
     /// on the device with the tree); `durable` flushes it and the folder before returning.

@@ -108,7 +108,7 @@ struct InstallTransaction {
         counts.bytesWritten = toWrite.reduce(0) { $0 + plan.items[$1].size } - progress.bytesResumedInBlocks
         BackupExclusion.apply(to: staging.path)
         try fill.writeRecordContents(into: staging)  // flushed with the tree
-        try flush(staging, plan: plan, skipping: onDevice, record: true)
+        try flush(staging, plan: plan, skipping: onDevice)
         if durable { try markFlushed(staging) }
         try InstallRecord.writeStamp(plan.stamp, into: staging, durable: durable)
         return counts
@@ -148,16 +148,16 @@ struct InstallTransaction {
     }
 
     /// With ``Durability/flushOnCommit``, puts every file and folder of the staging tree on the device,
-    /// and only those (``TreeFlush``), with the record's contents when `record` (written just before). Called
-    /// before the stamp that marks the tree complete is written, so a power loss can never leave a stamp over
-    /// unwritten data or an unwritten record. `skipping`: files already on the device (linked from an
-    /// installed tree that was flushed when it was installed): their data are there, and the new names are
-    /// put there by the flushes of their folders.
-    private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = [], record: Bool = false) throws(AssetPackError) {
+    /// and only those (``TreeFlush``), with the record's files that are there (its contents, written just
+    /// before; and the stamp of a tree an earlier call completed, perhaps without flushing). Called before the
+    /// stamp that marks the tree complete is written, so a power loss can never leave a stamp over unwritten
+    /// data or an unwritten record. `skipping`: files already on the device (linked from an installed tree
+    /// that was flushed when it was installed): their data are there, and the new names are put there by the
+    /// flushes of their folders.
+    private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = []) throws(AssetPackError) {
         guard durable else { return }
         progress.enter(.flushing)
-        let contents = record ? InstallRecord.contentFiles.map { [StagingNames.recordDirectory, $0] } : []
-        try TreeFlush.flush(plan, in: staging, skipping: skipping, alsoFiles: contents)
+        try TreeFlush.flush(plan, in: staging, skipping: skipping, also: (StagingNames.recordDirectory, InstallRecord.fileNames))
     }
 
     private var durable: Bool { installer.options.durability == .flushOnCommit }

@@ -30,21 +30,21 @@ enum TreeFlush {
     static let foreignBytesPerFile: UInt64 = 64 << 10
 
     /// Flushes every file and folder of `plan` in `staging`, then `staging` itself, except the files at the
-    /// positions `skipping` (already on the device: linked from a flushed tree). `alsoFiles` (components
-    /// below `staging`) are files of its own that are not in the plan, such as the record's contents: they
-    /// and their folders are flushed too, when they exist. `wholeFileSystem` forces one way (for tests); nil chooses.
+    /// positions `skipping` (already on the device: linked from a flushed tree). `also` names files that are
+    /// not in the plan, in a folder directly below `staging` (the record's): those that exist are flushed too,
+    /// then that folder. `wholeFileSystem` forces one way (for tests); nil chooses.
     static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
-                      skipping: Set<Int> = [], alsoFiles: [[String]] = []) throws(AssetPackError) {
+                      skipping: Set<Int> = [], also: (folder: String, files: [String])? = nil) throws(AssetPackError) {
         let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
         let folders = plan.items.lazy.filter { $0.kind == .directory }.count  // each flushed on its own too
         if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders) {
             return try io(staging.fd.syncFileSystem(path: staging.path))
         }
         var unreadable = try flushFiles(files, of: plan, in: staging)
-        for components in alsoFiles {
-            guard let folder = try io(staging.existingDirectory(at: Array(components.dropLast()))),
-                  try io(folder.status(components.last ?? ""))?.kind == .file else { continue }
-            if try !flushFile(components.last ?? "", in: folder) { unreadable = true }
+        if let also, let folder = try io(staging.existingDirectory(at: [also.folder])) {
+            for name in also.files where try io(folder.status(name))?.kind == .file {
+                if try !flushFile(name, in: folder) { unreadable = true }
+            }
             try io(folder.fd.sync(path: folder.path))
         }
         if unreadable { try io(staging.fd.syncFileSystem(path: staging.path)) }

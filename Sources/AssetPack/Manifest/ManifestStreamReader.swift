@@ -36,12 +36,12 @@ enum ManifestStreamReader {
                 start = 0
                 continue
             }
-            let outcome = chunk.withText(upTo: cut) { text in read(text, from: start, until: chunk.atEnd ? nil : cut) }
+            let before = entries.count
+            let outcome = chunk.withText(upTo: cut) { text in read(text, from: start, until: chunk.atEnd ? nil : cut, into: &entries) }
             guard let outcome else { return nil }
-            if entries.isEmpty, let expectedSize {
-                entries.reserveCapacity(estimatedCount(read: outcome.entries.count, bytes: outcome.end - start, of: expectedSize))
+            if before == 0, let expectedSize {
+                entries.reserveCapacity(estimatedCount(read: entries.count, bytes: outcome.end - start, of: expectedSize))
             }
-            entries.append(contentsOf: outcome.entries)
             if outcome.closed {
                 try chunk.readToEnd(keepingFrom: outcome.end)
                 return chunk.withText(upTo: chunk.filled) { text in trailer(text, entries: entries) }
@@ -52,21 +52,24 @@ enum ManifestStreamReader {
         }
     }
 
-    /// The entries of `text` from the element at (or the white space before) `start`, until the array
-    /// closes or an element starts at or after `stop`; nil when they do not read.
-    private static func read(_ text: JSONBytes, from start: Int,
-                             until stop: Int?) -> (entries: [BundleManifest.Entry], end: Int, closed: Bool)? {
+    /// Appends to `entries` the entries of `text` from the element at (or the white space before) `start`,
+    /// until the array closes or an element starts at or after `stop`; nil (and nothing appended) when they
+    /// do not read.
+    private static func read(_ text: JSONBytes, from start: Int, until stop: Int?,
+                             into entries: inout [BundleManifest.Entry]) -> (end: Int, closed: Bool)? {
         let first = text.skipSpace(start)
-        if text.byte(at: first) == UInt8(ascii: "]") { return ([], first + 1, true) }
+        if text.byte(at: first) == UInt8(ascii: "]") { return (first + 1, true) }
+        let runs: [EntryRun]
         if (stop ?? text.count) - first >= ManifestDirectReader.splitSize, let (one, two) = EntryRun.halves(of: text, from: first, until: stop) {
-            var entries = one.take()
-            entries.append(contentsOf: two.take())
-            return (entries, two.end, two.closed)
+            runs = [one, two]
+        } else {
+            let run = EntryRun(text: text)
+            run.read(from: first, until: stop)
+            guard run.entries != nil else { return nil }
+            runs = [run]
         }
-        let run = EntryRun(text: text)
-        run.read(from: first, until: stop)
-        guard run.entries != nil else { return nil }
-        return (run.take(), run.end, run.closed)
+        for run in runs { entries.append(contentsOf: run.take()) }
+        return (runs[runs.count - 1].end, runs[runs.count - 1].closed)
     }
 
     /// The manifest made of `entries` and the members after the array in `text` (which starts just after

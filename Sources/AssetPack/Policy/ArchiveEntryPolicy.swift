@@ -48,15 +48,14 @@ enum ArchiveEntryPolicy {
                                  path: archive)
         }
         let name = relativeName ?? entry.name
-        let inside = EntryName.withoutLeadingCurrentFolder(name)
-        if inside.isEmpty {
+        let checked = EntryName.pathName(name)
+        if checked.isEmpty {
             guard entry.kind == .directory else {
                 throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: it names the folder the archive is expanded into",
                                      path: archive)
             }
             return .root
         }
-        let checked = inside.utf8.count == name.utf8.count ? name : String(inside)
         do {
             return try AssetPath(checked)
         } catch {

@@ -17,6 +17,12 @@ package enum EntryName {
         return rest
     }
 
+    /// ``withoutLeadingCurrentFolder(_:)`` as a `String`: `name` itself (no copy) when it has no leading `./`.
+    package static func pathName(_ name: String) -> String {
+        let inside = withoutLeadingCurrentFolder(name)
+        return inside.utf8.count == name.utf8.count ? name : String(inside)
+    }
+
     /// The text of a raw name.
     static func decode(_ raw: [UInt8], flags: UInt16, extra: [UInt8]) -> String {
         if flags & GeneralPurposeFlag.utf8 == 0, let unicode = unicodePath(extra, rawName: raw) {

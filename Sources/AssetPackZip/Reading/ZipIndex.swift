@@ -37,14 +37,14 @@ final class ZipIndex: @unchecked Sendable {
 
     init(_ entries: [ZipEntry]) { self.entries = entries }
 
-    /// The position of the first entry named exactly `name`. The first ``scansBeforeTable`` lookups go
+    /// The position of the first entry named exactly `name` (a leading `./` aside, on either side). The first ``scansBeforeTable`` lookups go
     /// through the entries instead of building the table: a caller that asks for a name or two (is there
     /// a bundle manifest in this archive?) does not pay for a table of every name, which for an archive of
     /// 50,000 entries took 15 ms of an expansion's start, and for a million some 50 MB.
     /// - Complexity: O(entries) for the first few lookups, then O(1) on average (O(entries) once, to build the table).
     func position(of name: String) -> Int? {
         monitor.withLock {
-            let wanted = String(EntryName.withoutLeadingCurrentFolder(name))
+            let wanted = EntryName.pathName(name)
             if positionTable == nil, scans < Self.scansBeforeTable {
                 scans += 1
                 return entries.firstIndex { Memory.sameBytes(wanted, EntryName.withoutLeadingCurrentFolder($0.name)) }
@@ -74,8 +74,7 @@ final class ZipIndex: @unchecked Sendable {
         var positions: [Key: Int] = [:]
         positions.reserveCapacity(entries.count)
         for entry in entries {
-            let name = EntryName.withoutLeadingCurrentFolder(entry.name)
-            let key = name.utf8.count == entry.name.utf8.count ? Key(entry.name) : Key(name)
+            let key = Key(EntryName.pathName(entry.name))
             if positions[key] == nil { positions[key] = entry.index }
         }
         positionTable = positions

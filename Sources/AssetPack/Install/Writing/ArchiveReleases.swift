@@ -11,17 +11,18 @@ final class ArchiveReleases: @unchecked Sendable {
     /// Guarded by ``monitor``: files still to be written from each archive.
     private var pending: [ObjectIdentifier: (handle: ArchiveHandle, files: Int)] = [:]
 
-    /// Counts the files at `positions` of `items` that are read from an archive.
+    /// Counts the files at `positions` of `items` that are read from an archive opened on demand (an archive
+    /// given open, the source itself, is never let go: its files cost no lock).
     init(_ positions: [Int], of items: [ExpansionItem]) {
         for position in positions {
-            guard case .zipEntry(let handle, _) = items[position].origin else { continue }
+            guard case .zipEntry(let handle, _) = items[position].origin, handle.opensOnDemand else { continue }
             pending[ObjectIdentifier(handle), default: (handle, 0)].files += 1
         }
     }
 
     /// Records that `item` was written: when it was the last file read from its archive, the archive is let go.
     func written(_ item: ExpansionItem) {
-        guard case .zipEntry(let handle, _) = item.origin else { return }
+        guard case .zipEntry(let handle, _) = item.origin, handle.opensOnDemand else { return }
         let last = monitor.withLock { () -> Bool in
             guard let entry = pending[ObjectIdentifier(handle)] else { return false }
             if entry.files > 1 {
