@@ -26,12 +26,23 @@ import AssetPackZip
         return manifest
     }
 
-    /// The manifest `bytes` read from `stream(bytes)` in chunks of `chunk` bytes.
+    /// The manifest `bytes` read from `stream(bytes)` in chunks of `chunk` bytes, its entries gathered from
+    /// the runs the reader hands over; nil when the reader does not take the text on.
     static func streamed(_ bytes: [UInt8], chunk: Int, trickle: Bool = false, expected: Bool = true,
                          limit: Int = BundleManifest.maxEncodedSize) throws -> BundleManifest? {
         let stream: any ByteStream = trickle ? TrickleStream(bytes) : MemoryStream(bytes)
-        return try ManifestStreamReader.manifest(stream, expectedSize: expected ? UInt64(bytes.count) : nil, limit: limit,
-                                                 chunkSize: chunk)
+        var entries: [BundleManifest.Entry] = []
+        var counts: [Int?] = []
+        var manifest = try ManifestStreamReader.read(stream, expectedSize: expected ? UInt64(bytes.count) : nil, limit: limit,
+                                                     chunkSize: chunk, origin: "m") { (run, count) in
+            entries += run
+            counts.append(count)
+        }
+        // Only the first run says how many there are in all, and only when the size is known.
+        #expect(counts.dropFirst().allSatisfy { $0 == nil })
+        if let first = counts.first { #expect((first != nil) == expected) }
+        manifest?.entries = entries
+        return manifest
     }
 
     @Test(arguments: [64, 1_000, 65_536, ManifestStreamReader.chunkSize])
@@ -82,8 +93,8 @@ import AssetPackZip
     /// A text longer than the limit fails as the whole-text read does, while it is read.
     @Test func theLimitHoldsWhileReading() throws {
         let bytes = try Self.manifest(3_000).encodedJSON()
-        let error = #expect(throws: ZipError.self) { try Self.streamed(bytes, chunk: 4_096, limit: bytes.count - 1) }
-        #expect(error?.code == .limitExceeded)
+        let error = #expect(throws: AssetPackError.self) { try Self.streamed(bytes, chunk: 4_096, limit: bytes.count - 1) }
+        #expect(error?.code == .limitExceeded && error?.path == "m")
         #expect(try Self.streamed(bytes, chunk: 4_096, limit: bytes.count) != nil)
     }
 
@@ -122,19 +133,22 @@ import AssetPackZip
         }
     }
 
-    /// The contents are checked first and the identity (computed meanwhile on a second thread) after: a
-    /// manifest with both faults reports the contents' one, as when they ran one after the other.
+    /// While a manifest is read a run at a time, the contents are checked as each run comes and the
+    /// identity (computed meanwhile on a second thread) at the end: a manifest with both faults reports the
+    /// contents' one, as when they ran one after the other, and each is found.
     @Test func contentsErrorsComeBeforeTheIdentitysAndEachIsFound() throws {
+        let scratch = try TemporaryDirectory("manifest-faults")
         var both = ManifestStreamReaderTests.manifest(200)
         both.entries[3].sha256 = "xyz"
         both.identity = "0"
-        let contents = #expect(throws: AssetPackError.self) { try both.checkContentsAndIdentity(origin: "m") }
+        let contents = #expect(throws: AssetPackError.self) { try BundleManifestSinkTests.read(both, in: scratch.file("both")) }
         #expect(contents?.message.contains("not 64 lowercase hex digits") == true)
         var identity = ManifestStreamReaderTests.manifest(200)
         identity.identity = "0"
-        let mismatch = #expect(throws: AssetPackError.self) { try identity.checkContentsAndIdentity(origin: "m") }
+        let mismatch = #expect(throws: AssetPackError.self) { try BundleManifestSinkTests.read(identity, in: scratch.file("identity")) }
         #expect(mismatch?.message.contains("identity does not match") == true)
-        try ManifestStreamReaderTests.manifest(200).checkContentsAndIdentity(origin: "m")
+        #expect(try BundleManifestSinkTests.read(ManifestStreamReaderTests.manifest(200), in: scratch.file("good"))
+                == ManifestStreamReaderTests.manifest(200))
     }
 }
 

@@ -70,27 +70,34 @@ extension BundleManifest {
         return manifest
     }
 
-    /// Checks a parsed manifest: a known format, valid paths, files with size, CRC and storage, and
-    /// well-formed hashes.
+    /// Checks a parsed manifest: a known format (``checkFormat(origin:)``) and its entries
+    /// (``checkEntries(_:origin:)``).
     func checkContents(origin: String) throws(AssetPackError) {
-        let manifest = self
-        guard Self.readableFormats.contains(manifest.format) else {
-            throw AssetPackError(.manifest, "manifest format \(manifest.format) is not supported (this reads formats "
+        try checkFormat(origin: origin)
+        try Self.checkEntries(entries, origin: origin)
+    }
+
+    /// Throws `.manifest` for a format this code does not read.
+    func checkFormat(origin: String) throws(AssetPackError) {
+        guard Self.readableFormats.contains(format) else {
+            throw AssetPackError(.manifest, "manifest format \(format) is not supported (this reads formats "
                                  + "\(Self.readableFormats.lowerBound) to \(Self.readableFormats.upperBound))", path: origin)
         }
+    }
+
+    /// Checks entries of a manifest: valid paths, files with size, CRC and storage, and well-formed hashes.
+    static func checkEntries(_ entries: [Entry], origin: String) throws(AssetPackError) {
         // By index, each entry read in place: a copy of each would retain and release its strings.
-        for index in manifest.entries.indices {
+        for index in entries.indices {
             do {
-                _ = try AssetPath(manifest.entries[index].path)
+                _ = try AssetPath(entries[index].path)
             } catch {
                 throw AssetPackError(.manifest, "manifest lists an \(error.message)", path: origin)
             }
-            if manifest.entries[index].kind == .file,
-               manifest.entries[index].size == nil || manifest.entries[index].crc32 == nil || manifest.entries[index].storage == nil {
-                throw AssetPackError(.manifest, "manifest entry \"\(manifest.entries[index].path)\" lacks size, CRC-32 or storage",
-                                     path: origin)
+            if entries[index].kind == .file, entries[index].size == nil || entries[index].crc32 == nil || entries[index].storage == nil {
+                throw AssetPackError(.manifest, "manifest entry \"\(entries[index].path)\" lacks size, CRC-32 or storage", path: origin)
             }
-            try manifest.entries[index].checkHashes(origin: origin)
+            try entries[index].checkHashes(origin: origin)
         }
     }
 }

@@ -36,10 +36,18 @@ extension BundleManifest {
 
     /// Reads the manifest of the bundle `source` as ``read(from:)`` does, and says where it was.
     public static func locate(in source: any AssetSource) throws(AssetPackError) -> Located? {
+        let list = ManifestEntryList()
+        guard let located = try locate(in: source, into: list) else { return nil }
+        return located.with(entries: list.take())
+    }
+
+    /// Reads the manifest of the bundle `source` as ``locate(in:)`` does, handing its entries to `sink` as
+    /// they are read and checked instead of keeping them: the manifest returned has no
+    /// ``BundleManifest/entries``. Nil (and nothing handed over) when the bundle has none.
+    static func locate(in source: any AssetSource, into sink: any ManifestEntrySink) throws(AssetPackError) -> Located? {
         let sized = source as? any SizedAssetSource
-        return try locate(named: source.name, sizing: { (path) in (try? sized?.size(of: AssetPath(path))).flatMap { $0 } }) {
-            (path) throws(AssetPackError) in try open(path, of: source)
-        }
+        return try locate(named: source.name, sizing: { (path) in (try? sized?.size(of: AssetPath(path))).flatMap { $0 } },
+                          into: sink) { (path) throws(AssetPackError) in try open(path, of: source) }
     }
 
     /// Reads the manifest of a bundle that is not an ``AssetSource`` yet (Android's asset manager, before
@@ -48,18 +56,21 @@ extension BundleManifest {
     /// beside the manifest checked. `name` names the bundle in messages.
     public static func locate(named name: String,
                               opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
-        try locate(named: name, sizing: { _ in nil }, opening: open)
+        let list = ManifestEntryList()
+        guard let located = try locate(named: name, sizing: { _ in nil }, into: list, opening: open) else { return nil }
+        return located.with(entries: list.take())
     }
 
     /// ``locate(named:opening:)``, with `sizing` giving the size of a bundle path when the source knows it:
-    /// the manifest is then read into a buffer of its size (growing one would hold up to twice as much).
-    static func locate(named name: String, sizing: (String) -> UInt64?,
-                       opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
+    /// the manifest is then read into a buffer of its size when it is read whole, and the entry list is sized at once.
+    /// Its entries go to `sink`.
+    private static func locate(named name: String, sizing: (String) -> UInt64?, into sink: any ManifestEntrySink,
+                               opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
         for directory in reservedDirectories {
             let manifestPath = directory + "/" + manifestName
             guard let stream = try open(manifestPath) else { continue }
             let origin = "\(name): \(manifestPath)"
-            let manifest = try read(stream, expected: sizing(manifestPath), origin: origin) { () throws(AssetPackError) in
+            let manifest = try read(stream, expected: sizing(manifestPath), origin: origin, into: sink) { () throws(AssetPackError) in
                 guard let again = try open(manifestPath) else {
                     throw AssetPackError(.notFound, "the manifest disappeared while it was read", path: origin)
                 }
@@ -82,22 +93,34 @@ extension BundleManifest {
         try read(bytes: try readAll(stream, limit: maxEncodedSize, origin: origin), origin: origin)
     }
 
-    /// Reads the manifest from `stream` a chunk at a time (``ManifestStreamReader``), or, when its text is
-    /// not laid out as the packer writes it, whole from the stream `reopen` returns (the first is partly
-    /// read then), decoded by ``decode(_:origin:)``, which decides and words any error; then checks it.
-    private static func read(_ stream: any ByteStream, expected: UInt64?, origin: String,
+    /// Reads the manifest from `stream` a chunk at a time (``ManifestStreamReader``), each run of entries
+    /// checked (``checkEntries(_:origin:)``) and handed to `sink` while a second thread adds it to the
+    /// running identity (``ContentIdentity/Running``); then checks the format and the identity. When the text
+    /// is not laid out as the packer writes it, or its entries are not in path order, `sink` starts over and
+    /// the manifest is read whole from the stream `reopen` returns (the first is partly read then) and
+    /// decoded by ``decode(_:origin:)``, which decides and words any error. Returns the manifest without its
+    /// entries.
+    private static func read(_ stream: any ByteStream, expected: UInt64?, origin: String, into sink: any ManifestEntrySink,
                              reopen: () throws(AssetPackError) -> any ByteStream) throws(AssetPackError) -> BundleManifest {
-        let streamed: BundleManifest?
-        do {
-            streamed = try ManifestStreamReader.manifest(stream, expectedSize: expected, limit: maxEncodedSize)
-        } catch {
-            throw AssetPackError(error, path: origin)
+        let identity = RunningIdentity()
+        let streamed = try ManifestStreamReader.read(stream, expectedSize: expected, limit: maxEncodedSize, origin: origin) {
+            (entries, expectedCount) throws(AssetPackError) in
+            try WorkerThreads.withHelpers(1, helper: { _ in identity.running.add(entries) }) { () throws(AssetPackError) in
+                try checkEntries(entries, origin: origin)
+                try sink.take(entries, expectedCount: expectedCount)
+            }
         }
-        guard let streamed else {
-            return try read(bytes: try readAll(try reopen(), limit: maxEncodedSize, expected: expected, origin: origin), origin: origin)
+        if let streamed, let computed = identity.running.finalizeHex() {
+            try streamed.checkFormat(origin: origin)
+            guard computed == streamed.identity else { throw identityMismatch(origin: origin) }
+            return streamed
         }
-        try streamed.checkContentsAndIdentity(origin: origin)
-        return streamed
+        sink.restart()
+        var whole = try read(bytes: try readAll(try reopen(), limit: maxEncodedSize, expected: expected, origin: origin), origin: origin)
+        let entries = whole.entries
+        whole.entries = []
+        try sink.take(entries, expectedCount: entries.count)
+        return whole
     }
 
     /// Decodes `bytes` and checks the identity against the entries.
@@ -123,16 +146,6 @@ extension BundleManifest {
     /// Throws `.manifest` when ``identity`` is not the ``ContentIdentity`` of ``entries``.
     func checkIdentity(origin: String) throws(AssetPackError) {
         guard ContentIdentity.of(entries) == identity else { throw Self.identityMismatch(origin: origin) }
-    }
-
-    /// ``checkContents(origin:)`` then ``checkIdentity(origin:)``, with the identity computed on a second
-    /// thread meanwhile: both go through every entry, and they come before the first file is written.
-    func checkContentsAndIdentity(origin: String) throws(AssetPackError) {
-        let matches = IdentityMatch()
-        try WorkerThreads.withHelpers(1, helper: { _ in matches.value = ContentIdentity.of(self.entries) == self.identity }) {
-            () throws(AssetPackError) in try checkContents(origin: origin)
-        }
-        guard matches.value else { throw Self.identityMismatch(origin: origin) }
     }
 
     private static func identityMismatch(origin: String) -> AssetPackError {
@@ -190,10 +203,10 @@ extension BundleManifest {
     static let identityName = "identity"
 }
 
-/// Whether a manifest's identity matched its entries: written by the thread that computed it, read once
-/// that thread has been joined.
-private final class IdentityMatch: @unchecked Sendable {
-    var value = false
+/// The identity of a manifest being read: added to by one thread at a time (the helper of each run),
+/// read once the last has been joined.
+private final class RunningIdentity: @unchecked Sendable {
+    var running = ContentIdentity.Running()
 }
 
 /// The small one-line text files of a bundle and of an install (the bundle's `assetpack-meta/identity`, the

@@ -18,16 +18,21 @@ enum ManifestStreamReader {
     /// The text a manifest in the packer's layout starts with.
     private static let opening = Array(#"{"entries":["#.utf8)
 
-    /// The manifest read from `stream`, or nil when the text is not one this reader takes on (the stream
-    /// is then partly read). `expectedSize`, when known, sizes the entry list at once; `chunkSize` is for tests.
-    /// - Throws: the stream's errors; `limitExceeded` past `limit` bytes.
-    static func manifest(_ stream: any ByteStream, expectedSize: UInt64?, limit: Int,
-                         chunkSize: Int = chunkSize) throws(ZipError) -> BundleManifest? {
-        var chunk = Chunk(stream: stream, limit: limit, size: chunkSize)
+    /// Reads the manifest from `stream`, handing its entries to `take` a run at a time as they are read
+    /// (a run: the entries of a chunk, or of half of one), in order; returns the manifest's other members
+    /// (its ``BundleManifest/entries`` empty), or nil when the text is not one this reader takes on (the
+    /// stream is then partly read, and `take` may have had some of its entries). `expectedSize`, when known,
+    /// lets the first call to `take` say about how many entries there are in all; `chunkSize` is for tests.
+    /// - Throws: what `take` throws; the stream's errors and `limitExceeded` past `limit` bytes, as
+    ///   ``AssetPackError``s naming `origin`.
+    static func read(_ stream: any ByteStream, expectedSize: UInt64?, limit: Int, chunkSize: Int = chunkSize, origin: String,
+                     take: (_ entries: [BundleManifest.Entry], _ expectedCount: Int?) throws(AssetPackError) -> Void)
+        throws(AssetPackError) -> BundleManifest? {
+        var chunk = Chunk(stream: stream, limit: limit, size: chunkSize, origin: origin)
         try chunk.fill()
         guard chunk.startsWith(opening) else { return nil }
         var start = opening.count
-        var entries: [BundleManifest.Entry] = []
+        var first = true
         while true {
             let cut = chunk.atEnd ? chunk.filled : chunk.lastLineBreakAfterComma()
             guard let cut, cut > start else {
@@ -36,15 +41,16 @@ enum ManifestStreamReader {
                 start = 0
                 continue
             }
-            let before = entries.count
-            let outcome = chunk.withText(upTo: cut) { text in read(text, from: start, until: chunk.atEnd ? nil : cut, into: &entries) }
+            let outcome = chunk.withText(upTo: cut) { text in read(text, from: start, until: chunk.atEnd ? nil : cut) }
             guard let outcome else { return nil }
-            if before == 0, let expectedSize {
-                entries.reserveCapacity(estimatedCount(read: entries.count, bytes: outcome.end - start, of: expectedSize))
+            for run in outcome.runs {
+                let count = first ? expectedSize.map { estimatedCount(read: run.count * outcome.runs.count, bytes: outcome.end - start, of: $0) } : nil
+                first = false
+                try take(run, count)
             }
             if outcome.closed {
                 try chunk.readToEnd(keepingFrom: outcome.end)
-                return chunk.withText(upTo: chunk.filled) { text in trailer(text, entries: entries) }
+                return chunk.withText(upTo: chunk.filled) { text in trailer(text) }
             }
             guard !chunk.atEnd else { return nil }  // the whole text read and the array never closed
             try chunk.fill(keepingFrom: outcome.end, growing: false)
@@ -52,13 +58,11 @@ enum ManifestStreamReader {
         }
     }
 
-    /// Appends to `entries` the entries of `text` from the element at (or the white space before) `start`,
-    /// until the array closes or an element starts at or after `stop`; nil (and nothing appended) when they
-    /// do not read.
-    private static func read(_ text: JSONBytes, from start: Int, until stop: Int?,
-                             into entries: inout [BundleManifest.Entry]) -> (end: Int, closed: Bool)? {
+    /// The entries of `text` from the element at (or the white space before) `start`, until the array
+    /// closes or an element starts at or after `stop`, in one or two runs; nil when they do not read.
+    private static func read(_ text: JSONBytes, from start: Int, until stop: Int?) -> (runs: [[BundleManifest.Entry]], end: Int, closed: Bool)? {
         let first = text.skipSpace(start)
-        if text.byte(at: first) == UInt8(ascii: "]") { return (first + 1, true) }
+        if text.byte(at: first) == UInt8(ascii: "]") { return ([], first + 1, true) }
         let runs: [EntryRun]
         if (stop ?? text.count) - first >= ManifestDirectReader.splitSize, let (one, two) = EntryRun.halves(of: text, from: first, until: stop) {
             runs = [one, two]
@@ -68,13 +72,12 @@ enum ManifestStreamReader {
             guard run.entries != nil else { return nil }
             runs = [run]
         }
-        for run in runs { entries.append(contentsOf: run.take()) }
-        return (runs[runs.count - 1].end, runs[runs.count - 1].closed)
+        return (runs.map { $0.take() }, runs[runs.count - 1].end, runs[runs.count - 1].closed)
     }
 
-    /// The manifest made of `entries` and the members after the array in `text` (which starts just after
-    /// the array's `]`): `,` then members then `}`, and only white space after.
-    private static func trailer(_ text: JSONBytes, entries: [BundleManifest.Entry]) -> BundleManifest? {
+    /// The manifest's members after the array in `text` (which starts just after the array's `]`): `,`
+    /// then members then `}`, and only white space after; its entries empty.
+    private static func trailer(_ text: JSONBytes) -> BundleManifest? {
         let comma = text.skipSpace(0)
         guard text.byte(at: comma) == UInt8(ascii: ",") else { return nil }
         // The members read as an object of their own: `{` in place of the comma.
@@ -83,7 +86,7 @@ enum ManifestStreamReader {
         return object.withUnsafeBytes { raw in
             let members = JSONBytes(borrowing: raw)
             let reader = Reader(text: members)
-            guard let manifest = try? reader.manifest(at: 0, entries: entries),
+            guard let manifest = try? reader.manifest(at: 0, entries: []),
                   members.skipSpace(reader.lastEnd) == members.count else { return nil }
             return manifest
         }
@@ -105,6 +108,8 @@ private struct Chunk {
     let limit: Int
     /// The least the buffer holds.
     let size: Int
+    /// The manifest's place, for errors.
+    let origin: String
     private var buffer: [UInt8] = []
     /// Bytes of ``buffer`` that hold text.
     private(set) var filled = 0
@@ -113,10 +118,11 @@ private struct Chunk {
     /// Bytes read from the stream so far.
     private var total = 0
 
-    init(stream: any ByteStream, limit: Int, size: Int) {
+    init(stream: any ByteStream, limit: Int, size: Int, origin: String) {
         self.stream = stream
         self.limit = limit
         self.size = size
+        self.origin = origin
     }
 
     /// True when the text starts with `prefix`.
@@ -126,7 +132,7 @@ private struct Chunk {
 
     /// Keeps the text from `keep` on at the start of the buffer and fills the rest from the stream; with
     /// `growing`, the buffer doubles first (the text kept fills it: one entry longer than a chunk).
-    mutating func fill(keepingFrom keep: Int = 0, growing: Bool = false) throws(ZipError) {
+    mutating func fill(keepingFrom keep: Int = 0, growing: Bool = false) throws(AssetPackError) {
         shift(from: keep)
         let wanted = max(size, growing ? buffer.count * 2 : buffer.count)
         if buffer.count < wanted { buffer += [UInt8](repeating: 0, count: wanted - buffer.count) }
@@ -134,7 +140,7 @@ private struct Chunk {
     }
 
     /// Keeps the text from `keep` on and reads the stream to its end (the members after the entries).
-    mutating func readToEnd(keepingFrom keep: Int) throws(ZipError) {
+    mutating func readToEnd(keepingFrom keep: Int) throws(AssetPackError) {
         shift(from: keep)
         while !atEnd {
             if filled == buffer.count { buffer += [UInt8](repeating: 0, count: max(buffer.count, 4096)) }
@@ -150,17 +156,23 @@ private struct Chunk {
         filled -= keep
     }
 
-    private mutating func readMore() throws(ZipError) {
+    private mutating func readMore() throws(AssetPackError) {
         let start = filled
-        let count = try buffer.withUnsafeMutableBytes { raw in
+        let read = buffer.withUnsafeMutableBytes { raw in
             Result { () throws(ZipError) -> Int in try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...])) }
-        }.get()
+        }
+        let count: Int
+        do {
+            count = try read.get()
+        } catch {
+            throw AssetPackError(error, path: origin)
+        }
         if count == 0 {
             atEnd = true
             return
         }
         total += count
-        guard total <= limit else { throw ZipError(.limitExceeded, "data is larger than \(limit) bytes") }
+        guard total <= limit else { throw AssetPackError(ZipError(.limitExceeded, "data is larger than \(limit) bytes"), path: origin) }
         filled += count
     }
 

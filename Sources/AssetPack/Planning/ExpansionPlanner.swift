@@ -13,15 +13,15 @@ public enum ExpansionPlanner {
     public static func plan(_ source: any AssetSource, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) -> ExpansionPlan {
         if case .packedBundle(let base, let manifest) = source.storage {
             // The logical view hides how files are stored; plan from the bundle itself.
-            return try ManifestPlanner(source: ResolvedSource(base), manifest: manifest, options: options).plan()
+            return try ManifestPlanner.plan(manifest, source: ResolvedSource(base), options: options)
         }
         if case .delivered(let bundle) = source.storage {
-            return try ManifestPlanner(source: ResolvedSource(source), manifest: bundle.manifest, options: options,
-                                       delivered: bundle).plan()
+            return try ManifestPlanner.plan(bundle.manifest, source: ResolvedSource(source), options: options, delivered: bundle)
         }
         let resolved = ResolvedSource(source)
-        if let manifest = try BundleManifest.read(from: source) {
-            return try ManifestPlanner(source: resolved, manifest: manifest, options: options).plan()
+        let planner = ManifestPlanner(source: resolved, options: options)
+        if let located = try BundleManifest.locate(in: source, into: planner) {
+            return planner.plan(identity: located.manifest.identity)
         }
         return try TreePlanner(source: resolved, options: options).plan()
     }

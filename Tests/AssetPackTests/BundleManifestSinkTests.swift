@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AssetPack
+import AssetPackSystem
+
+/// A bundle's manifest is read a run of entries at a time into a sink (``ManifestEntrySink``): the
+/// planner plans from the runs as they come, never holding the entry list, and gets what it would get
+/// from the manifest in hand; a text the streaming reader cannot finish makes the sink start over.
+@Suite struct BundleManifestSinkTests {
+    /// Writes `manifest` as the packer lays it out into `folder`'s bookkeeping folder and reads it back
+    /// through ``BundleManifest/read(from:)``.
+    static func read(_ manifest: BundleManifest, in folder: String) throws -> BundleManifest? {
+        try write(manifest.encodedJSON(), to: folder)
+        return try BundleManifest.read(from: DirectorySource(root: folder))
+    }
+
+    static func write(_ bytes: [UInt8], to folder: String) throws {
+        try FileManager.default.createDirectory(atPath: folder + "/assetpack-meta", withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/assetpack-meta/manifest.json"))
+    }
+
+    /// Counts what it is handed.
+    final class CountingSink: ManifestEntrySink {
+        var runs = 0, restarts = 0, entries: [BundleManifest.Entry] = []
+        func take(_ entries: [BundleManifest.Entry], expectedCount: Int?) {
+            runs += 1
+            self.entries += entries
+        }
+        func restart() {
+            restarts += 1
+            entries = []
+        }
+    }
+
+    /// A manifest longer than a chunk (``ManifestStreamReader/chunkSize``) reaches the sink in several runs,
+    /// and the planner makes of them exactly the plan it makes of the manifest in hand.
+    @Test func theStreamedPlanIsThePlanOfTheManifestInHand() throws {
+        let scratch = try TemporaryDirectory("manifest-sink")
+        let manifest = ManifestStreamReaderTests.manifest(20_000)
+        let bytes = try manifest.encodedJSON()
+        #expect(bytes.count > ManifestStreamReader.chunkSize)
+        try Self.write(bytes, to: scratch.path)
+        let source = DirectorySource(root: scratch.path)
+        let sink = CountingSink()
+        let located = try #require(try BundleManifest.locate(in: source, into: sink))
+        #expect(sink.runs >= 3 && sink.restarts == 0)
+        #expect(sink.entries == manifest.entries && located.manifest.entries.isEmpty)
+        #expect(located.manifest.identity == manifest.identity && located.manifest.packing == manifest.packing)
+
+        let streamed = try ExpansionPlanner.plan(source)
+        let inHand = try ManifestPlanner.plan(manifest, source: ResolvedSource(source), options: ExpansionOptions())
+        #expect(streamed.identity == inHand.identity && streamed.stamp == inHand.stamp && streamed.usesManifest)
+        #expect(streamed.items.map(\.path) == inHand.items.map(\.path))
+        #expect(streamed.items.map(\.size) == inHand.items.map(\.size) && streamed.items.map(\.crc32) == inHand.items.map(\.crc32))
+        #expect(streamed.items.map(\.sha256) == inHand.items.map(\.sha256))
+        #expect(streamed.fileCount == 20_000 && streamed.totalBytes == inHand.totalBytes)
+    }
+
+    /// Entries out of path order cannot have their identity computed as they come: the sink starts over
+    /// and gets the whole list, read and checked as the whole-text reader does (which sorts to hash).
+    @Test func entriesOutOfOrderAreReadAgainWhole() throws {
+        let scratch = try TemporaryDirectory("manifest-sink-order")
+        var manifest = ManifestStreamReaderTests.manifest(300)
+        manifest.entries.swapAt(10, 250)
+        manifest.identity = ContentIdentity.of(manifest.entries)
+        #expect(manifest.identity == ManifestStreamReaderTests.manifest(300).identity)  // the order does not change it
+        try Self.write(try manifest.encodedJSON(), to: scratch.path)
+        let sink = CountingSink()
+        let located = try #require(try BundleManifest.locate(in: DirectorySource(root: scratch.path), into: sink))
+        #expect(sink.restarts == 1 && sink.entries == manifest.entries && located.manifest.identity == manifest.identity)
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.path))
+        #expect(plan.fileCount == 300)
+    }
+
+    /// The running identity of runs in path order is the identity of the whole list, in both versions (with
+    /// and without SHA-256s, whichever the first entries suggest); out of order it gives none.
+    @Test func theRunningIdentityIsTheIdentityOfTheWhole() {
+        let hashed = ManifestStreamReaderTests.manifest(500).entries
+        let plain = hashed.map { entry -> BundleManifest.Entry in
+            var entry = entry
+            entry.sha256 = nil
+            return entry
+        }
+        var late = plain  // only one entry, late in the list, has a hash: version 2 for all
+        late[400].sha256 = hashed[400].sha256
+        for entries in [hashed, plain, late] {
+            var running = ContentIdentity.Running()
+            for start in stride(from: 0, to: entries.count, by: 77) { running.add(Array(entries[start..<min(start + 77, entries.count)])) }
+            #expect(running.finalizeHex() == ContentIdentity.of(entries))
+        }
+        #expect(ContentIdentity.of(plain) != ContentIdentity.of(late) && ContentIdentity.of(late) != ContentIdentity.of(hashed))
+        var shuffled = ContentIdentity.Running()
+        shuffled.add(Array(hashed.reversed()))
+        #expect(shuffled.finalizeHex() == nil && !shuffled.inOrder)
+        #expect(ContentIdentity.of(hashed.reversed()) == ContentIdentity.of(hashed))
+    }
+}
