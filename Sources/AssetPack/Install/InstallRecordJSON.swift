@@ -46,6 +46,21 @@ struct InstallRecordJSON {
 
     /// One file.
     mutating func file(crc32: UInt32?, mode: UInt32, path: String, sha256: String?, size: UInt64) {
+        file(crc32: crc32, mode: mode, path: path, size: size, hashed: sha256 != nil) { json in json.string(sha256!) }
+    }
+
+    /// One file, its SHA-256 held as bytes.
+    mutating func file(crc32: UInt32?, mode: UInt32, path: String, digest: SHA256Digest?, size: UInt64) {
+        file(crc32: crc32, mode: mode, path: path, size: size, hashed: digest != nil) { json in
+            json.out.append(UInt8(ascii: "\""))
+            digest!.appendHex(to: &json.out)
+            json.out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// One file, its SHA-256 (when `hashed`) written by `hash`.
+    private mutating func file(crc32: UInt32?, mode: UInt32, path: String, size: UInt64, hashed: Bool,
+                               hash: (inout InstallRecordJSON) -> Void) {
         separate()
         literal("{")
         if let crc32 {
@@ -57,9 +72,9 @@ struct InstallRecordJSON {
         number(UInt64(mode))
         literal(#","path":"#)
         string(path)
-        if let sha256 {
+        if hashed {
             literal(#","sha256":"#)
-            string(sha256)
+            hash(&self)
         }
         literal(#","size":"#)
         number(size)

@@ -153,7 +153,7 @@ final class StagingFill: @unchecked Sendable {
             json.beginFiles(afterDirectories: true)
             for position in items.indices where items[position].kind == .file {
                 json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
-                          sha256: items[position].sha256, size: items[position].size)
+                          digest: items[position].digest, size: items[position].size)
                 try json.handOver(to: emit)
             }
             json.endFiles(format: InstallRecord.currentFormat, links: true)

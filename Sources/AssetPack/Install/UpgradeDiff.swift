@@ -16,7 +16,7 @@ struct UpgradeDiff {
         var result: [Int: UInt32] = [:]
         for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {
             guard let old = previous[item.path.string], let oldCRC = old.crc32, old.size == item.size,
-                  old.mode == item.permissions, old.sha256 == nil || item.sha256 == nil || old.sha256 == item.sha256,
+                  old.mode == item.permissions, old.sha256 == nil || item.digest == nil || old.sha256.flatMap(SHA256Digest.init(hex:)) == item.digest,
                   try sameCRC(item, oldCRC),
                   let folder = cursor.existingParent(ofPath: item.path.string), let status = try io(folder.status(item.path.name)),
                   status.kind == .file, status.size == item.size else { continue }

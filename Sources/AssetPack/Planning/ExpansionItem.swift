@@ -26,7 +26,9 @@ public struct ExpansionItem: Sendable {
     /// The link target (symlinks only).
     public var symlinkTarget: String? { rare?.symlinkTarget }
     /// The SHA-256 the file must have (64 hex digits), when the bundle's manifest records one.
-    public let sha256: String?
+    public var sha256: String? { digest?.hex }
+    /// ``sha256`` as its 32 bytes (a plan holds one per file).
+    let digest: SHA256Digest?
     /// Where the bytes come from.
     let origin: Origin
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
@@ -58,9 +60,9 @@ public struct ExpansionItem: Sendable {
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,
-         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil, sha256: String? = nil,
+         symlinkTarget: String? = nil, origin: Origin = .none, blocks: BlockLayout? = nil, digest: SHA256Digest? = nil,
          entryPosition: Int = -1) {
-        self.sha256 = sha256
+        self.digest = digest
         self.entryPosition = Int32(clamping: entryPosition)
         self.path = path
         self.kind = kind

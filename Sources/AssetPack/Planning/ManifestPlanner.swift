@@ -51,9 +51,19 @@ final class ManifestPlanner: ManifestEntrySink {
                     ? entries[index].storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
                 try builder.add(ExpansionItem(path: path, kind: .file, size: entries[index].size ?? 0, crc32: entries[index].crc32,
                                               permissions: PermissionPolicy.file(entries[index].mode), origin: from, blocks: blocks,
-                                              sha256: entries[index].sha256), from: origin)
+                                              digest: try Self.digest(entries[index])), from: origin)
             }
         }
+    }
+
+    /// The entry's SHA-256 as its bytes (checked as 64 lowercase hex digits with the manifest's entries).
+    private static func digest(_ entry: BundleManifest.Entry) throws(AssetPackError) -> SHA256Digest? {
+        guard let hex = entry.sha256 else { return nil }
+        guard let digest = SHA256Digest(hex: hex) else {
+            throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" has a SHA-256 that is not 64 lowercase hex digits",
+                                 path: BundleManifest.path)
+        }
+        return digest
     }
 
     func restart() {
