@@ -12,34 +12,37 @@ public struct ExpansionItem: Sendable {
         case symlink
     }
 
+    // Stored properties in this order, widest first where it matters, leave no padding between them:
+    // 120 bytes an item (a million-file plan holds a million).
     /// Where the item goes, relative to the destination.
     public let path: AssetPath
-    /// Directory, file or symlink.
-    public let kind: Kind
     /// Bytes of a file (0 otherwise).
     public let size: UInt64
+    /// ``sha256`` as its 32 bytes (a plan holds one per file).
+    let digest: SHA256Digest?
+    /// Directory, file or symlink.
+    public let kind: Kind
     /// The CRC-32 the file must have, when the bundle or archive states one; nil for a plain file of a
     /// tree without a manifest (its CRC is computed while copying and recorded).
     public let crc32: UInt32?
     /// Permission bits after ``PermissionPolicy`` (no setuid, setgid, sticky or world-writable bits).
     public let permissions: UInt32
+    /// For a ``Origin/zipEntry(_:entryName:)`` origin planned from the archive's own entries, the entry's
+    /// position in the archive (so the writer finds it without looking its name up); -1 otherwise.
+    let entryPosition: Int32
+    /// Where the bytes come from.
+    let origin: Origin
+    /// The link target and the block index, which few items have, boxed: inline they would add 32 bytes
+    /// to every item of every plan (a million-file plan holds a million items).
+    private let rare: Rare?
+
     /// The link target (symlinks only).
     public var symlinkTarget: String? { rare?.symlinkTarget }
     /// The SHA-256 the file must have (64 hex digits), when the bundle's manifest records one.
     public var sha256: String? { digest?.hex }
-    /// ``sha256`` as its 32 bytes (a plan holds one per file).
-    let digest: SHA256Digest?
-    /// Where the bytes come from.
-    let origin: Origin
     /// The block index of a packed entry deflated in independent blocks, from the bundle manifest: the
     /// entry is then inflated on several threads by the installer. Nil otherwise.
     var blocks: BlockLayout? { rare?.blocks }
-    /// The link target and the block index, which few items have, boxed: inline they would add 32 bytes
-    /// to every item of every plan (a million-file plan holds a million items).
-    private let rare: Rare?
-    /// For a ``Origin/zipEntry(_:entryName:)`` origin planned from the archive's own entries, the entry's
-    /// position in the archive (so the writer finds it without looking its name up); -1 otherwise.
-    let entryPosition: Int32
 
     /// Where an item's bytes come from, resolved once while planning (``ResolvedSource``) into what the
     /// installer reads without asking the source again.
