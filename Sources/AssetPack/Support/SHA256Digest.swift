@@ -13,19 +13,22 @@ package struct SHA256Digest: Sendable, Hashable {
     }
 
     private static func words(ofHex utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
-        guard utf8.count == 64 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for index in 0..<64 {
-            let byte = utf8[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
-            default: return nil
-            }
-            words[index / 16] = words[index / 16] << 4 | UInt64(digit)
+        guard utf8.count == 64, let base = utf8.baseAddress, let first = word(base), let second = word(base + 16),
+              let third = word(base + 32), let fourth = word(base + 48) else { return nil }
+        return (first, second, third, fourth)
+    }
+
+    /// The 16 lowercase hex digits at `digits` as a word; nil when one is not such a digit.
+    @inline(__always) private static func word(_ digits: UnsafePointer<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        var invalid = false
+        for index in 0..<16 {
+            let byte = digits[index]
+            let decimal = byte &- UInt8(ascii: "0"), letter = byte &- UInt8(ascii: "a")
+            invalid = invalid || (decimal >= 10 && letter >= 6)
+            value = value << 4 | UInt64(decimal < 10 ? decimal : letter &+ 10) & 0x0F
         }
-        return (words[0], words[1], words[2], words[3])
+        return invalid ? nil : value
     }
 
     /// The 64 lowercase hex digits.
@@ -45,10 +48,17 @@ package struct SHA256Digest: Sendable, Hashable {
     }
 
     private func writeHex(into out: UnsafeMutablePointer<UInt8>) {
-        let all = [words.0, words.1, words.2, words.3]
-        for index in 0..<64 {
-            let digit = UInt8(truncatingIfNeeded: all[index / 16] >> (4 * UInt64(15 - index % 16))) & 0x0F
-            out[index] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10
+        Self.writeHex(words.0, into: out)
+        Self.writeHex(words.1, into: out + 16)
+        Self.writeHex(words.2, into: out + 32)
+        Self.writeHex(words.3, into: out + 48)
+    }
+
+    /// The 16 hex digits of `word`, most significant first.
+    @inline(__always) private static func writeHex(_ word: UInt64, into out: UnsafeMutablePointer<UInt8>) {
+        for index in 0..<16 {
+            let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * index)) & 0x0F
+            out[index] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &- 10 &+ digit
         }
     }
 
