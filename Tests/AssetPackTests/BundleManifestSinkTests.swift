@@ -95,4 +95,22 @@ import AssetPackSystem
         #expect(shuffled.finalizeHex() == nil && !shuffled.inOrder)
         #expect(ContentIdentity.of(hashed.reversed()) == ContentIdentity.of(hashed))
     }
+
+    /// What the planner refuses in a manifest (here a name listed twice) is reported only once the manifest
+    /// is known to be intact: the same entries under a wrong identity are reported as a damaged manifest.
+    @Test func aForgedManifestIsReportedAsSuchWhateverItsEntries() throws {
+        let scratch = try TemporaryDirectory("manifest-sink-forged")
+        var entries = ManifestStreamReaderTests.manifest(300).entries
+        entries.insert(entries[120], at: 121)
+        let intact = BundleManifest(threshold: 1, generator: "g", entries: entries)
+        var forged = intact
+        forged.identity = String(repeating: "0", count: 64)
+        for (name, manifest) in [("intact", intact), ("forged", forged)] {
+            try Self.write(try manifest.encodedJSON(), to: scratch.file(name))
+        }
+        let conflict = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("intact"))) }
+        #expect(conflict?.code == .conflict && conflict?.message.contains("appears twice") == true)
+        let damaged = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("forged"))) }
+        #expect(damaged?.code == .manifest && damaged?.message.contains("identity does not match") == true)
+    }
 }

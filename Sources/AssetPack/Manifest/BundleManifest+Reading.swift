@@ -95,7 +95,8 @@ extension BundleManifest {
 
     /// Reads the manifest from `stream` a chunk at a time (``ManifestStreamReader``), each run of entries
     /// checked (``checkEntries(_:origin:)``) and handed to `sink` while a second thread adds it to the
-    /// running identity (``ContentIdentity/Running``); then checks the format and the identity. When the text
+    /// running identity (``ContentIdentity/Running``); then checks the format and the identity, and only then
+    /// throws what `sink` threw (the first; it is handed nothing after). When the text
     /// is not laid out as the packer writes it, or its entries are not in path order, `sink` starts over and
     /// the manifest is read whole from the stream `reopen` returns (the first is partly read then) and
     /// decoded by ``decode(_:origin:)``, which decides and words any error. Returns the manifest without its
@@ -103,16 +104,21 @@ extension BundleManifest {
     private static func read(_ stream: any ByteStream, expected: UInt64?, origin: String, into sink: any ManifestEntrySink,
                              reopen: () throws(AssetPackError) -> any ByteStream) throws(AssetPackError) -> BundleManifest {
         let identity = RunningIdentity()
+        // What the sink refused (a conflict, say) is reported only once the manifest is known to be intact:
+        // a damaged or forged manifest is reported as such, whatever its entries would have led to.
+        var refused: AssetPackError?
         let streamed = try ManifestStreamReader.read(stream, expectedSize: expected, limit: maxEncodedSize, origin: origin) {
             (entries, expectedCount) throws(AssetPackError) in
             try WorkerThreads.withHelpers(1, helper: { _ in identity.running.add(entries) }) { () throws(AssetPackError) in
                 try checkEntries(entries, origin: origin)
-                try sink.take(entries, expectedCount: expectedCount)
+                guard refused == nil else { return }
+                do throws(AssetPackError) { try sink.take(entries, expectedCount: expectedCount) } catch { refused = error }
             }
         }
         if let streamed, let computed = identity.running.finalizeHex() {
             try streamed.checkFormat(origin: origin)
             guard computed == streamed.identity else { throw identityMismatch(origin: origin) }
+            if let refused { throw refused }
             return streamed
         }
         sink.restart()
