@@ -52,8 +52,8 @@ import Testing
 /// A plan holds one ``ExpansionItem`` per file (a million for a million-file bundle): its stored properties
 /// are laid out without padding, and what few items have is boxed.
 @Suite struct ExpansionItemSizeTests {
-    @Test func anItemTakesAtMost120Bytes() {
-        #expect(MemoryLayout<ExpansionItem>.stride <= 120)
+    @Test func anItemTakesAtMost112Bytes() {
+        #expect(MemoryLayout<ExpansionItem>.stride <= 112)
         #expect(MemoryLayout<SHA256Digest?>.size == 33)
     }
 }

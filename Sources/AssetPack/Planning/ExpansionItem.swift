@@ -12,8 +12,8 @@ public struct ExpansionItem: Sendable {
         case symlink
     }
 
-    // Stored properties in this order, widest first where it matters, leave no padding between them:
-    // 120 bytes an item (a million-file plan holds a million).
+    // Stored properties in this order leave no padding between them: 112 bytes an item (a million-file
+    // plan holds a million), with the CRC-32 and the permission bits stored narrower than they read.
     /// Where the item goes, relative to the destination.
     public let path: AssetPath
     /// Bytes of a file (0 otherwise).
@@ -22,11 +22,12 @@ public struct ExpansionItem: Sendable {
     let digest: SHA256Digest?
     /// Directory, file or symlink.
     public let kind: Kind
-    /// The CRC-32 the file must have, when the bundle or archive states one; nil for a plain file of a
-    /// tree without a manifest (its CRC is computed while copying and recorded).
-    public let crc32: UInt32?
-    /// Permission bits after ``PermissionPolicy`` (no setuid, setgid, sticky or world-writable bits).
-    public let permissions: UInt32
+    /// Whether ``crc32`` is known (``storedCRC32`` holds it).
+    private let hasCRC32: Bool
+    /// ``permissions`` (at most `0o7777`).
+    private let storedPermissions: UInt16
+    /// ``crc32``, or 0 when it is not known.
+    private let storedCRC32: UInt32
     /// For a ``Origin/zipEntry(_:entryName:)`` origin planned from the archive's own entries, the entry's
     /// position in the archive (so the writer finds it without looking its name up); -1 otherwise.
     let entryPosition: Int32
@@ -36,6 +37,11 @@ public struct ExpansionItem: Sendable {
     /// to every item of every plan (a million-file plan holds a million items).
     private let rare: Rare?
 
+    /// The CRC-32 the file must have, when the bundle or archive states one; nil for a plain file of a
+    /// tree without a manifest (its CRC is computed while copying and recorded).
+    public var crc32: UInt32? { hasCRC32 ? storedCRC32 : nil }
+    /// Permission bits after ``PermissionPolicy`` (no setuid, setgid, sticky or world-writable bits).
+    public var permissions: UInt32 { UInt32(storedPermissions) }
     /// The link target (symlinks only).
     public var symlinkTarget: String? { rare?.symlinkTarget }
     /// The SHA-256 the file must have (64 hex digits), when the bundle's manifest records one.
@@ -70,8 +76,9 @@ public struct ExpansionItem: Sendable {
         self.path = path
         self.kind = kind
         self.size = size
-        self.crc32 = crc32
-        self.permissions = permissions
+        self.hasCRC32 = crc32 != nil
+        self.storedCRC32 = crc32 ?? 0
+        self.storedPermissions = UInt16(truncatingIfNeeded: permissions & 0o7777)  // PermissionPolicy leaves at most 0o775
         self.origin = origin
         self.rare = symlinkTarget == nil && blocks == nil ? nil : Rare(symlinkTarget: symlinkTarget, blocks: blocks)
     }
