@@ -92,6 +92,17 @@ final class Reader {
     }
 
     func entry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
+        var shared = PackerEntryReader.Shared(file: lastFile, method: lastMethod)
+        if let (entry, end) = PackerEntryReader.entry(in: text, at: offset, shared: &shared) {
+            (lastFile, lastMethod) = (shared.file, shared.method)
+            read = (offset, end)
+            return entry
+        }
+        return try memberwiseEntry(at: offset)
+    }
+
+    /// The entry object at `offset`, read member by member (any layout ``entry(at:)`` takes).
+    func memberwiseEntry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
         var path: String?, kind: BundleManifest.Kind?, size: UInt64?, crc32: UInt32?, storage: BundleManifest.Storage?
         var mode: UInt32?, sha256: String?
         entryPath = nil
