@@ -91,6 +91,8 @@ final class Reader {
         return entries
     }
 
+    /// The entry object at `offset`: as the packer lays it out, read by ``PackerEntryReader``; any other
+    /// layout member by member (``memberwiseEntry(at:)``).
     func entry(at offset: Int) throws(NotTaken) -> BundleManifest.Entry {
         var shared = PackerEntryReader.Shared(file: lastFile, method: lastMethod)
         if let (entry, end) = PackerEntryReader.entry(in: text, at: offset, shared: &shared) {
