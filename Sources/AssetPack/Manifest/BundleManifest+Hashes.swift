@@ -15,14 +15,8 @@ extension BundleManifest.Entry {
 
 /// SHA-256 digests as manifests write them: 64 lowercase hex digits.
 package enum ContentDigest {
-    /// True for 64 lowercase hex digits.
+    /// True for 64 lowercase hex digits (``SHA256Digest/init(hex:)`` reads them).
     package static func isHex(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { utf8 in
-            guard utf8.count == 64 else { return false }
-            var invalid: UInt8 = 0  // branch-free over all 64 bytes
-            for byte in utf8 { invalid |= (byte &- 0x30) < 10 || (byte &- 0x61) < 6 ? 0 : 1 }
-            return invalid == 0
-        }
+        SHA256Digest(hex: text) != nil
     }
 }

@@ -17,11 +17,12 @@ public enum ContentIdentity {
     /// The identity of `entries` (any order).
     public static func of(_ entries: [BundleManifest.Entry]) -> String {
         // A manifest's entries are already sorted: then no sorted copy is made.
-        var running = Running(hashed: entries.contains { $0.sha256 != nil })
+        let hashed = entries.contains { $0.sha256 != nil }
+        var running = Running(hashed: hashed)
         running.add(entries)
         if let identity = running.finalizeHex() { return identity }
         let order = entries.indices.sorted { Memory.bytesPrecede(entries[$0].path, entries[$1].path) }
-        var sorted = Running(hashed: entries.contains { $0.sha256 != nil })
+        var sorted = Running(hashed: hashed)
         for index in order { sorted.add(entries, at: index) }
         return sorted.finalizeHex()!
     }

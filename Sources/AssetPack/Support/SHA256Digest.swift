@@ -2,14 +2,14 @@
 /// digits in a `String` each would take another heap object of about 100 bytes (100 MB for a million files).
 package struct SHA256Digest: Sendable, Hashable {
     /// The bytes, eight to a word, in order (each word big-endian: its first byte is the most significant).
-    private let words: (UInt64, UInt64, UInt64, UInt64)
+    private let first, second, third, fourth: UInt64
 
     /// The digest written as 64 lowercase hex digits, as manifests write them (``ContentDigest/isHex(_:)``);
     /// nil for any other text.
     package init?(hex: String) {
         var hex = hex
         guard let words = hex.withUTF8({ Self.words(ofHex: $0) }) else { return nil }
-        self.words = words
+        (first, second, third, fourth) = words
     }
 
     private static func words(ofHex utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64)? {
@@ -48,10 +48,10 @@ package struct SHA256Digest: Sendable, Hashable {
     }
 
     private func writeHex(into out: UnsafeMutablePointer<UInt8>) {
-        Self.writeHex(words.0, into: out)
-        Self.writeHex(words.1, into: out + 16)
-        Self.writeHex(words.2, into: out + 32)
-        Self.writeHex(words.3, into: out + 48)
+        Self.writeHex(first, into: out)
+        Self.writeHex(second, into: out + 16)
+        Self.writeHex(third, into: out + 32)
+        Self.writeHex(fourth, into: out + 48)
     }
 
     /// The 16 hex digits of `word`, most significant first.
@@ -60,16 +60,5 @@ package struct SHA256Digest: Sendable, Hashable {
             let digit = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * index)) & 0x0F
             out[index] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &- 10 &+ digit
         }
-    }
-
-    package static func == (left: SHA256Digest, right: SHA256Digest) -> Bool {
-        left.words.0 == right.words.0 && left.words.1 == right.words.1 && left.words.2 == right.words.2 && left.words.3 == right.words.3
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(words.0)
-        hasher.combine(words.1)
-        hasher.combine(words.2)
-        hasher.combine(words.3)
     }
 }
