@@ -154,11 +154,11 @@ import TestSupport
         #expect(Self.read(scratch.file("kept"))?["binary/photos.zip"] == photos)
     }
 
-    @Test(arguments: ["folder", "packed bundle"])
+    @Test(arguments: ["folder", "packed bundle", "packed bundle, a window at a time"])
     func killedAtAnyPointTheNextRunFinishesTheExactTree(input: String) throws {
         let scratch = try TemporaryDirectory("cli-kill")
         try Self.write(Self.tree, to: scratch.file("tree"))
-        if input == "packed bundle" {
+        if input.hasPrefix("packed bundle") {
             let built = try run(tool, ["build", scratch.file("tree"), "-o", scratch.file("src"), "--threshold", "3K"])
             #expect(built.status == 0, "\(built.stderr)")
         } else {
@@ -169,8 +169,9 @@ import TestSupport
         let staging = scratch.file(".assets.assetpack-staging")
         var points: [[String: String]] = [1, 2, 7, 13, 25].map { ["ASSETPACK_TEST_KILL_AFTER_FILES": String($0)] }
         points += [["ASSETPACK_TEST_KILL_AT": "committed"], ["ASSETPACK_TEST_KILL_AT": "switched"]]
-        for point in points {
+        for var point in points {
             try? FileManager.default.removeItem(atPath: destination)
+            if input.hasSuffix("a window at a time") { point["ASSETPACK_TEST_WINDOW_ITEMS"] = "3" }
             let killed = try expand([scratch.file("src"), "--to", destination, "--jobs", "1"], environment: point)
             #expect(killed.status == 128 + 9, "\(point): \(killed.stderr)")
             let hasRecord = FileManager.default.fileExists(atPath: destination + "/.assetpack/identity")

@@ -21,6 +21,13 @@ struct InstallRecordJSON {
         out.removeAll(keepingCapacity: true)
     }
 
+    /// Hands all the text so far to `emit` (none when there is none), and starts the next piece.
+    mutating func handOverAll<Failure: Error>(to emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        guard !out.isEmpty else { return }
+        try emit(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
     /// `{`, and the start of the folder list when there is one.
     mutating func begin(directories: Bool) {
         literal("{")

@@ -19,10 +19,11 @@ struct InstallTransaction {
     /// they are written again, and the tree is rebuilt even when its stamp is the plan's (a repair).
     var repairing: Set<String> = []
 
-    private var stagingName: String { StagingNames.staging(for: installer.name) }
+    var stagingName: String { StagingNames.staging(for: installer.name) }
 
     func run() throws(AssetPackError) -> ExpansionResult {
         progress.enter(.planning)
+        if let result = try runWindowed() { return result }
         let plan = try ExpansionPlanner.plan(installer.source, options: installer.options)
         try SourceCheck.notEmpty(plan, options: installer.options)
         let current = try currentTree()
@@ -45,7 +46,7 @@ struct InstallTransaction {
                 } else {
                     try flush(staging, plan: plan)  // completed by an earlier call, which may not have flushed it
                 }
-                try commit(staging, plan: plan)
+                try commit(staging)
             }
             try retired?.check()
             try switchIn()
@@ -67,7 +68,7 @@ struct InstallTransaction {
     }
 
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
-    private func currentTree() throws(AssetPackError) -> Descriptor? {
+    func currentTree() throws(AssetPackError) -> Descriptor? {
         guard let status = try io(parent.status(installer.name)) else { return nil }
         guard status.kind == .directory else {
             throw AssetPackError(.invalidArgument, "the destination exists and is not a folder", path: installer.destination)
@@ -123,7 +124,7 @@ struct InstallTransaction {
 
     /// Writes ``StagingNames/flushedMarkerFile`` into the record folder of the flushed staging tree; the record's
     /// durable write that follows puts it on the device with the stamp.
-    private func markFlushed(_ staging: Descriptor) throws(AssetPackError) {
+    func markFlushed(_ staging: Descriptor) throws(AssetPackError) {
         let folder = try io(staging.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         try SmallFiles.write([], to: StagingNames.flushedMarkerFile, in: folder, durable: false)
     }
@@ -160,16 +161,16 @@ struct InstallTransaction {
         try TreeFlush.flush(plan, in: staging, skipping: skipping, also: (StagingNames.recordDirectory, InstallRecord.fileNames))
     }
 
-    private var durable: Bool { installer.options.durability == .flushOnCommit }
+    var durable: Bool { installer.options.durability == .flushOnCommit }
 
     /// Makes the complete staging tree ready to switch: no marker (its record was written by ``fill``).
-    private func commit(_ staging: Descriptor, plan: ExpansionPlan) throws(AssetPackError) {
+    func commit(_ staging: Descriptor) throws(AssetPackError) {
         try StagingArea.removeMarker(from: staging)
         progress.enter(.committed)
     }
 
     /// Switches the staging tree in and removes the previous one (a delivered bundle's is left for the next call).
-    private func switchIn() throws(AssetPackError) {
+    func switchIn() throws(AssetPackError) {
         let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
         if durable { try io(parent.fd.sync(path: parent.path)) }
         progress.enter(.switched)

@@ -31,6 +31,25 @@ final class ProgressTracker: @unchecked Sendable {
         }
     }
 
+    /// Adds the files and bytes of a window to the totals (a bundle expanded a window at a time learns its
+    /// totals as it goes) and reports the writing phase.
+    func grow(files: Int, bytes: UInt64) {
+        update { state in
+            state.phase = .writing
+            state.filesTotal += files
+            state.bytesTotal += bytes
+        }
+    }
+
+    /// Forgets every count: the expansion starts over.
+    func restart() {
+        monitor.withLock {
+            state = ExpansionProgress(phase: .planning)
+            lastByteReport = 0
+            resumedBlockBytes = 0
+        }
+    }
+
     /// Reports a new phase.
     func enter(_ phase: ExpansionProgress.Phase) {
         update { $0.phase = phase; $0.path = nil }

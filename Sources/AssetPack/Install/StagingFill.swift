@@ -136,32 +136,15 @@ final class StagingFill: @unchecked Sendable {
 
     /// Writes the contents of the finished tree's record (its files, folders and links, ``InstallRecord``)
     /// into `tree`, before the tree is flushed; its stamp comes after (``InstallRecord/writeStamp(_:into:durable:)``).
-    /// Straight from the plan (``InstallRecordJSON``): each entry is written from the item, paths from their
-    /// components, so the record of a million files is never held whole and costs no `String` per entry.
+    /// Straight from the plan (``InstallRecordLists``), so the record of a million files is never held whole.
     func writeRecordContents(into tree: Descriptor) throws(AssetPackError) {
-        let items = plan.items, checksums = self.checksums
-        let stamp = plan.stamp, source = SourceFingerprint.of(self.source.storage, options: options)
-        try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
-            var json = InstallRecordJSON()
-            json.begin(directories: true)
-            // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
-            // cost more than writing its line.
-            for position in items.indices where items[position].kind == .directory {
-                json.directory(mode: items[position].permissions, path: items[position].path.string)
-                try json.handOver(to: emit)
-            }
-            json.beginFiles(afterDirectories: true)
-            for position in items.indices where items[position].kind == .file {
-                json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
-                          digest: items[position].digest, size: items[position].size)
-                try json.handOver(to: emit)
-            }
-            json.endFiles(format: InstallRecord.currentFormat, links: true)
-            for position in items.indices where items[position].kind == .symlink {
-                json.link(path: items[position].path.string, target: items[position].symlinkTarget ?? "")
-                try json.handOver(to: emit)
-            }
-            try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)
-        }
+        let lists = try InstallRecordLists(tree: tree)
+        try addToRecord(lists)
+        try lists.write(into: tree, source: SourceFingerprint.of(source.storage, options: options), stamp: plan.stamp)
+    }
+
+    /// Adds the plan's items, with the CRC-32s of the files written, to `lists`.
+    func addToRecord(_ lists: InstallRecordLists) throws(AssetPackError) {
+        try lists.add(plan, checksums: checksums)
     }
 }

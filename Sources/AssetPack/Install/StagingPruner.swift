@@ -39,7 +39,10 @@ struct StagingPruner {
         let journals = Set(names.filter(BlockJournal.isJournal))
         var usedJournals: Set<String> = []
         for name in names where !journals.contains(name) {
-            if path.isRoot && name == StagingNames.recordDirectory { continue }
+            if path.isRoot && name == StagingNames.recordDirectory {
+                try InstallRecordLists.removeTemporaries(in: try io(folder.directory(name)))
+                continue
+            }
             guard let child = try? path.appending(name), let status = try io(folder.status(name)),
                   let position = index[child], !name.hasPrefix(StagingNames.temporaryPrefix) else {
                 try io(TreeRemoval.remove(name, in: folder))

@@ -30,25 +30,41 @@ enum TreeFlush {
     static let foreignBytesPerFile: UInt64 = 64 << 10
 
     /// Flushes every file and folder of `plan` in `staging`, then `staging` itself, except the files at the
-    /// positions `skipping` (already on the device: linked from a flushed tree). `also` names files that are
-    /// not in the plan, in a folder directly below `staging` (the record's): those that exist are flushed too,
-    /// then that folder. `wholeFileSystem` forces one way (for tests); nil chooses.
-    static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
-                      skipping: Set<Int> = [], also: (folder: String, files: [String])? = nil) throws(AssetPackError) {
+    /// positions `skipping` (already on the device: linked from a flushed tree). `openFolders`: folders not in
+    /// the plan that its items were written into (a window's, made by an earlier window), flushed with its own.
+    /// `also` names files that are not in the plan, in a folder directly below `staging` (the record's):
+    /// those that exist are flushed too, then that folder. `wholeFileSystem` forces one way (for tests); nil chooses.
+    static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil, skipping: Set<Int> = [],
+                      openFolders: [AssetPath] = [], also: (folder: String, files: [String])? = nil) throws(AssetPackError) {
         let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
         let folders = plan.items.lazy.filter { $0.kind == .directory }.count  // each flushed on its own too
-        if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders) {
+        if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders + openFolders.count) {
             return try io(staging.fd.syncFileSystem(path: staging.path))
         }
         var unreadable = try flushFiles(files, of: plan, in: staging)
-        if let also, let folder = try io(staging.existingDirectory(at: [also.folder])) {
-            for name in also.files where try io(folder.status(name))?.kind == .file {
-                if try !flushFile(name, in: folder) { unreadable = true }
-            }
-            try io(folder.fd.sync(path: folder.path))
-        }
+        if let also, try !flushFiles(also.files, inFolder: also.folder, of: staging) { unreadable = true }
         if unreadable { try io(staging.fd.syncFileSystem(path: staging.path)) }
-        try flushFolders(of: plan, in: staging)
+        let paths = plan.items.filter { $0.kind == .directory && !$0.path.isRoot }.map(\.path) + openFolders
+        try flushFolders(paths, in: staging)
+    }
+
+    /// Flushes the files `also` names that exist, in a folder directly below `staging` (the record's, written
+    /// after the tree's own files were flushed), that folder, and `staging`.
+    static func flushRecord(in staging: Descriptor, also: (folder: String, files: [String])) throws(AssetPackError) {
+        if try !flushFiles(also.files, inFolder: also.folder, of: staging) { try io(staging.fd.syncFileSystem(path: staging.path)) }
+        try io(staging.fd.sync(path: staging.path))
+    }
+
+    /// Flushes `names` that exist in `folder` directly below `staging`, then the folder; false when one could
+    /// not be opened for lack of permission.
+    private static func flushFiles(_ names: [String], inFolder name: String, of staging: Descriptor) throws(AssetPackError) -> Bool {
+        guard let folder = try io(staging.existingDirectory(at: [name])) else { return true }
+        var readable = true
+        for name in names where try io(folder.status(name))?.kind == .file {
+            if try !flushFile(name, in: folder) { readable = false }
+        }
+        try io(folder.fd.sync(path: folder.path))
+        return readable
     }
 
     /// True when `syncfs` has less to wait for than `files` per-file (or per-folder) flushes would cost.
@@ -87,11 +103,10 @@ enum TreeFlush {
         return true
     }
 
-    /// Flushes every folder of the plan, deepest first so that a folder's entry is flushed after its
+    /// Flushes the folders at `paths`, deepest first so that a folder's entry is flushed after its
     /// contents, then `staging`.
-    private static func flushFolders(of plan: ExpansionPlan, in staging: Descriptor) throws(AssetPackError) {
-        let folders = plan.items.filter { $0.kind == .directory && !$0.path.isRoot }
-            .map(\.path.components).sorted { $0.count > $1.count }
+    private static func flushFolders(_ paths: [AssetPath], in staging: Descriptor) throws(AssetPackError) {
+        let folders = paths.map(\.components).sorted { $0.count > $1.count }
         let batches = stride(from: 0, to: folders.count, by: batch).map { folders[$0..<min($0 + batch, folders.count)] }
         let jobs = max(1, min(threads, batches.count))
         try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, _) throws(AssetPackError) in

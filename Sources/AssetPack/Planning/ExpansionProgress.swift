@@ -2,8 +2,9 @@ import AssetPackSystem
 
 /// Where an expansion stands, reported through the progress callback (``AssetInstaller/installSynchronously(progress:cancellation:)``,
 /// ``AssetInstaller/install(progress:)``); ``InstallUpdate`` is the same, throttled, for an async sequence. Totals are known from the start
-/// (they come from the plan); files kept from an interrupted run or hard-linked from the previous
-/// version count as done as soon as they are recognized.
+/// (they come from the plan), except in the first install of a very large bundle, which is planned a window of its
+/// manifest at a time and adds each window's files and bytes to the totals as it reaches it; files kept from an
+/// interrupted run or hard-linked from the previous version count as done as soon as they are recognized.
 public struct ExpansionProgress: Sendable, Equatable {
     /// The step the expansion is in.
     public enum Phase: String, Sendable {

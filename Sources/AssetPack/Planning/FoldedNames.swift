@@ -90,6 +90,20 @@ struct FoldedNames {
         }
     }
 
+    /// Calls `body` with the folded bytes of the single component `name`: ASCII lowered byte by byte, any
+    /// other name as ``PlanBuilder/foldedKey(_:)`` folds it.
+    static func foldName(_ name: String, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var name = name
+        let ascii = name.withUTF8 { bytes in !bytes.contains { $0 >= 0x80 } }
+        guard ascii else { return Array(PlanBuilder.foldedKey(AssetPath(validated: name)).utf8).withUnsafeBytes(body) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.utf8.count) { folded in
+            name.withUTF8 { bytes in
+                for index in bytes.indices { folded[index] = lowered(bytes[index]) }
+            }
+            body(UnsafeRawBufferPointer(folded))
+        }
+    }
+
     private static func lowered(_ byte: UInt8) -> UInt8 {
         byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
     }

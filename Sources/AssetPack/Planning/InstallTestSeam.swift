@@ -9,6 +9,9 @@ package struct InstallTestSeam: Sendable, Hashable {
     /// Plan an archive given as the source by walking it with `list`/`open` instead of reading its central
     /// directory (tests compare the two plans).
     package var walksArchives: Bool
+    /// Expand a bundle a window of this many items at a time, whatever the size of its manifest, when the
+    /// install is one that can go that way (``InstallTransaction/runWindowed()``).
+    package var windowItems: Int?
     /// Kill the process with SIGKILL once this many files were written, ...
     package var killAfterFiles: Int?
     /// ... once this many bytes are done (inside a large file, progress is reported every 4 MiB), ...
@@ -18,9 +21,10 @@ package struct InstallTestSeam: Sendable, Hashable {
     package var killAtPhase: ExpansionProgress.Phase?
 
     /// A seam that changes nothing, or the given changes.
-    package init(freeSpace: UInt64? = nil, walksArchives: Bool = false, killAfterFiles: Int? = nil,
+    package init(freeSpace: UInt64? = nil, walksArchives: Bool = false, windowItems: Int? = nil, killAfterFiles: Int? = nil,
                  killAfterBytes: UInt64? = nil, killAtPhase: ExpansionProgress.Phase? = nil) {
         self.freeSpace = freeSpace
+        self.windowItems = windowItems
         self.walksArchives = walksArchives
         self.killAfterFiles = killAfterFiles
         self.killAfterBytes = killAfterBytes
@@ -29,11 +33,13 @@ package struct InstallTestSeam: Sendable, Hashable {
 
     /// The kill points the environment asks for, for the command's end-to-end tests:
     /// `ASSETPACK_TEST_KILL_AFTER_FILES=N`, `ASSETPACK_TEST_KILL_AFTER_BYTES=N`,
-    /// `ASSETPACK_TEST_KILL_AT=committed|switched` (any other step name works too).
+    /// `ASSETPACK_TEST_KILL_AT=committed|switched` (any other step name works too); and the window size
+    /// `ASSETPACK_TEST_WINDOW_ITEMS=N`.
     package static func fromEnvironment() -> InstallTestSeam {
         // getenv, not ProcessInfo: this runs on every start, and the up-to-date path must stay short.
         func variable(_ name: String) -> String? { CurrentProcess.environment(name) }
-        return InstallTestSeam(killAfterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
+        return InstallTestSeam(windowItems: variable("ASSETPACK_TEST_WINDOW_ITEMS").flatMap { Int($0) },
+                               killAfterFiles: variable("ASSETPACK_TEST_KILL_AFTER_FILES").flatMap { Int($0) },
                                killAfterBytes: variable("ASSETPACK_TEST_KILL_AFTER_BYTES").flatMap { UInt64($0) },
                                killAtPhase: variable("ASSETPACK_TEST_KILL_AT").flatMap { ExpansionProgress.Phase(rawValue: $0) })
     }

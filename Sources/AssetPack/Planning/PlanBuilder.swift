@@ -110,12 +110,17 @@ struct PlanBuilder {
 
     /// Adds a file's size to the total, enforcing ``maxTotalBytes``.
     private mutating func count(_ item: ExpansionItem, origin: String) throws(AssetPackError) {
-        let (sum, overflow) = totalBytes.addingReportingOverflow(item.size)
-        guard !overflow, sum <= maxTotalBytes else {
+        totalBytes = try Self.adding(item, to: totalBytes, limit: maxTotalBytes, origin: origin)
+    }
+
+    /// `total` plus the size of `item`, refused past `limit` (``ExpansionOptions/maxTotalBytes``).
+    static func adding(_ item: ExpansionItem, to total: UInt64, limit: UInt64, origin: String) throws(AssetPackError) -> UInt64 {
+        let (sum, overflow) = total.addingReportingOverflow(item.size)
+        guard !overflow, sum <= limit else {
             throw AssetPackError(.limitExceeded, "\"\(item.path)\" (\(item.size) bytes) brings the expansion past its limit of "
-                                 + "\(maxTotalBytes) bytes in all (ExpansionOptions.maxTotalBytes)", path: origin)
+                                 + "\(limit) bytes in all (ExpansionOptions.maxTotalBytes)", path: origin)
         }
-        totalBytes = sum
+        return sum
     }
 
     private static func conflict(_ previous: Seen, _ item: Seen) -> AssetPackError {

@@ -1,0 +1,74 @@
+/// Makes the ``ExpansionItem`` of each manifest entry of a bundle: its path, size, CRC-32, mode and SHA-256,
+/// and where its bytes are (a plain file of the bundle, an entry of a pack archive, or a delivered file),
+/// as ``BundleManifest/Entry/location(origin:)`` reads the manifest. Shared by the planners of a whole
+/// manifest (``ManifestPlanner``) and of one a window at a time (``ManifestWindowPlanner``).
+struct ManifestItems {
+    /// The bundle as stored.
+    let source: ResolvedSource
+    let options: ExpansionOptions
+    /// The bundle when its files are delivered (``DeliveredBundleSource``): every file's origin is then
+    /// ``ExpansionItem/Origin/delivered(_:)``.
+    let delivered: DeliveredBundleSource?
+    /// The pack archives named so far, and the last one (consecutive files of a pack archive name the same
+    /// archive: it is reused without parsing its path or looking it up again).
+    private var archives: [AssetPath: ArchiveHandle] = [:]
+    private var last: (file: String, handle: ArchiveHandle)?
+
+    /// The items of the bundle `source` (stored, or delivered as `delivered`).
+    init(source: ResolvedSource, options: ExpansionOptions, delivered: DeliveredBundleSource? = nil) {
+        self.source = source
+        self.options = options
+        self.delivered = delivered
+    }
+
+    /// The item of `entry`.
+    mutating func item(for entry: BundleManifest.Entry) throws(AssetPackError) -> ExpansionItem {
+        let path = try AssetPath(entry.path)
+        switch entry.kind {
+        case .directory:
+            return .directory(path, permissions: PermissionPolicy.directory(entry.mode))
+        case .file:
+            let from = try origin(of: entry)
+            let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
+            return ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
+                                 permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
+                                 digest: try Self.digest(entry))
+        }
+    }
+
+    /// The entry's SHA-256 as its bytes (checked as 64 lowercase hex digits with the manifest's entries).
+    private static func digest(_ entry: BundleManifest.Entry) throws(AssetPackError) -> SHA256Digest? {
+        guard let hex = entry.sha256 else { return nil }
+        guard let digest = SHA256Digest(hex: hex) else {
+            throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" has a SHA-256 that is not 64 lowercase hex digits",
+                                 path: BundleManifest.path)
+        }
+        return digest
+    }
+
+    /// Where `entry`'s bytes are: a delivered file, or in this bundle.
+    private mutating func origin(of entry: BundleManifest.Entry) throws(AssetPackError) -> ExpansionItem.Origin {
+        if let delivered {
+            _ = try entry.location(origin: BundleManifest.path)  // checks the storage as for a local bundle
+            return .delivered(DeliveredFile(bundle: delivered, entry: entry))
+        }
+        if let last, let storage = entry.storage, storage.form == .packed, storage.file == last.file,
+           let inner = storage.entry, !inner.isEmpty {
+            return .zipEntry(last.handle, entryName: inner)
+        }
+        switch try entry.location(origin: BundleManifest.path) {
+        case .plain(let file):
+            return source.origin(of: file)
+        case .packed(let archive, let name):
+            let handle: ArchiveHandle
+            if let known = archives[archive] {
+                handle = known
+            } else {
+                handle = ArchiveHandle(in: source.access, at: archive, limits: options.limits)
+                archives[archive] = handle
+            }
+            last = (entry.storage?.file ?? "", handle)
+            return .zipEntry(handle, entryName: name)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+@testable import AssetPack
+import Testing
+
+/// ``PlanWindowBuilder``: the items of a sorted tree, window by window, are those of a whole plan; anything
+/// that may collide, or comes out of order, is left undecided (for the whole plan to word).
+@Suite struct PlanWindowBuilderTests {
+    static func file(_ path: String) throws -> ExpansionItem {
+        ExpansionItem(path: try AssetPath(path), kind: .file, size: 1, permissions: 0o644)
+    }
+
+    static func directory(_ path: String) throws -> ExpansionItem { .directory(try AssetPath(path)) }
+
+    /// The items added, taken in windows of `size`, and the folders open at each handover.
+    static func windows(_ items: [ExpansionItem], size: Int) throws -> (items: [ExpansionItem], open: [[String]], undecided: Bool) {
+        var builder = PlanWindowBuilder()
+        var taken: [ExpansionItem] = [], open: [[String]] = []
+        for item in items {
+            try builder.add(item, from: "test")
+            if builder.items.count >= size {
+                taken += builder.takeWindow()
+                open.append(builder.openFolders.map(\.string))
+            }
+        }
+        taken += builder.takeWindow()
+        return (taken, open, builder.isUndecided)
+    }
+
+    static let sorted = ["a.txt", "d", "d/e/f.txt", "d/e/g.txt", "d/h.txt", "d-x/i.txt", "m/n/o/p.txt", "z.txt"]
+
+    @Test(arguments: [1, 2, 3, 100])
+    func windowsHoldTheItemsOfAWholePlan(size: Int) throws {
+        let items = try Self.sorted.map { $0 == "d" ? try Self.directory($0) : try Self.file($0) }
+        var whole = PlanBuilder()
+        for item in items { try whole.add(item, from: "test") }
+        let expected = whole.takeSortedItems()
+        let windowed = try Self.windows(items, size: size)
+        #expect(!windowed.undecided)
+        #expect(windowed.items.map(\.path.string) == expected.map(\.path.string))
+        #expect(windowed.items.map(\.kind) == expected.map(\.kind))
+        #expect(windowed.items.map(\.permissions) == expected.map(\.permissions))
+    }
+
+    @Test func theOpenFoldersAreThoseOfTheLastItem() throws {
+        let items = try ["d/e/f.txt", "d/e/g.txt", "d/h.txt"].map(Self.file)
+        let windowed = try Self.windows(items, size: 3)  // d, d/e, d/e/f.txt | d/e/g.txt, d/h.txt
+        #expect(windowed.open.first == ["d", "d/e"])
+    }
+
+    @Test(arguments: [
+        ["b.txt", "a.txt"],  // out of order
+        ["a.txt", "a.txt"],  // twice
+        ["A/x.txt", "B.txt", "a/y.txt"],  // folders that differ in case, windows apart
+        ["A.txt", "B.txt", "a.txt"],  // files that differ in case
+        ["a", "a/b.txt"],  // a file and a folder of one name
+        ["cafe\u{301}.txt", "caf\u{E9}.txt"],  // decomposed and composed (in byte order)
+    ])
+    func whatMayCollideIsUndecided(_ paths: [String]) throws {
+        let windowed = try Self.windows(try paths.map(Self.file), size: 1)
+        #expect(windowed.undecided)
+    }
+
+    @Test func namesAlikeInDifferentFoldersAreNoCollision() throws {
+        let windowed = try Self.windows(try ["a/x.txt", "a/y/x.txt", "b/X.txt", "b/x"].map(Self.file), size: 1)
+        #expect(!windowed.undecided)
+        #expect(windowed.items.count == 7)
+    }
+
+    @Test func reservedNamesAndTheTotalAreRefusedAsByAWholePlan() throws {
+        var builder = PlanWindowBuilder()
+        #expect(throws: AssetPackError.self) { try builder.add(try Self.file(".assetpack/x"), from: "test") }
+        var limited = PlanWindowBuilder(maxTotalBytes: 1)
+        try limited.add(try Self.file("a"), from: "test")
+        let error = #expect(throws: AssetPackError.self) { try limited.add(try Self.file("b"), from: "test") }
+        #expect(error?.code == .limitExceeded)
+    }
+}
