@@ -30,6 +30,24 @@ import TestSupport
         #expect(lines.last?.hasSuffix("3 entries") == true)
     }
 
+    /// Names are the archive's to choose: printed raw, an escape sequence would clear the screen or retitle
+    /// the terminal, and a line feed would fake an entry of its own.
+    @Test func listPrintsControlCharactersOfNamesEscaped() throws {
+        let dir = try TemporaryDirectory("cli-list-controls")
+        let names = ["EVIL\u{1B}[2J\u{1B}]0;pwned\u{07}\rFAKE.txt", "line1\nfake_entry.txt", "c1\u{9B}31m.txt"]
+        var entries = names.map { RawZip.file(raw: Array($0.utf8), Array("x".utf8)) }
+        entries.append(RawZip.Entry(name: Array("odd-method.bin".utf8), data: [1], method: 25_856))
+        try writeBytes(RawZip(entries).bytes, to: dir.file("names.zip"))
+        let result = try run(tool, ["list", dir.file("names.zip")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 6, "a header, four entries, the total: \(lines)")
+        #expect(lines.contains { $0.hasSuffix(#"EVIL\u{1b}[2J\u{1b}]0;pwned\u{7}\u{d}FAKE.txt"#) })
+        #expect(lines.contains { $0.hasSuffix(#"line1\u{a}fake_entry.txt"#) })
+        #expect(lines.contains { $0.contains("unknown (25856)") && $0.hasSuffix("odd-method.bin") }, "the method is not cut short")
+    }
+
     @Test func listJSONMatchesPythonsView() throws {
         try ExternalTool.python3.require()
         let dir = try TemporaryDirectory("cli-list-json")

@@ -81,14 +81,26 @@ extension AssetPath {
 
     /// A name in quotes with control characters escaped, safe to print.
     static func quoted(_ text: String) -> String {
-        var out = "\""
+        "\"" + printable(text) + "\""
+    }
+
+    /// `text` with its control characters (C0, DEL and C1: escape sequences, carriage returns, line feeds)
+    /// written as `\u{1b}`, so that a name read from an archive or a manifest cannot move the cursor, clear
+    /// the screen or fake a line of its own when printed to a terminal.
+    package static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+            if isControl(scalar) {
                 out += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

@@ -38,19 +38,19 @@ struct BundleListing {
 
     /// The heading, the file table with its total, and one zip table per packed archive.
     func table() -> String {
-        let names = files.map(\.path)
+        let names = files.map { AssetPath.printable($0.path) }
         let width = max(4, names.map(\.count).max() ?? 0)
         var out = "\(folder): \(counted(files.count, "file")), \(counted(folders.count, "folder")), "
             + "\(counted(archives.count, "packed archive")) (\(located.path))\n"
-        out += "    Length  CRC-32    " + "Name".padding(toLength: width, withPad: " ", startingAt: 0) + "  Stored\n"
+        out += "    Length  CRC-32    " + padded("Name", width) + "  Stored\n"
         var total: UInt64 = 0
-        for file in files {
+        for (file, name) in zip(files, names) {
             total += file.size ?? 0
             out += pad(file.size ?? 0, 10) + "  " + hex(file.crc32 ?? 0) + "  "
-            out += file.path.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Self.stored(file) + "\n"
+            out += padded(name, width) + "  " + AssetPath.printable(Self.stored(file)) + "\n"
         }
         out += pad(total, 10) + "            \(counted(files.count, "file"))\n"
-        for (path, archive) in archives { out += "\n\(path):\n" + AssetPackCLI.table(archive) }
+        for (path, archive) in archives { out += "\n\(AssetPath.printable(path)):\n" + AssetPackCLI.table(archive) }
         return out
     }
 

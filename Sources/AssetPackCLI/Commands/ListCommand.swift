@@ -48,11 +48,16 @@ func table(_ archive: ZipArchive) -> String {
     for entry in archive.entries {
         total += entry.uncompressedSize
         out += pad(entry.uncompressedSize, 10) + "  " + pad(entry.compressedSize, 11) + "  "
-        out += entry.method.description.padding(toLength: 12, withPad: " ", startingAt: 0) + "  "
-        out += hex(entry.crc32) + "  " + entry.name + "\n"
+        out += padded(entry.method.description, 12) + "  "
+        out += hex(entry.crc32) + "  " + AssetPath.printable(entry.name) + "\n"
     }
     out += pad(total, 10) + "  " + String(repeating: " ", count: 39) + "\(archive.entries.count) entries\n"
     return out
+}
+
+/// `text` followed by spaces up to `width` characters (never cut short).
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 
 /// One entry of `list --json`: a view of the entry, encoded field by field as it is shown.

@@ -28,12 +28,12 @@ public struct CompressionMethod: RawRepresentable, Hashable, Sendable, CustomStr
     /// True for the methods this library can read and write.
     public var isSupported: Bool { self == .stored || self == .deflate }
 
-    /// A human name, e.g. `deflate (8)`.
+    /// A human name, e.g. `deflate (8)`; `unknown (N)` for a number the APPNOTE gives no method.
     public var description: String {
         let names: [UInt16: String] = [
             0: "stored", 1: "shrunk", 6: "imploded", 8: "deflate", 9: "deflate64", 12: "bzip2", 14: "lzma",
             18: "ibm-terse", 19: "lz77", 93: "zstd", 95: "xz", 96: "jpeg", 97: "wavpack", 98: "ppmd", 99: "aes",
         ]
-        return "\(names[rawValue] ?? "method") (\(rawValue))"
+        return "\(names[rawValue] ?? "unknown") (\(rawValue))"
     }
 }
