@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import AssetPackSystem
 
 /// `assetpack`: pack an app's asset tree into a bundle, and put a bundle on writable storage.
@@ -48,14 +49,21 @@ struct AssetPackCommand: ParsableCommand {
         configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
     }
 
-    /// Ends with `error`: as JSON when `--json` was given (help and `--version` excepted), else as
-    /// argument-parser prints it.
+    /// Ends with `error`: as JSON when `--json` was given; a command-line error as one line on stderr,
+    /// `assetpack: error: MESSAGE (see 'assetpack COMMAND --help')`, like every other failure; anything else
+    /// (help, `--version`, a failure of the command) as argument-parser prints it.
     private static func end(with error: any Error, arguments: [String]) -> Never {
         let status = ExitStatus(any: error)
-        guard Reporting.context.json, status != .success else { exit(withError: error) }
-        if Reporting.context.command == "assetpack", let name = arguments.first(where: commandNames.contains) {
+        if Reporting.context.command == "assetpack", let name = arguments.first(where: commandNames.contains), name != "help" {
             Reporting.context.command = name
         }
+        if status == .usage && !Reporting.context.json {
+            let command = Reporting.context.command == "assetpack" ? "assetpack" : "assetpack " + Reporting.context.command
+            let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            FileHandle.standardError.write(Data("assetpack: error: \(text) (see '\(command) --help')\n".utf8))
+            CurrentProcess.exit(status.rawValue)
+        }
+        guard Reporting.context.json, status != .success else { exit(withError: error) }
         let report = ErrorReport(status, code: status == .usage ? "usage" : "failure", message: message(for: error))
         print(JSONReport.failure(report, command: Reporting.context.command))
         CurrentProcess.exit(status.rawValue)

@@ -164,16 +164,25 @@ import TestSupport
         let close = try run(tool, ["expnad", "app.bundle", "--to", "out"])
         #expect(close.status == 64)
         #expect(close.stdout.isEmpty)
-        #expect(close.stderr == """
-            Error: Unknown command 'expnad'; did you mean 'expand'?
-            Usage: assetpack <subcommand>
-              See 'assetpack --help' for more information.
-
-            """)
+        #expect(close.stderr == "assetpack: error: Unknown command 'expnad'; did you mean 'expand'? (see 'assetpack --help')\n")
         let far = try run(tool, ["frobnicate"])
         #expect(far.status == 64)
-        #expect(far.stderr.hasPrefix("Error: Unknown command 'frobnicate'; the commands are build, expand, list, verify"))
-        #expect(try run(tool, ["bild", "--help"]).stderr.hasPrefix("Error: Unknown command 'bild'; did you mean 'build'?"))
+        #expect(far.stderr.hasPrefix("assetpack: error: Unknown command 'frobnicate'; the commands are build, expand, list, verify"))
+        #expect(try run(tool, ["bild", "--help"]).stderr.hasPrefix("assetpack: error: Unknown command 'bild'; did you mean 'build'?"))
+    }
+
+    /// A command-line error is one line on stderr, as every failure is, naming the command's help.
+    @Test(arguments: [
+        (["expand", "x.zip", "--no-snyc", "--to", "out"], "Unknown option '--no-snyc'. Did you mean '--no-sync'?"),
+        (["expand", "x.zip", "--jobs", "-1", "--to", "out"], "Missing value for '--jobs <n>'"),
+        (["list"], "Missing expected argument"),
+    ])
+    func aCommandLineErrorIsOneLine(arguments: [String], message: String) throws {
+        let result = try run(tool, arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("assetpack: error: " + message), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("(see 'assetpack \(arguments[0]) --help')\n"), "\(result.stderr)")
     }
 
     @Test func valueNamesAreTheSameAcrossCommands() throws {

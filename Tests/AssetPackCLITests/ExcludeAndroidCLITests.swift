@@ -73,7 +73,7 @@ import TestSupport
         let result = try run(tool, ["build", try sourceTree(dir), "-o", dir.file("out"), "--exclude", "[a-z"])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.split(separator: "\n").first == "Error: exclude pattern \"[a-z\" has a [ without its ].")
+        #expect(result.stderr == "assetpack: error: exclude pattern \"[a-z\" has a [ without its ]. (see 'assetpack build --help')\n")
         #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
     }
 
@@ -178,6 +178,6 @@ import TestSupport
         #expect(result.stderr.isEmpty)
         let text = try run(tool, ["build", try sourceTree(dir), "--print-android-settings", "--quiet", "--verbose"], cwd: dir.path)
         #expect(text.status == 64)
-        #expect(text.stderr.split(separator: "\n").first == "Error: Give either --verbose or --quiet, not both.")
+        #expect(text.stderr == "assetpack: error: Give either --verbose or --quiet, not both. (see 'assetpack build --help')\n")
     }
 }
