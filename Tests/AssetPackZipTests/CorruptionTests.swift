@@ -430,6 +430,29 @@ func rebuiltDirectory(_ sample: SampleArchive, _ change: (inout [CentralDirector
         #expect(contents == ["": []])
     }
 
+    /// How a directory entry's local header is broken (`unzip -t`: "bad zipfile offset (local header sig)").
+    static let directoryHeaderDamages: [(label: String, code: ZipError.Code, apply: @Sendable (inout [UInt8], Int) -> Void)] = [
+        ("signature", .format, { bytes, local in bytes.patch(UInt32(0x0403_4b50 ^ 0xFF), at: local) }),
+        ("name", .headerMismatch, { bytes, local in bytes.replaceSubrange(local + 30..<local + 32, with: Array("..".utf8)) }),
+        ("method 99", .headerMismatch, { bytes, local in bytes.patch(UInt16(99), at: local + FieldOffset.Local.method) }),
+    ]
+
+    @Test(arguments: 0..<directoryHeaderDamages.count)
+    func aDirectoryEntrysLocalHeaderIsCheckedThoughItHasNoData(_ damage: Int) throws {
+        // "d/" and "d/a.txt": the local name "d/" becomes "..", a bad signature, or method 99.
+        let (label, code, apply) = Self.directoryHeaderDamages[damage]
+        var (bytes, layout) = RawZip([RawZip.directory("d/"), RawZip.file("d/a.txt", [1, 2, 3])]).build()
+        #expect(try ZipArchive(source: MemorySource(bytes, name: "dir.zip")).verify() == 3, "the control")
+        apply(&bytes, layout.localOffsets[0])
+        let archive = try ZipArchive(source: MemorySource(bytes, name: "dir.zip"))
+        let directory = try archive.requireEntry(named: "d/")
+        for error in [zipError { () throws(ZipError) in try archive.verify() },
+                      zipError { () throws(ZipError) in try archive.checkLocalHeader(of: directory) }] {
+            #expect(error?.code == code, "\(label): \(String(describing: error))")
+            #expect(error?.entry == "d/" && error?.archive == "dir.zip", "\(label)")
+        }
+    }
+
     @Test func deflatedEmptyEntryWithNoCompressedBytesReads() throws {
         // Some writers store an empty deflated file as zero bytes of deflate data.
         var writer = ByteWriter()
