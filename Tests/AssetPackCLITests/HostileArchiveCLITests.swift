@@ -93,8 +93,25 @@ import TestSupport
             entry.localName = Array("other.bin".utf8)
             return RawZip([RawZip.file("fine.txt", [1]), entry]).bytes
         }, mentions: ["\"named.bin\""]),
-        Hostile(label: "ratio bomb", bytes: { RawZip([try RawZip.deflated("zeros.bin", [UInt8](repeating: 0, count: 8 << 20))]).bytes },
-                mentions: ["\"zeros.bin\"", "compression-ratio limit of 1000:1"]),
+        Hostile(label: "ratio bomb", bytes: {
+            // 8 MiB of zeros (1,030:1, a genuine stream) declared as 3.75 GiB: more than deflate can give.
+            var bomb = try RawZip.deflated("zeros.bin", [UInt8](repeating: 0, count: 8 << 20))
+            bomb.uncompressedSize = 0xF000_0000
+            return RawZip([bomb]).bytes
+        }, mentions: ["\"zeros.bin\"", "compression-ratio limit of 1032:1"]),
+        Hostile(label: "directory local header names ../EVIL/", bytes: {
+            var directory = RawZip.directory("d/")
+            directory.localName = Array("../EVIL/".utf8)
+            return RawZip([directory, RawZip.file("d/a.txt", [1])]).bytes
+        }, mentions: ["\"d/\"", "local header names"]),
+        Hostile(label: "damaged stored inner zip", bytes: {
+            // pk/inner.zip, stored, with its entry's mode changed from 0644 to 0755 in its central directory
+            // and the outer CRC-32 left as it was (unzip -t: "bad CRC").
+            let inner = RawZip([RawZip.file("pk/in1.txt", Array("inner\n".utf8), mode: 0o644)]).build()
+            var outer = RawZip([RawZip.file("pk/inner.zip", inner.bytes)]).build()
+            outer.bytes.patch(UInt32(0o100755) << 16, at: outer.layout.dataOffsets[0] + inner.layout.centralOffsets[0] + 38)
+            return outer.bytes
+        }, mentions: ["\"pk/inner.zip\"", "CRC-32 mismatch"]),
         Hostile(label: "random bytes", bytes: { var random = SeededRandom(seed: 1); return random.bytes(50_000) },
                 mentions: ["not a zip archive"]),
         Hostile(label: "empty file", bytes: { [] }, mentions: ["not a zip archive"]),
@@ -132,8 +149,21 @@ import TestSupport
         "newline and escape in a name": 77, "empty name": 77, "symbolic link": 77, "FIFO": 77, "duplicate names": 77,
         "case twins": 77, "encrypted": 77, "bzip2": 77, "ratio bomb": 77,
         "CRC-32 mismatch": 65, "random bytes": 65, "empty file": 65,
-        "damaged deflate data": 65, "a size that lies": 65, "local header disagrees": 65,
+        "damaged deflate data": 65, "damaged stored inner zip": 65,
+        "directory local header names ../EVIL/": 65, "a size that lies": 65, "local header disagrees": 65,
     ]
+
+    @Test func aFileOfOneRepeatedByteIsNoBomb() throws {
+        // 2 MiB of zeros at level 9 (as `zip -9`): about 1,023:1, within deflate's ceiling, so verify and expand accept it.
+        let (scratch, destination) = try stage("cli-blank")
+        let blank = [UInt8](repeating: 0, count: 2 << 20)
+        try writeBytes(RawZip([try RawZip.deflated("z.bin", blank)]).bytes, to: scratch.file("z.zip"))
+        let verified = try run(tool, ["verify", scratch.file("z.zip")])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let expanded = try run(tool, ["expand", scratch.file("z.zip"), "--to", destination])
+        #expect(expanded.status == 0, "\(expanded.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination + "/z.bin")) == Data(blank))
+    }
 
     // MARK: - Faults of the machine
 

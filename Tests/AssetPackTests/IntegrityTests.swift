@@ -22,6 +22,7 @@ import TestSupport
     enum Field {
         static let localCRC = 14, localCompressed = 18, localUncompressed = 22
         static let centralCRC = 16, centralCompressed = 20, centralUncompressed = 24, centralLocalOffset = 42
+        static let localSignature = 0, localMethod = 8, centralMethod = 10, centralMode = 40
     }
 
     struct Damage: Sendable, CustomTestStringConvertible {
@@ -120,6 +121,68 @@ import TestSupport
             let tree = try stage.accept(placement)
             #expect(tree?.files == Self.contents ? true : false)
         }
+    }
+
+    /// An outer archive whose only entry is `pk/inner.zip`, a stored zip (`inner`) holding `pk/in1.txt`
+    /// (mode 0644); and where the inner central header lies in the outer archive's bytes.
+    static func nestedArchive() -> (bytes: [UInt8], inner: [UInt8], innerCentral: Int) {
+        let (inner, innerLayout) = RawZip([RawZip.file("pk/in1.txt", Array("inner\n".utf8), mode: 0o644)]).build()
+        let (outer, outerLayout) = RawZip([RawZip.file("pk/inner.zip", inner)]).build()
+        return (outer, inner, outerLayout.dataOffsets[0] + innerLayout.centralOffsets[0])
+    }
+
+    /// Damage inside a stored inner archive's central directory, the outer CRC-32 left as it was: what a
+    /// reader of the inner archive in place (a byte range of the outer one) would trust without looking.
+    static let innerDirectoryDamages: [(label: String, field: Int, value: UInt16)] = [
+        ("inner mode 0644 made 0755", Field.centralMode, UInt16(0o100755)),
+        ("inner method made 99", Field.centralMethod, 99),
+    ]
+
+    @Test(arguments: 0..<innerDirectoryDamages.count, Placement.allCases)
+    func aDamagedStoredInnerArchiveIsTheOuterEntrysCRCMismatch(_ damage: Int, _ placement: Placement) throws {
+        // As the source, pk/inner.zip is unzipped in place; inside a tree, it stays a file (one level).
+        let (label, field, value) = Self.innerDirectoryDamages[damage]
+        let stage = try HostileStage("integrity-nested")
+        var (bytes, _, innerCentral) = Self.nestedArchive()
+        bytes.put(value, at: innerCentral + field)
+        let error = try stage.refuse(bytes, placement)
+        expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "\"pk/inner.zip\"", "CRC-32"])
+        #expect(error?.zipError?.code == .checksum, "\(label): \(String(describing: error))")
+        stage.expectIntact(absent: ["pk"])
+    }
+
+    @Test(arguments: Placement.allCases)
+    func anUndamagedStoredInnerArchiveExpands(_ placement: Placement) throws {
+        // The control of the test above.
+        let stage = try HostileStage("integrity-nested-good")
+        let (bytes, inner, _) = Self.nestedArchive()
+        let path = stage.archivePath(placement).path
+        try makeParent(path)
+        try writeBytes(bytes, to: path)
+        // As the source, pk/inner.zip is unzipped into its folder pk/.
+        let expected = placement == .asSource ? ["pk/pk/in1.txt": Array("inner\n".utf8)] : ["pk/inner.zip": inner]
+        #expect(try stage.accept(placement)?.files == expected)
+    }
+
+    /// How a directory entry's local header is broken; `unzip -t` reports "bad zipfile offset (local header
+    /// sig)" for the first, Python refuses all three.
+    static let directoryHeaderDamages: [(label: String, code: ZipError.Code)] = [
+        ("no local header signature", .format), ("local header names ../EVIL/", .headerMismatch), ("local header says method 99", .headerMismatch),
+    ]
+
+    @Test(arguments: 0..<directoryHeaderDamages.count, Placement.allCases)
+    func aDirectoryEntrysBrokenLocalHeaderIsAnError(_ damage: Int, _ placement: Placement) throws {
+        let (label, code) = Self.directoryHeaderDamages[damage]
+        var directory = RawZip.directory("d/")
+        if damage == 1 { directory.localName = Array("../EVIL/".utf8) }
+        var (bytes, layout) = RawZip([directory, RawZip.file("d/a.txt", Array("a".utf8))]).build()
+        if damage == 0 { bytes.put(UInt32(0x0403_4b50 ^ 0xFF), at: layout.localOffsets[0] + Field.localSignature) }
+        if damage == 2 { bytes.put(UInt16(99), at: layout.localOffsets[0] + Field.localMethod) }
+        let stage = try HostileStage("integrity-directory")
+        let error = try stage.refuse(bytes, placement)
+        expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "\"d/\""])
+        #expect(error?.zipError?.code == code, "\(label): \(String(describing: error))")
+        stage.expectIntact(absent: ["d/a.txt"])
     }
 
     @Test func aDamagedEntryAfterAnUpgradeKeepsThePreviousVersionAndTheNextRunStartsAfresh() throws {

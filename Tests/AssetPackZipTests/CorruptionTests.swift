@@ -375,6 +375,28 @@ func rebuiltDirectory(_ sample: SampleArchive, _ change: (inout [CentralDirector
         #expect(try openAndReadAll(sample.bytes, limits: ZipLimits(maxEntries: 3, maxTotalUncompressedSize: 5_600)).count == 3)
     }
 
+    @Test(arguments: [1, 6, 9])
+    func noGenuineDeflateStreamPassesTheDefaultRatioLimit(level: Int) throws {
+        // 16 MiB of one byte is deflate's best case (zlib: about 1,030:1 at levels 6-9); read with the
+        // default limits, declared sizes and real output alike stay within the ceiling.
+        let blank = [UInt8](repeating: 0x20, count: 16 << 20)
+        var entry = RawZip.Entry(name: Array("blank.bin".utf8), data: try BlockDeflater(level: level).deflate(blank), method: 8)
+        entry.crc32 = CRC32.checksum(blank)
+        entry.uncompressedSize = UInt32(blank.count)
+        #expect(Double(blank.count) / Double(entry.data.count) <= ZipLimits.deflateMaxRatio)
+        #expect(ZipLimits.default.maxCompressionRatio == ZipLimits.deflateMaxRatio)
+        let archive = try ZipArchive(source: MemorySource(RawZip([entry]).bytes, name: "blank.zip"))
+        #expect(try archive.verify() == UInt64(blank.count))
+    }
+
+    @Test func declaredSizesPastDeflatesCeilingAreRefused() {
+        // 1,033 bytes per compressed byte is more than any deflate stream gives: the sizes lie.
+        let input: UInt64 = 2 << 20
+        #expect(throws: Never.self) { try ZipLimits.default.checkRatio(output: 1_032 * input, input: input) }
+        let error = zipError { () throws(ZipError) in try ZipLimits.default.checkRatio(output: 1_033 * input, input: input) }
+        #expect(error?.code == .limitExceeded && error?.message.contains("1032:1") == true)
+    }
+
     @Test func failedReaderKeepsFailing() throws {
         var sample = try SampleArchive.make()
         let crc = sample.bytes.readLE(UInt32.self, at: sample.centralOffsets[1] + FieldOffset.Central.crc)
@@ -406,6 +428,29 @@ func rebuiltDirectory(_ sample: SampleArchive, _ change: (inout [CentralDirector
                               centralDirectoryOffset: UInt32(directoryOffset), comment: []).encode(into: &writer)
         let contents = try openAndReadAll(writer.bytes)
         #expect(contents == ["": []])
+    }
+
+    /// How a directory entry's local header is broken (`unzip -t`: "bad zipfile offset (local header sig)").
+    static let directoryHeaderDamages: [(label: String, code: ZipError.Code, apply: @Sendable (inout [UInt8], Int) -> Void)] = [
+        ("signature", .format, { bytes, local in bytes.patch(UInt32(0x0403_4b50 ^ 0xFF), at: local) }),
+        ("name", .headerMismatch, { bytes, local in bytes.replaceSubrange(local + 30..<local + 32, with: Array("..".utf8)) }),
+        ("method 99", .headerMismatch, { bytes, local in bytes.patch(UInt16(99), at: local + FieldOffset.Local.method) }),
+    ]
+
+    @Test(arguments: 0..<directoryHeaderDamages.count)
+    func aDirectoryEntrysLocalHeaderIsCheckedThoughItHasNoData(_ damage: Int) throws {
+        // "d/" and "d/a.txt": the local name "d/" becomes "..", a bad signature, or method 99.
+        let (label, code, apply) = Self.directoryHeaderDamages[damage]
+        var (bytes, layout) = RawZip([RawZip.directory("d/"), RawZip.file("d/a.txt", [1, 2, 3])]).build()
+        #expect(try ZipArchive(source: MemorySource(bytes, name: "dir.zip")).verify() == 3, "the control")
+        apply(&bytes, layout.localOffsets[0])
+        let archive = try ZipArchive(source: MemorySource(bytes, name: "dir.zip"))
+        let directory = try archive.requireEntry(named: "d/")
+        for error in [zipError { () throws(ZipError) in try archive.verify() },
+                      zipError { () throws(ZipError) in try archive.checkLocalHeader(of: directory) }] {
+            #expect(error?.code == code, "\(label): \(String(describing: error))")
+            #expect(error?.entry == "d/" && error?.archive == "dir.zip", "\(label)")
+        }
     }
 
     @Test func deflatedEmptyEntryWithNoCompressedBytesReads() throws {

@@ -65,6 +65,8 @@ public protocol SizedAssetSource: AssetSource {
 /// instead of forward-only.
 public protocol RandomAccessAssetSource: AssetSource {
     /// Random access to the file at `path`, or nil when this file cannot be read that way
-    /// (e.g. a deflated entry of an outer archive).
+    /// (e.g. a deflated entry of an outer archive). ``ZipAssetSource`` verifies a stored entry against its
+    /// CRC-32 before it hands out the range, since a nested archive read in place trusts bytes its own
+    /// entries' checksums do not cover.
     func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)?
 }

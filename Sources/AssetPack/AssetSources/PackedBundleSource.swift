@@ -78,7 +78,8 @@ public struct PackedBundleSource: AssetSource, SizedAssetSource, RandomAccessAss
 
     /// Random access to the file at `path` when `base` offers it: a plain file as `base` gives it, a file
     /// packed stored as a byte range of its archive; nil otherwise (deflated, or `base` is forward-only).
-    /// The bytes are not checked against the manifest's CRC-32 (only the size is).
+    /// A packed file's bytes are checked against its entry's CRC-32 first, as every stored entry handed out
+    /// as a byte range is; a plain file's, as `base` hands them out; only the size is compared with the manifest's.
     /// - Throws: as ``open(_:)``; `.verification` when the size differs from the manifest's.
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let file = try requireFile(path)

@@ -7,8 +7,9 @@ import AssetPackZip
 /// entries), as `ZipArchive/contentsOfDirectory(_:)` gives them; names are returned as stored, and
 /// checking them is the walker's job. ``open(_:)`` returns the entry's verified stream.
 ///
-/// Random access: a stored entry is a byte range of the archive (a `SliceSource`), so a stored zip
-/// inside it can be opened with `ZipArchive` in place; a deflated entry gives nil and must be read
+/// Random access: a stored entry is a byte range of the archive (a `SliceSource`, verified against the
+/// entry's CRC-32 first), so a stored zip inside it can be opened with `ZipArchive` in place; a deflated
+/// entry gives nil and must be read
 /// forward-only. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
 /// the regular file of its data (`ArchiveEntryPolicy`).
 public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
@@ -64,8 +65,9 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     }
 
     /// A stored file entry as a byte range of the archive; nil for a deflated (or encrypted) entry.
-    /// The range is not verified: read it as an archive (which checks its own entries) or check it yourself.
-    /// - Throws: as ``open(_:)``.
+    /// The entry is read once and its size and CRC-32 checked before the range is returned: an archive
+    /// read in place checks its own entries' data, but not its central directory or local headers.
+    /// - Throws: as ``open(_:)``; `.archive` when the entry's bytes do not match its CRC-32.
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let entry = try fileEntry(path)
         guard entry.compressedSize == entry.uncompressedSize else { return nil }

@@ -6,6 +6,7 @@ import AssetPackZip
 /// links are refused unless allowed. Every entry goes to the ``PlanBuilder``, which refuses duplicates, case and normalization
 /// twins, and a file that is also a folder — what a walk of the archive's folded index could not notice
 /// (a leading `/`, empty components, a name stored twice, a directory entry beside a file of that name).
+/// A directory entry's local header is read and checked here, since no reader opens it later.
 ///
 /// One loop serves both archives the expander meets; a small ``Rules`` value says how they differ:
 /// - an archive given as the source (``Rules/source(root:options:)``: `assetpack expand app.zip`): the
@@ -72,6 +73,7 @@ struct ArchiveEntryPlanner {
             if target.isRoot { continue }
             switch entry.kind {
             case .directory:
+                try checkLocalHeader(of: entry, in: archive, origin: origin)
                 let permissions = PermissionPolicy.directory(rules.keepsPermissions ? entry.permissions : nil)
                 try builder.add(.directory(target, permissions: permissions), from: origin)
             case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
@@ -94,6 +96,13 @@ struct ArchiveEntryPlanner {
             }
         }
         for path in nested.sorted() { try unpack(path, into: path.parent, builder: &builder) }
+    }
+
+    /// Reads a directory entry's local header (one small read) and checks it against the central one, as
+    /// opening a file entry does: nothing else ever reads it, and a broken one means a damaged archive.
+    /// - Throws: `.archive` naming the archive and the entry.
+    private func checkLocalHeader(of entry: ZipEntry, in archive: ZipArchive, origin: String) throws(AssetPackError) {
+        do throws(ZipError) { try archive.checkLocalHeader(of: entry) } catch { throw AssetPackError(error.inArchive(origin)) }
     }
 
     /// The entry's validated path below `root` (see ``ArchiveEntryPolicy``); nil for an entry outside it.

@@ -11,4 +11,13 @@ extension ZipArchive {
         let start = try LocalHeaderCheck.dataOffset(of: entry, in: source)
         return start..<(start + entry.compressedSize)
     }
+
+    /// Reads `entry`'s local header (one small read) and checks it against the central one, as
+    /// ``open(_:bufferSize:)`` does: signature, name, method and — without a data descriptor — CRC-32 and
+    /// sizes. For an entry that is never opened, a directory above all: `unzip -t` refuses a directory entry
+    /// whose local header is broken, and so must a reader that trusts the central directory's name for it.
+    /// - Throws: ``ZipError`` naming the entry: `.format`, `.headerMismatch`, `.overlap`, `.truncated`.
+    public func checkLocalHeader(of entry: ZipEntry) throws(ZipError) {
+        _ = try dataRange(of: entry)
+    }
 }

@@ -109,19 +109,38 @@ public final class ZipArchive: Sendable {
         return try open(entry).readAll(limit: limit)
     }
 
-    /// Reads and verifies every entry; throws the first failure. Returns the number of bytes checked.
+    /// Reads and verifies every entry (``verify(_:)``); throws the first failure. Returns the number of
+    /// bytes checked.
     @discardableResult
     public func verify() throws(ZipError) -> UInt64 {
         var total: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        for entry in entries where entry.kind != .directory {
-            let reader = try open(entry)
-            while true {
-                let count = try buffer.withMutableRawBytes { (raw) throws(ZipError) -> Int in try reader.read(into: raw) }
-                if count == 0 { break }
-                total += UInt64(count)
-            }
-        }
+        for entry in entries { total += try verify(entry, buffer: &buffer) }
         return total
+    }
+
+    /// Reads `entry` to its end through ``open(_:bufferSize:)``, which checks its local header against the
+    /// central one, then its size and CRC-32; a directory entry, which has no data, has its local header
+    /// checked all the same (``checkLocalHeader(of:)``). Returns the number of bytes checked.
+    /// - Throws: ``ZipError`` naming the entry, as ``open(_:bufferSize:)`` and its reads do.
+    @discardableResult
+    public func verify(_ entry: ZipEntry) throws(ZipError) -> UInt64 {
+        var buffer = [UInt8](repeating: 0, count: Int(min(entry.uncompressedSize, 256 * 1024)) + 1)
+        return try verify(entry, buffer: &buffer)
+    }
+
+    /// ``verify(_:)`` reading through `buffer`.
+    private func verify(_ entry: ZipEntry, buffer: inout [UInt8]) throws(ZipError) -> UInt64 {
+        guard entry.kind != .directory else {
+            try checkLocalHeader(of: entry)
+            return 0
+        }
+        let reader = try open(entry)
+        var total: UInt64 = 0
+        while true {
+            let count = try buffer.withMutableRawBytes { (raw) throws(ZipError) -> Int in try reader.read(into: raw) }
+            if count == 0 { return total }
+            total += UInt64(count)
+        }
     }
 }

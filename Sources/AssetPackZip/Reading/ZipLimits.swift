@@ -6,19 +6,33 @@ public struct ZipLimits: Sendable, Hashable {
     /// The most bytes all entries may declare together, uncompressed. Default 64 GiB.
     public var maxTotalUncompressedSize: UInt64
     /// The largest uncompressed/compressed ratio an entry may reach once it is past
-    /// ``ratioGraceSize`` bytes. Default 1,000 (deflate's own ceiling is about 1,032). `nil` turns it off.
+    /// ``ratioGraceSize`` bytes. `nil` turns it off.
+    ///
+    /// Default 1,032, deflate's own ceiling (``deflateMaxRatio``), so no genuine entry is ever refused:
+    /// a file of one repeated byte deflates at about 1,030:1 (zlib at levels 6–9), and a 2 MiB preallocated
+    /// database or blank image is a legitimate asset. What the default refuses is an entry whose *declared*
+    /// sizes claim more than any deflate stream can give — sizes that lie. Bombs are bounded by the other
+    /// checks: a reader never yields more than the declared size, entries may not share bytes, and the
+    /// declared sizes of an archive count against ``maxTotalUncompressedSize``. Set a lower ratio to refuse
+    /// genuine but suspicious entries.
     public var maxCompressionRatio: Double?
     /// Output below this many bytes is never judged by ratio. Default 1 MiB.
     public var ratioGraceSize: UInt64
 
     /// Limits with the documented defaults.
     public init(maxEntries: Int = 1_000_000, maxTotalUncompressedSize: UInt64 = 64 << 30,
-                maxCompressionRatio: Double? = 1_000, ratioGraceSize: UInt64 = 1 << 20) {
+                maxCompressionRatio: Double? = ZipLimits.deflateMaxRatio, ratioGraceSize: UInt64 = 1 << 20) {
         self.maxEntries = maxEntries
         self.maxTotalUncompressedSize = maxTotalUncompressedSize
         self.maxCompressionRatio = maxCompressionRatio
         self.ratioGraceSize = ratioGraceSize
     }
+
+    /// The most bytes any deflate stream (RFC 1951) can give per compressed byte: 1,032. The longest match
+    /// is 258 bytes, and its code cannot take fewer than 2 bits (a 1-bit length code and a 1-bit distance
+    /// code, in a block whose code holds nothing else but end-of-block), so 8 bits give at most 4 × 258
+    /// bytes; block headers and literals only lower it. Stored data gives 1:1.
+    public static let deflateMaxRatio: Double = 1_032
 
     /// The defaults.
     public static let `default` = ZipLimits()
