@@ -142,6 +142,24 @@ import TestSupport
         #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
     }
 
+    /// Files in `.assetpack/` at the top of a source without a manifest (the record's name, and the legacy
+    /// bundles' bookkeeping folder) are refused as conflicts, as in an archive of a tree, never dropped
+    /// while the rest expands ("expanded 1 files").
+    @Test(arguments: ["zip", "folder"])
+    func theRecordsNameAtTheTopOfASourceFailsWithOneLine(_ form: String) throws {
+        let (scratch, destination) = try stage("cli-record-name")
+        let files: ExpandCLITests.Files = ["a.txt": [1], ".assetpack/user-data.bin": [2], ".assetpack/sub/x.txt": [3]]
+        let source = scratch.file(form == "zip" ? "x.zip" : "tree")
+        if form == "zip" {
+            try RawZip(files.keys.sorted().map { RawZip.file($0, files[$0]!) }).write(to: source)
+        } else {
+            try ExpandCLITests.write(files, to: source)
+        }
+        let result = try run(tool, ["expand", source, "--to", destination])
+        expectOneLineFailure(result, status: 77, mentions: [source, ".assetpack", "reserved"], destination: destination)
+        #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
+    }
+
     /// The exit status of each hostile input's class (README, "Exit status"): refused by policy (77) or
     /// damaged (65).
     static let exitStatus: [String: Int32] = [

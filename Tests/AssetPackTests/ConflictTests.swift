@@ -48,11 +48,36 @@ import TestSupport
     }
 
     @Test func theRecordsNameInAnArchiveOfTheTreeIsRefused() throws {
-        // (In an archive given as the source, `.assetpack/` at the top is the bundle's own record: the walk skips it.)
         let stage = try HostileStage("conflict-reserved")
         let error = try stage.refuse(rawZip([RawZip.file(".assetpack/identity", Array("forged".utf8))]), .inTree)
         expectError(error, .conflict, mentions: [".assetpack/identity", "reserved", "pack.zip"])
         stage.expectIntact()
+    }
+
+    /// A bookkeeping folder at the top of a source without a manifest is no bundle's (a bundle is planned
+    /// from its manifest): its files are refused like the record's name in an archive of the tree, never
+    /// dropped without a word while the rest expands.
+    @Test(arguments: [".assetpack/user-data.bin", "assetpack-meta/notes.txt"], Placement.allCases)
+    func aBookkeepingFolderOfAnArchiveWithoutAManifestIsRefused(_ name: String, _ placement: Placement) throws {
+        if placement == .inTree && name.hasPrefix("assetpack-meta") { return }  // an ordinary folder where the archive is unzipped
+        let stage = try HostileStage("conflict-bookkeeping")
+        let entries = [RawZip.file(name, Array("mine".utf8)), RawZip.file(".assetpack/sub/x.txt", [1]), RawZip.file("a.txt", [2])]
+        let error = try stage.refuse(rawZip(entries), placement)
+        expectError(error, .conflict, mentions: [stage.archivePath(placement).shown, name, "reserved"])
+        stage.expectIntact()
+    }
+
+    @Test(arguments: [".assetpack", "assetpack-meta"])
+    func aBookkeepingFolderOfAFolderWithoutAManifestIsRefused(_ folder: String) throws {
+        let stage = try HostileStage("conflict-bookkeeping-folder")
+        try stage.scratch.write("tree/\(folder)/user.bin", text: "mine")
+        try stage.scratch.write("tree/a.txt", text: "a")
+        expectError(stage.refuse(.inTree), .conflict, mentions: [stage.scratch.file("tree"), folder, "reserved"])
+        stage.expectIntact()
+        // Deeper down the names are ordinary ones.
+        try FileManager.default.moveItem(atPath: stage.scratch.file("tree/\(folder)"), toPath: stage.scratch.file("tree/sub"))
+        try stage.scratch.write("tree/sub/\(folder)/deeper.bin", text: "fine")
+        #expect(try stage.accept(.inTree)?.files["sub/\(folder)/deeper.bin"] == Array("fine".utf8))
     }
 
     @Test func aFileOfTheTreeAndAnEntryOfAnArchiveInItConflict() throws {

@@ -8,8 +8,8 @@ import TestSupport
 /// exactly the one the list/open walk finds (same items, same identity, so the same stamp).
 @Suite struct ZipSourcePlannerTests {
     /// An APK-like archive: files at several depths, explicit and implied folders, an empty folder, a
-    /// nested zip (at the top and deeper), the bookkeeping folders (`assetpack-meta`, legacy `.assetpack`),
-    /// entries outside the root.
+    /// nested zip (at the top and deeper), modes of every kind (a folder entry after its files too), an
+    /// entry made on Windows (no mode), entries outside the root.
     private func archive(_ scratch: TemporaryDirectory, prefix: String) throws -> String {
         let path = scratch.file("app-\(prefix.isEmpty ? "plain" : "rooted").zip")
         let inner = try ExpansionFixtures.zipBytes([
@@ -19,18 +19,29 @@ import TestSupport
         ], scratch: scratch)
         let writer = try ZipWriter(path: path)
         try writer.addFile("META-INF/MANIFEST.MF", contents: Array("outside".utf8))
-        try writer.addDirectory(prefix + "empty/")
+        try writer.addDirectory(prefix + "empty/", permissions: 0o700)
         try writer.addDirectory(prefix + "levels/")
-        try writer.addFile(prefix + "levels/1.json", contents: Array(#"{"level":1}"#.utf8))
+        try writer.addFile(prefix + "levels/1.json", contents: Array(#"{"level":1}"#.utf8), permissions: 0o600)
         try writer.addFile(prefix + "levels/deep/2.json", contents: Array(repeating: 0x41, count: 10_000), method: .stored)
-        try writer.addFile(prefix + "zeta.txt", contents: [])
+        try writer.addDirectory(prefix + "levels/deep/", permissions: 0o2770)
+        try writer.addFile(prefix + "zeta.txt", contents: [], permissions: 0o4755)
         try writer.addFile(prefix + "Alpha.bin", contents: (0..<4_096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try writer.addFile(prefix + "binary/pack.zip", contents: inner, method: .stored)
         try writer.addFile(prefix + "top.zip", contents: inner, method: .deflate)
-        try writer.addFile(prefix + ".assetpack/identity", contents: Array("ignored".utf8))
-        try writer.addFile(prefix + "assetpack-meta/identity", contents: Array("ignored".utf8))
         try writer.finish(sync: false)
+        var bytes = try fileBytes(path)
+        Self.markMadeOnWindows(prefix + "Alpha.bin", in: &bytes)
+        try writeBytes(bytes, to: path)
         return path
+    }
+
+    /// Sets the host of the central header of entry `name` in `bytes` to MS-DOS (0): it then states no mode.
+    private static func markMadeOnWindows(_ name: String, in bytes: inout [UInt8]) {
+        let signature: [UInt8] = [0x50, 0x4b, 0x01, 0x02], wanted = Array(name.utf8)
+        for start in 0..<(bytes.count - 46) where Array(bytes[start..<start + 4]) == signature {
+            let length = Int(bytes[start + 28]) | Int(bytes[start + 29]) << 8
+            if start + 46 + length <= bytes.count, Array(bytes[(start + 46)..<(start + 46 + length)]) == wanted { bytes[start + 5] = 0 }
+        }
     }
 
     @Test(arguments: [("", false), ("", true), ("assets/", false), ("assets/", true)])
@@ -49,9 +60,31 @@ import TestSupport
         #expect(read.identity == walked.identity)
         #expect(read.stamp == walked.stamp)
         #expect(read.items.contains { $0.path.string == "empty" && $0.kind == .directory })
-        #expect(!read.items.contains { $0.path.string.hasPrefix(".assetpack") || $0.path.string.hasPrefix("assetpack-meta") })
+        let modes = Dictionary(read.items.map { ($0.path.string, $0.permissions) }) { first, _ in first }
+        let stated: [String: UInt32] = ["empty": 0o700, "levels": 0o755, "levels/1.json": 0o600, "levels/deep": 0o770,
+                                        "zeta.txt": 0o755, "Alpha.bin": 0o644]
+        for (path, bits) in stated { #expect(modes[path] == bits, "\(path): \(String(modes[path] ?? 0, radix: 8))") }
         #expect(read.items.contains { $0.path.string == "META-INF/MANIFEST.MF" } == prefix.isEmpty)  // outside the root
         #expect(read.items.contains { $0.path.string == (keepZips ? "binary/pack.zip" : "binary/photos/frog.jpg") })
+    }
+
+    /// Without a manifest (or it would have been planned from it), a bookkeeping folder at the top of the
+    /// archive is no bundle's: it is refused, through the central directory and through a walk alike.
+    @Test(arguments: [".assetpack/user-data.bin", "assetpack-meta/identity"], ["", "assets/"])
+    func aBookkeepingFolderWithoutAManifestIsRefused(name: String, prefix: String) throws {
+        let scratch = try TemporaryDirectory("zip-source-bookkeeping")
+        let path = scratch.file("x.zip")
+        try ExpansionFixtures.zip(at: path, [(prefix + "a.txt", [1], .stored), (prefix + name, [2], .stored),
+                                             (prefix + "sub/" + name, [3], .stored)])
+        let zip = ZipAssetSource(archive: try ZipArchive(path: path), root: prefix)
+        var walking = ExpansionOptions()
+        walking.testSeam.walksArchives = true
+        for options in [ExpansionOptions(), walking] {
+            let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(zip, options: options) }
+            #expect(error?.code == .conflict, "\(String(describing: error))")
+            #expect([name, String(name.prefix { $0 != "/" })].contains(error?.path ?? ""), "names the entry or its folder")
+            #expect(error?.message.contains("reserved") == true && error?.message.contains(zip.archive.name) == true)
+        }
     }
 
     /// Tar-style names (`bsdtar -a -cf x.zip .` writes `./`, `./a/`, `./a/b.txt`) are read without their

@@ -16,8 +16,13 @@ public struct RawZip: Sendable {
         public var data: [UInt8]
         public var method: UInt16 = 0
         public var flags: UInt16 = 0
-        /// `st_mode` for the external attributes (the entry is marked as made on Unix).
+        /// `st_mode` for the external attributes' high half (read only when ``host`` is Unix).
         public var mode: UInt32 = 0o100644
+        /// The host of "version made by" (APPNOTE 4.4.2): 3 Unix, whose `st_mode` readers take; 0 MS-DOS and
+        /// Windows, whose entries state no mode.
+        public var host: UInt8 = 3
+        /// The external attributes' low half: MS-DOS attributes (0x10 a folder, 0x20 archive).
+        public var dosAttributes: UInt16 = 0
         /// Overrides: nil means "computed from the data".
         public var crc32: UInt32?
         public var uncompressedSize: UInt32?
@@ -65,6 +70,22 @@ public struct RawZip: Sendable {
         var entry = Entry(name: Array(name.utf8), data: try deflate(uncompressed), method: 8)
         entry.crc32 = CRC32.checksum(uncompressed)
         entry.uncompressedSize = UInt32(uncompressed.count)
+        return entry
+    }
+
+    /// A file as a Windows tool writes it: made on MS-DOS, so no Unix mode, only the archive attribute.
+    public static func windowsFile(_ name: String, _ data: [UInt8]) -> Entry {
+        var entry = Entry(name: Array(name.utf8), data: data, mode: 0)
+        entry.host = 0
+        entry.dosAttributes = 0x20
+        return entry
+    }
+
+    /// A folder as a Windows tool writes it (the name should end in `/`): made on MS-DOS, the folder attribute.
+    public static func windowsDirectory(_ name: String) -> Entry {
+        var entry = Entry(name: Array(name.utf8), data: [], mode: 0)
+        entry.host = 0
+        entry.dosAttributes = 0x10
         return entry
     }
 
@@ -121,7 +142,7 @@ public struct RawZip: Sendable {
             layout.centralOffsets.append(out.count)
             let size = UInt32(entry.data.count)
             out.le(0x0201_4b50 as UInt32)
-            out.le(UInt16(3 << 8 | 30))  // made by: Unix, 3.0
+            out.le(UInt16(entry.host) << 8 | 30)  // made by: the host, 3.0
             out.le(20 as UInt16)
             out.le(entry.flags)
             out.le(entry.method)
@@ -135,7 +156,7 @@ public struct RawZip: Sendable {
             out.le(0 as UInt16)          // comment
             out.le(entry.diskNumberStart)
             out.le(0 as UInt16)          // internal attributes
-            out.le(entry.mode << 16)
+            out.le(entry.mode << 16 | UInt32(entry.dosAttributes))
             out.le(entry.localHeaderOffset ?? UInt32(layout.localOffsets[index]))
             out += entry.name
         }

@@ -5,7 +5,9 @@ import AssetPackZip
 /// central directory (already read when the source was opened) says about every entry — name, method,
 /// flags, sizes, CRC-32, mode — plus the root folder and the options that change the tree. Entry contents
 /// (nested archives included) are covered by their CRC-32s, as in any identity of this package. Recorded
-/// beside the stamp (`.assetpack/source`); an archive whose fingerprint differs is simply planned.
+/// beside the stamp (`.assetpack/source`); an archive whose fingerprint differs is simply planned. The
+/// header names the version: 2 since the entries' modes are kept (an install recorded under 1 gave every
+/// file and folder the default mode, so its archive is planned again and the modes are put right).
 ///
 /// Other sources without an identity (a plain folder) must be walked to be known: they have none.
 enum SourceFingerprint {
@@ -15,7 +17,7 @@ enum SourceFingerprint {
     static func of(_ storage: AssetStorage, options: ExpansionOptions) -> String? {
         guard case .archive(let archive, let root) = storage else { return nil }
         var hash = SHA256()
-        hash.update("assetpack-zip-fingerprint-1\n\(root.utf8.count):\(root)\n\(options.recordTag)\n")
+        hash.update("assetpack-zip-fingerprint-2\n\(root.utf8.count):\(root)\n\(options.recordTag)\n")
         var fields: [UInt8] = []
         fields.reserveCapacity(32)
         for entry in archive.entries {

@@ -7,16 +7,19 @@ import AssetPackZip
 /// twins, and a file that is also a folder — what a walk of the archive's folded index could not notice
 /// (a leading `/`, empty components, a name stored twice, a directory entry beside a file of that name).
 /// A directory entry's local header is read and checked here, since no reader opens it later.
+/// Files and folders keep the permissions their entries state, through ``PermissionPolicy``
+/// (``ArchiveEntryPolicy/filePermissions(_:)``); an entry that states none gets the default.
 ///
 /// One loop serves both archives the expander meets; a small ``Rules`` value says how they differ:
 /// - an archive given as the source (``Rules/source(root:options:)``: `assetpack expand app.zip`): the
 ///   tree below its folder `root`, exactly as a `list`/`open` walk would find it, without a `list` and an
-///   `open` per file. Entries outside the root are never expanded and not checked; folders and files get
-///   the default permissions; the bookkeeping folders at the top are skipped; every `.zip` file is planned as unzipped
+///   `open` per file. Entries outside the root are never expanded and not checked; a bookkeeping folder at
+///   the top is refused (``SourceCheck/notBookkeeping(_:origin:)``: the archive has no manifest, or it would
+///   have been planned from it); every `.zip` file is planned as unzipped
 ///   into its folder (after every entry of the source is in) unless ``ExpansionOptions/keepZips``; links
 ///   are refused even when allowed, since the source is read through `list` and `open`, which have none.
-/// - an archive found in a tree (``Rules/nested(into:)``), unzipped into its folder, one level: entries
-///   keep the permissions they state (through ``PermissionPolicy``), and links are created when allowed.
+/// - an archive found in a tree (``Rules/nested(into:)``), unzipped into its folder, one level: links are
+///   created when allowed.
 struct ArchiveEntryPlanner {
     /// How the entries of one archive become plan items.
     struct Rules {
@@ -24,26 +27,22 @@ struct ArchiveEntryPlanner {
         var root: String
         /// The folder of the plan the entries land in.
         var destination: AssetPath
-        /// Files and folders get the permissions their entries state (else the defaults).
-        var keepsPermissions: Bool
         /// Link entries are created when ``ExpansionOptions/allowSymlinks`` is set (else always refused).
         var createsLinks: Bool
         /// `.zip` files are planned as unzipped into their folder, once every entry of this archive is in.
         var unpacksZips: Bool
-        /// The bookkeeping folders at the top (``BundleManifest/reservedDirectories``) are skipped, as a walk
-        /// skips them.
-        var skipsRecordFolder: Bool
+        /// The bookkeeping folders at the top (``BundleManifest/reservedDirectories``) are refused, as the
+        /// planner of a walked tree refuses them (``SourceCheck/notBookkeeping(_:origin:)``).
+        var refusesBookkeeping: Bool
 
         /// An archive given as the source: its tree below the folder `root`.
         static func source(root: String, options: ExpansionOptions) -> Rules {
-            Rules(root: root, destination: .root, keepsPermissions: false, createsLinks: false,
-                  unpacksZips: !options.keepZips, skipsRecordFolder: true)
+            Rules(root: root, destination: .root, createsLinks: false, unpacksZips: !options.keepZips, refusesBookkeeping: true)
         }
 
         /// An archive found in a tree, unzipped into `folder` (its parent folder).
         static func nested(into folder: AssetPath) -> Rules {
-            Rules(root: "", destination: folder, keepsPermissions: true, createsLinks: true,
-                  unpacksZips: false, skipsRecordFolder: false)
+            Rules(root: "", destination: folder, createsLinks: true, unpacksZips: false, refusesBookkeeping: false)
         }
     }
 
@@ -68,14 +67,13 @@ struct ArchiveEntryPlanner {
         if builder.items.isEmpty { builder.reserve(archive.entries.count) }  // the archive is the whole plan
         for entry in archive.entries {
             guard let relative = try path(of: entry, below: root, archive: origin) else { continue }
-            if rules.skipsRecordFolder && BundleManifest.isReservedName(relative.firstComponent) { continue }
+            if rules.refusesBookkeeping { try SourceCheck.notBookkeeping(relative, origin: origin) }
             let target = try place(relative, of: entry, under: rules.destination, archive: origin)
             if target.isRoot { continue }
             switch entry.kind {
             case .directory:
                 try checkLocalHeader(of: entry, in: archive, origin: origin)
-                let permissions = PermissionPolicy.directory(rules.keepsPermissions ? entry.permissions : nil)
-                try builder.add(.directory(target, permissions: permissions), from: origin)
+                try builder.add(.directory(target, permissions: ArchiveEntryPolicy.directoryPermissions(entry)), from: origin)
             case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
                 try ArchiveEntryPolicy.checkReadable(entry, archive: origin)
                 try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: origin)
@@ -85,7 +83,7 @@ struct ArchiveEntryPlanner {
                     nested.append(target)
                 } else {
                     try builder.add(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
-                                                  permissions: ArchiveEntryPolicy.filePermissions(entry, keeping: rules.keepsPermissions),
+                                                  permissions: ArchiveEntryPolicy.filePermissions(entry),
                                                   origin: .zipEntry(handle, entryName: entry.name), entryPosition: entry.index),
                                     from: origin)
                 }

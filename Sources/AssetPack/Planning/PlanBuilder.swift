@@ -4,7 +4,9 @@ import Foundation
 /// Collects a plan's items and refuses two items that would land on the same place: exact duplicates,
 /// a file and a directory with one name, and names equal up to case or Unicode normalization (which
 /// collide on the case-insensitive, normalizing file systems of Apple platforms). Parent directories are
-/// added as items of their own, so every directory is created explicitly.
+/// added as items of their own, so every directory is created explicitly; one added only because an item
+/// lies below it has the default permissions until an item of its own (a folder entry that comes later in
+/// its archive) states others.
 struct PlanBuilder {
     private struct Seen {
         var path: AssetPath
@@ -92,7 +94,11 @@ struct PlanBuilder {
             items.append(item)
         case .found(let previous):
             let earlier = items[previous]
-            if earlier.path == item.path && earlier.kind == .directory && item.kind == .directory { return }
+            if earlier.path == item.path && earlier.kind == .directory && item.kind == .directory {
+                // A folder entry after an entry below it: the folder that entry implied takes the bits it states.
+                if cause == item.path, impliedBy.removeValue(forKey: previous) != nil { items[previous] = item }
+                return
+            }
             let first = Seen(path: earlier.path, kind: earlier.kind, origin: origins[Int(originOfItem[previous])],
                              cause: impliedBy[previous] ?? earlier.path)
             throw PlanBuilder.conflict(first, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
@@ -167,9 +173,12 @@ struct PlanBuilder {
         let components = path.components
         let reservedTop = components.first?.hasPrefix(recordDirectory) == true
         let reservedAnywhere = components.contains { $0.hasPrefix(temporaryPrefix) }
-        if reservedTop || reservedAnywhere {
-            throw AssetPackError(.conflict, "the name is reserved for assetpack's own files (from \(origin))", path: path.string)
-        }
+        if reservedTop || reservedAnywhere { throw reservedName(path, origin: origin) }
+    }
+
+    /// The error for `path` (from `origin`), whose name is reserved for assetpack's own files.
+    static func reservedName(_ path: AssetPath, origin: String) -> AssetPackError {
+        AssetPackError(.conflict, "the name is reserved for assetpack's own files (from \(origin))", path: path.string)
     }
 
     /// False when no component's bytes start with those of ``recordDirectory``, which both reserved

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 
 /// A source as the planners read it: resolved once (``SourceAccess``), so that every file's origin is
@@ -43,6 +44,41 @@ struct ResolvedSource: Sendable {
     var archive: (handle: ArchiveHandle, root: String)? {
         guard case .zipEntry(let handle, let root) = reading else { return nil }
         return (handle, root)
+    }
+
+    /// The permission bits the item at `path` (a `kind` of the tree) gets: what the source states for it,
+    /// through ``PermissionPolicy`` — the same rule for every kind of source. A folder source states the
+    /// mode of the node on disk (`lstat` of the path its walk found, links refused on the way); an archive source the mode of the
+    /// entry (``ArchiveEntryPolicy``, as when the archive is planned from its central directory); a folder
+    /// an archive only implies, an entry made where no Unix mode is recorded and a source read only
+    /// through `list`/`open` state none, and get the defaults.
+    /// - Throws: `.io` when the node on disk cannot be examined.
+    func permissions(of path: AssetPath, kind: ExpansionItem.Kind) throws(AssetPackError) -> UInt32 {
+        let directory = kind == .directory
+        switch access.storage {
+        case .folder(let root):
+            let stated = try Self.statedOnDisk(root.hasSuffix("/") ? root + path.string : root + "/" + path.string, directory: directory)
+            return directory ? PermissionPolicy.directory(stated) : PermissionPolicy.file(stated)
+        case .archive(let archive, let root):
+            return Self.inArchive(archive, ZipArchive.entryName(path, root: root), directory: directory)
+        case .opaque, .packedBundle, .delivered:
+            return directory ? PermissionPolicy.defaultDirectory : PermissionPolicy.defaultFile
+        }
+    }
+
+    /// The permission bits of the node at `diskPath` when it is a folder (`directory`) or a regular file as
+    /// expected; nil when it is gone or something else (the install then finds it changed).
+    private static func statedOnDisk(_ diskPath: String, directory: Bool) throws(AssetPackError) -> UInt32? {
+        guard let node = try io(FileSystem.status(diskPath)), node.kind == (directory ? .directory : .file) else { return nil }
+        return node.permissions
+    }
+
+    /// The permission bits of the file or folder entry `name` of `archive` (a folder's entry is named with a
+    /// trailing `/`, or marked a directory by its mode); the defaults when there is none.
+    private static func inArchive(_ archive: ZipArchive, _ name: String, directory: Bool) -> UInt32 {
+        guard directory else { return archive.entry(named: name).map(ArchiveEntryPolicy.filePermissions) ?? PermissionPolicy.defaultFile }
+        let entry = archive.entry(named: name + "/") ?? archive.entry(named: name).flatMap { $0.kind == .directory ? $0 : nil }
+        return entry.map(ArchiveEntryPolicy.directoryPermissions) ?? PermissionPolicy.defaultDirectory
     }
 
     /// Where the bytes of the source's file at `path` come from.

@@ -2,12 +2,13 @@ import AssetPackSystem
 import AssetPackZip
 
 /// The checks that keep a wrong source from "succeeding" with nothing (`assetpack expand app.apk --root
-/// asets`, a typo, used to install an empty tree and record it complete):
+/// asets`, a typo, used to install an empty tree and record it complete), or with less than it holds:
 /// - the folder a source starts at must exist and be a folder: the root of an archive (``AssetStorage/archive(_:root:)``)
 ///   and the folder of a folder source (``AssetStorage/folder(root:)``) — checked before planning;
-/// - a tree without a single file is refused unless the caller allows it (``ExpansionOptions/allowsEmpty``).
+/// - a tree without a single file is refused unless the caller allows it (``ExpansionOptions/allowsEmpty``);
+/// - a tree planned without a manifest holds no bookkeeping folder at its top (``notBookkeeping(_:origin:)``).
 ///
-/// Both are ``AssetPackError/Code/notFound`` naming the archive or folder and the root. Sources that offer
+/// The first two are ``AssetPackError/Code/notFound`` naming the archive or folder and the root. Sources that offer
 /// only `list`/`open` cannot tell a missing folder from an empty one (Android's rule), so for them the
 /// second check is the one that speaks.
 enum SourceCheck {
@@ -31,6 +32,17 @@ enum SourceCheck {
         default:
             return
         }
+    }
+
+    /// Refuses `path` of a tree planned without a manifest when it lies in a bookkeeping folder at the top
+    /// (``BundleManifest/reservedDirectories``: `assetpack-meta`, the legacy `.assetpack`), as a nested
+    /// archive's entry there is refused. A bundle is planned from its manifest, whose folder is rightly no
+    /// part of its tree; without one the folder is no bundle's, and skipping it would drop its files without
+    /// a word (`assetpack build` refuses such a folder at the top of what it packs, for the same reason).
+    /// - Throws: `.conflict` naming `path` and `origin` (the archive or folder).
+    static func notBookkeeping(_ path: AssetPath, origin: String) throws(AssetPackError) {
+        guard BundleManifest.isReservedName(path.firstComponent) else { return }
+        throw PlanBuilder.reservedName(path, origin: origin)
     }
 
     /// Refuses a plan without a file (only folders, or nothing) unless `options` allow it.

@@ -4,10 +4,12 @@ import AssetPackZip
 /// path is a directory when `list` returns children, or when it returns none and `open` fails as
 /// not-found). Sizes come from ``SizedAssetSource`` when offered, CRC-32s from the central directory of a
 /// source that is an archive (``AssetStorage/archive(_:root:)``); otherwise the file is read once to
-/// measure both. Each file's origin is named as the source was resolved (``ResolvedSource``).
+/// measure both; permissions from what the source states (``ResolvedSource/permissions(of:kind:)``).
+/// Each file's origin is named as the source was resolved (``ResolvedSource``).
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
-/// ``ExpansionOptions/keepZips`` is set. The bookkeeping folders at the top are skipped. An archive given as
+/// ``ExpansionOptions/keepZips`` is set. A bookkeeping folder at the top is refused, not skipped
+/// (``SourceCheck/notBookkeeping(_:origin:)``): the source has no manifest. An archive given as
 /// the source is planned from its central directory instead (``ArchiveEntryPlanner``): the same tree,
 /// checked entry by entry, without a `list` and an `open` per file.
 struct TreePlanner {
@@ -30,17 +32,18 @@ struct TreePlanner {
     }
 
     private func walk(into builder: inout PlanBuilder) throws(AssetPackError) {
-        try AssetWalker(source.source).walk { (walked) throws(AssetPackError) in
+        try AssetWalker(source.source, skippingBookkeeping: false).walk { (walked) throws(AssetPackError) in
             let path = walked.path
+            try SourceCheck.notBookkeeping(path, origin: source.name)
             guard walked.kind == .file, let file = try fileFacts(path) else {
-                try builder.add(.directory(path), from: source.name)
+                try builder.add(.directory(path, permissions: try source.permissions(of: path, kind: .directory)), from: source.name)
                 return
             }
             if !options.keepZips && path.isZipArchiveName {
                 try ArchiveEntryPlanner(source: source.access, options: options).unpack(path, into: path.parent, builder: &builder)
             } else {
                 try builder.add(ExpansionItem(path: path, kind: .file, size: file.size, crc32: file.crc32,
-                                              permissions: PermissionPolicy.defaultFile, origin: source.origin(of: path)),
+                                              permissions: try source.permissions(of: path, kind: .file), origin: source.origin(of: path)),
                                 from: source.name)
             }
         }

@@ -28,10 +28,17 @@ enum ArchiveEntryPolicy {
     }
 
     /// The permission bits of the file an entry becomes (see ``isFile(_:)``): the entry's own through
-    /// ``PermissionPolicy`` when `keeping` them, else (and always for a FIFO, socket or device entry, whose
-    /// bits describe the node, not the data) the default.
-    static func filePermissions(_ entry: ZipEntry, keeping: Bool) -> UInt32 {
-        PermissionPolicy.file(keeping && entry.kind == .file ? entry.permissions : nil)
+    /// ``PermissionPolicy``, else the default: for an entry that states none (made where no Unix mode is
+    /// recorded: `versionMadeBy` names another host, or the external attributes hold no mode) and for a
+    /// FIFO, socket or device entry, whose bits describe the node, not the data.
+    static func filePermissions(_ entry: ZipEntry) -> UInt32 {
+        PermissionPolicy.file(entry.kind == .file ? entry.permissions : nil)
+    }
+
+    /// The permission bits of the folder a directory entry becomes: the entry's own through
+    /// ``PermissionPolicy``, else (an entry that states none) the default.
+    static func directoryPermissions(_ entry: ZipEntry) -> UInt32 {
+        PermissionPolicy.directory(entry.permissions)
     }
 
     /// The entry's path relative to where its archive is unpacked. `relativeName` is the part of the name

@@ -13,7 +13,8 @@
 ///
 /// The bookkeeping folders ``BundleManifest/reservedDirectories`` (`assetpack-meta`, and the legacy
 /// `.assetpack`) at the root are skipped: they hold the bundle's own bookkeeping (manifest, identity),
-/// never app assets. Deeper folders of those names are ordinary assets.
+/// never app assets. Deeper folders of those names are ordinary assets. (The expander walks only sources
+/// without a manifest, where such a folder is no bundle's: it walks them too, and refuses them.)
 ///
 /// Items come in ``AssetPath`` order (parents before their children, siblings by UTF-8 bytes), whatever
 /// order the source lists them in.
@@ -22,10 +23,19 @@
 public struct AssetWalker: Sendable {
     /// The source walked.
     public let source: any AssetSource
+    /// Whether the bookkeeping folders at the root are skipped (else they are walked like any folder).
+    let skipsBookkeeping: Bool
 
     /// A walker over `source`.
     public init(_ source: any AssetSource) {
+        self.init(source, skippingBookkeeping: true)
+    }
+
+    /// A walker over `source` that skips the bookkeeping folders at the root, or (`skippingBookkeeping`
+    /// false) walks them like any folder.
+    init(_ source: any AssetSource, skippingBookkeeping: Bool) {
         self.source = source
+        self.skipsBookkeeping = skippingBookkeeping
     }
 
     /// Every file and directory of the source (the root itself excluded), sorted by path.
@@ -61,7 +71,7 @@ public struct AssetWalker: Sendable {
     private func children(of directory: AssetPath, names: [String]) throws(AssetPackError) -> [AssetPath] {
         var seen: Set<[UInt8]> = []
         var paths: [AssetPath] = []
-        for name in names where !(directory.isRoot && BundleManifest.isReservedName(name)) {
+        for name in names where !(skipsBookkeeping && directory.isRoot && BundleManifest.isReservedName(name)) {
             guard seen.insert(Array(name.utf8)).inserted else { continue }
             do {
                 paths.append(try directory.appending(name))
