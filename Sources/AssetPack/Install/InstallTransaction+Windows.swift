@@ -82,14 +82,20 @@ extension InstallTransaction {
                              estimatedFiles: Int) throws(AssetPackError) -> WindowTotals? {
         let record = try InstallRecordLists(tree: staging)
         let totals = WindowTotals()
-        let planner = ManifestWindowPlanner(source: ResolvedSource(installer.source), options: installer.options, identity: identity,
-                                            windowSize: windowSize) { (window) throws(AssetPackError) in
+        let handoff = WindowHandoff<ManifestWindowPlanner.Window> { (window) throws(AssetPackError) in
             try self.write(window, into: staging, record: record, totals: totals)
         }
+        let planner = ManifestWindowPlanner(source: ResolvedSource(installer.source), options: installer.options, identity: identity,
+                                            windowSize: windowSize) { (window) throws(AssetPackError) in try handoff.put(window) }
+        // The windows are written on a thread of their own while the next is read and planned (WindowHandoff).
         let located = try EarlyWriteback.around(staging, files: estimatedFiles, durable: durable) { () throws(AssetPackError) in
-            let located = try BundleManifest.locate(in: installer.source, into: planner)
-            try planner.finish()
-            return located
+            try WorkerThreads.withHelpers(1, helper: { _ in handoff.drain() }) { () throws(AssetPackError) in
+                defer { handoff.close() }
+                let located = try BundleManifest.locate(in: installer.source, into: planner)
+                try planner.finish()
+                try handoff.finish()
+                return located
+            }
         }
         guard let located, !planner.needsWholePlan, located.manifest.identity == identity,
               totals.files > 0 || installer.options.allowsEmpty else { return nil }
