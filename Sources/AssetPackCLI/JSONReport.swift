@@ -31,9 +31,10 @@ enum JSONReport {
         line(error, command: command, ok: false)
     }
 
-    /// `path` made absolute against the current directory (as given when it already is).
+    /// `path` made absolute against the current directory (as given when it already is, or is an address
+    /// such as `https://host/app.bundle`).
     static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let current = try? FileSystem.currentDirectory() else { return path }
+        guard !path.hasPrefix("/"), !path.contains("://"), let current = try? FileSystem.currentDirectory() else { return path }
         let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
         return relative.isEmpty || relative == "." ? current : (current == "/" ? "" : current) + "/" + relative
     }
@@ -76,9 +77,11 @@ struct ErrorReport: Encodable {
         var code: String
         /// The one line the text output prints after `assetpack: error: `.
         var message: String
-        /// The file or folder concerned, absolute.
+        /// The file or folder on disk concerned, absolute: for an entry of a source, the source (the archive
+        /// or folder given), also when the entry is in an archive stored in it.
         var path: String?
-        /// The archive entry concerned.
+        /// What in `path` is concerned (``AssetPackError/entry``): an archive's entry name, a file's path in a
+        /// folder or bundle, or the path of an archive stored in it that the problem is in.
         var entry: String?
         /// The zip layer's code, when the error came from there.
         var zipCode: String?
@@ -87,18 +90,18 @@ struct ErrorReport: Encodable {
         var errno: Int32?
     }
 
-    init(_ status: ExitStatus, code: String, message: String, path: String? = nil, zipError: ZipError? = nil,
-         cause: ZipError.Cause? = nil) {
+    init(_ status: ExitStatus, code: String, message: String, path: String? = nil, entry: String? = nil,
+         zipError: ZipError? = nil, cause: ZipError.Cause? = nil) {
         exitStatus = status.rawValue
         var call: String?
         if case .system(let name, _)? = cause { call = name }
         error = Detail(class: status.name, code: code, message: message, path: path.map(JSONReport.absolute),
-                       entry: zipError?.entry, zipCode: zipError?.code.rawValue, syscall: call, errno: cause?.errno)
+                       entry: entry ?? zipError?.entry, zipCode: zipError?.code.rawValue, syscall: call, errno: cause?.errno)
     }
 
     init(_ error: AssetPackError) {
         self.init(ExitStatus(error), code: error.code.rawValue, message: error.description,
-                  path: error.path ?? error.zipError?.archive, zipError: error.zipError, cause: error.cause)
+                  path: error.path ?? error.zipError?.archive, entry: error.entry, zipError: error.zipError, cause: error.cause)
     }
 
     /// A zip-layer error, with the runtime's code for it (``AssetPackError/init(_:path:)``).

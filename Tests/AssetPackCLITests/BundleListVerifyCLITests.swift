@@ -122,16 +122,16 @@ import TestSupport
                 + "\(crc(Self.model)) (declared in the central directory), data has \(crc(damaged))\n")
     }
 
+    /// The folder exists, so it is not "not found": it is the wrong kind of input for these commands, a usage
+    /// error (64) as `check` of a folder is, and both say the same.
     @Test func aFolderWithoutAManifestIsOneClearLine() throws {
         let dir = try TemporaryDirectory("cli-bundle-none")
         try dir.write("plain/a.txt", Self.text)
-        let list = try run(tool, ["list", "plain"], cwd: dir.path)
-        #expect(list.status == 66 && list.stdout.isEmpty)
-        #expect(list.stderr == "assetpack: error: plain: is a folder without a bundle manifest (assetpack-meta/manifest.json); "
-                + "list reads a bundle folder or a zip\n")
-        let verify = try run(tool, ["verify", "plain"], cwd: dir.path)
-        #expect(verify.status == 66 && verify.stdout.isEmpty)
-        #expect(verify.stderr == "assetpack: error: plain: no bundle manifest at assetpack-meta/manifest.json "
-                + "(or the legacy .assetpack/manifest.json)\n")
+        for command in ["list", "verify"] {
+            let result = try run(tool, [command, "plain"], cwd: dir.path)
+            #expect(result.status == 64 && result.stdout.isEmpty)
+            #expect(result.stderr == "assetpack: error: plain: is a folder without a bundle manifest (assetpack-meta/manifest.json); "
+                    + "\(command) reads a bundle folder or a zip (assetpack expand takes any folder)\n")
+        }
     }
 }

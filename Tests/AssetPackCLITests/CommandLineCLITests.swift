@@ -101,6 +101,49 @@ import TestSupport
         #expect(mistyped.stdout == #"{"command":"assetpack","error":{"class":"usage","code":"usage","message":"Unknown command 'expnad'; did you mean 'expand'?"},"exitStatus":64,"ok":false,"schema":1}"# + "\n")
     }
 
+    /// A failure about an entry of a source names the source on disk as `path` (absolute; not the entry
+    /// made absolute against the working directory) and the entry apart: the archive's entry, the file of the folder, or the archive
+    /// stored in the source that the problem is in, whose own entry the message names after it.
+    @Test func aFailureAboutAnEntryHasTheSourceAsPathAndTheEntryApart() throws {
+        let scratch = try TemporaryDirectory("cli-json-entry")
+        let inner = RawZip([RawZip.file("../EVIL_inner.txt", [6])]).bytes
+        try RawZip([RawZip.file("a.txt", [1]), RawZip.file("a.txt", [2])]).write(to: scratch.file("dup.zip"))
+        try RawZip([RawZip.file("o.txt", [1]), RawZip.file("pk/inner.zip", inner)]).write(to: scratch.file("stored.zip"))
+        try RawZip([RawZip.file("o.txt", [1]), try RawZip.deflated("pk/inner.zip", inner)]).write(to: scratch.file("deflated.zip"))
+        try RawZip([RawZip.file("fake.zip", Array("not a zip at all".utf8))]).write(to: scratch.file("fake.zip"))
+        try ExpandCLITests.write(["top.txt": [1], "a/b/e.zip": inner], to: scratch.file("tree"))
+        let cases: [(source: String, entry: String, message: String)] = [
+            ("dup.zip", "a.txt", "dup.zip: the name appears twice: \"a.txt\" and \"a.txt\""),
+            ("stored.zip", "pk/inner.zip", "stored.zip: pk/inner.zip: entry unsafe name \"../EVIL_inner.txt\": '..' component"),
+            ("deflated.zip", "pk/inner.zip", "deflated.zip: pk/inner.zip: entry unsafe name \"../EVIL_inner.txt\": '..' component"),
+            ("fake.zip", "fake.zip", "fake.zip: fake.zip: not a zip archive: 16 bytes is too short for an end record"),
+            ("tree", "a/b/e.zip", "tree: a/b/e.zip: entry unsafe name \"../EVIL_inner.txt\": '..' component"),
+        ]
+        for (source, entry, message) in cases {
+            let result = try run(tool, ["expand", source, "--to", "out", "--json"], cwd: scratch.path)
+            let line = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+            let error = try #require(line["error"] as? [String: Any], "\(result.stdout)")
+            #expect(error["path"] as? String == scratch.file(source), "\(result.stdout)")
+            #expect(error["entry"] as? String == entry, "\(result.stdout)")
+            #expect(error["message"] as? String == scratch.path + "/" + message, "\(result.stdout)")
+            let text = try run(tool, ["expand", scratch.file(source), "--to", scratch.file("out")])
+            #expect(text.stderr == "assetpack: error: \(scratch.path)/\(message)\n")
+        }
+    }
+
+    /// `--root` must be a folder of the source as a relative path: anything else is a usage error naming
+    /// the option, before the source is opened.
+    @Test(arguments: [("/assets/data", "absolute path"), ("../", "'..' component"), (".", "'.' component")])
+    func aRootThatIsNoRelativeFolderIsAUsageError(root: String, reason: String) throws {
+        let scratch = try TemporaryDirectory("cli-root")
+        try RawZip([RawZip.file("assets/data/a.txt", [1])]).write(to: scratch.file("app.zip"))
+        let result = try run(tool, ["expand", "app.zip", "--to", "out", "--root", root], cwd: scratch.path)
+        #expect(result.status == 64)
+        #expect(result.stderr == "assetpack: error: --root \"\(root)\": \(reason); give a folder of the archive or folder such as "
+                + "assets/data, or leave --root out for all of it (see 'assetpack expand --help')\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
+    }
+
     // MARK: - Exit status
 
     @Test func eachClassOfFailureHasItsExitStatus() throws {
@@ -109,7 +152,15 @@ import TestSupport
         try scratch.write("not-a-zip.zip", text: "text")
         try Data(RawZip([RawZip.file("../evil.txt", [1])]).bytes).write(to: scratch.url("evil.zip"))
         try scratch.write("file", text: "a file")
+        var bomb = try RawZip.deflated("zeros.bin", [UInt8](repeating: 0, count: 60_000))
+        bomb.uncompressedSize = 0xFFFF_FFF0  // 4 GiB declared from a few hundred bytes
+        try RawZip([bomb]).write(to: scratch.file("bomb.zip"))
         let cases: [(arguments: [String], status: Int32)] = [
+            (["expand", "evil.zip", "--to", "out", "--root", "/x"], 64),  // usage: a root that is no folder of it
+            (["list", "src"], 64),                                      // usage: a folder that is no bundle
+            (["verify", "src"], 64),
+            (["verify", "bomb.zip"], 77),                               // refused: declared sizes past the ratio
+            (["expand", "bomb.zip", "--to", "out"], 77),
             (["expand", "--to"], 64),                                   // usage: a missing value
             (["expand", "src", "--to", "out", "--bogus"], 64),          // usage: an unknown option
             (["expand", "src", "--to", "file"], 64),                    // usage: a destination that is a file

@@ -136,9 +136,27 @@ import TestSupport
         let result = try run(tool, ["expand", scratch.file("tree"), "--to", destination])
         // Names inside the archive are shown below the folder it sits in: "data/a.txt".
         let mentions = hostile.mentions.map { $0.hasPrefix("\"") && $0 != "\"\"" ? String($0.dropFirst()) : $0 }
-        expectOneLineFailure(result, status: Self.exitStatus[hostile.label], mentions: ["data/pack.zip"] + mentions,
+        expectOneLineFailure(result, status: Self.exitStatus[hostile.label], mentions: [Self.naming(scratch.file("tree"), hostile)] + mentions,
                              destination: destination)
         #expect(sortedNames(scratch.path) == ["out", "previous", "tree"])
+        #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
+    }
+
+    /// How the line names `source` holding `data/pack.zip`: `SOURCE: data/pack.zip: …`, or for two entries of
+    /// it that collide, `SOURCE: …` and each entry `(from data/pack.zip)`.
+    static func naming(_ source: String, _ hostile: Hostile) -> String {
+        ["duplicate names", "case twins"].contains(hostile.label) ? source + ": " : source + ": data/pack.zip"
+    }
+
+    /// An archive inside the archive given: the line names the archive given, then the one inside it.
+    @Test(arguments: hostiles)
+    func anArchiveInsideAnArchiveFailsWithOneLineNamingBoth(_ hostile: Hostile) throws {
+        let (scratch, destination) = try stage("cli-hostile-nested")
+        try RawZip([RawZip.file("data/plain.txt", [1]), RawZip.file("data/pack.zip", try hostile.bytes())]).write(to: scratch.file("outer.zip"))
+        let result = try run(tool, ["expand", scratch.file("outer.zip"), "--to", destination])
+        let mentions = hostile.mentions.map { $0.hasPrefix("\"") && $0 != "\"\"" ? String($0.dropFirst()) : $0 }
+        expectOneLineFailure(result, status: Self.exitStatus[hostile.label],
+                             mentions: [Self.naming(scratch.file("outer.zip"), hostile)] + mentions, destination: destination)
         #expect(sortedNames(scratch.file("out")) == ["assets"], "a refused input leaves nothing beside the destination")
     }
 

@@ -79,7 +79,8 @@ import TestSupport
         try ExpansionFixtures.zip(at: scratch.file("tree/photos.zip"), [("photos/frog.jpg", [1, 2, 3], .stored)])
         let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree"))) }
         #expect(error?.code == .conflict)
-        #expect(error?.path == "photos")
+        #expect(error?.path == scratch.file("tree"), "the folder given, on disk")
+        #expect(error?.entry == "photos", "the name in it")
     }
 
     @Test func twoArchivesWritingOneNameConflict() throws {
@@ -97,7 +98,9 @@ import TestSupport
         try ExpansionFixtures.zip(at: scratch.file("tree/bad.zip"), [("fine.txt", [1], .stored), (name, [6, 6, 6], .stored)])
         let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree"))) }
         #expect(error?.code == .unsafePath)
-        #expect(error?.path == "bad.zip")
+        #expect(error?.path == scratch.file("tree"), "the folder given, on disk")
+        #expect(error?.entry == "bad.zip", "the archive in it")
+        #expect(error?.description.hasPrefix(scratch.file("tree") + ": bad.zip: entry ") == true, "\(String(describing: error))")
     }
 
     @Test func reservedNamesAreRefused() throws {

@@ -15,7 +15,7 @@ import TestSupport
     ])
     func twinsAreRefusedInEitherOrder(_ first: String, _ second: String) throws {
         for (one, other) in [(first, second), (second, first)] {
-            var builder = PlanBuilder()
+            var builder = PlanBuilder(source: "assets")
             try builder.add(ExpansionItem(path: try AssetPath(one), kind: .file, permissions: 0o644), from: "test")
             let error = #expect(throws: AssetPackError.self) {
                 try builder.add(ExpansionItem(path: try AssetPath(other), kind: .file, permissions: 0o644), from: "test")
@@ -50,7 +50,7 @@ import TestSupport
     }
 
     @Test func aFolderAddedTwiceIsOneItemAndImpliedFoldersComeFirst() throws {
-        var builder = PlanBuilder()
+        var builder = PlanBuilder(source: "assets")
         try builder.add(.directory(try AssetPath("a/b")), from: "test")
         try builder.add(.directory(try AssetPath("a/b/")), from: "test")
         try builder.add(ExpansionItem(path: try AssetPath("a/b/c/d.txt"), kind: .file, permissions: 0o644), from: "test")

@@ -12,7 +12,7 @@ import Testing
 
     /// The items added, taken in windows of `size`, and the folders open at each handover.
     static func windows(_ items: [ExpansionItem], size: Int) throws -> (items: [ExpansionItem], open: [[String]], undecided: Bool) {
-        var builder = PlanWindowBuilder()
+        var builder = PlanWindowBuilder(source: "assets")
         var taken: [ExpansionItem] = [], open: [[String]] = []
         for item in items {
             try builder.add(item, from: "test")
@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 100])
     func windowsHoldTheItemsOfAWholePlan(size: Int) throws {
         let items = try Self.sorted.map { $0 == "d" ? try Self.directory($0) : try Self.file($0) }
-        var whole = PlanBuilder()
+        var whole = PlanBuilder(source: "assets")
         for item in items { try whole.add(item, from: "test") }
         let expected = whole.takeSortedItems()
         let windowed = try Self.windows(items, size: size)
@@ -66,9 +66,9 @@ import Testing
     }
 
     @Test func reservedNamesAndTheTotalAreRefusedAsByAWholePlan() throws {
-        var builder = PlanWindowBuilder()
+        var builder = PlanWindowBuilder(source: "assets")
         #expect(throws: AssetPackError.self) { try builder.add(try Self.file(".assetpack/x"), from: "test") }
-        var limited = PlanWindowBuilder(maxTotalBytes: 1)
+        var limited = PlanWindowBuilder(source: "assets", maxTotalBytes: 1)
         try limited.add(try Self.file("a"), from: "test")
         let error = #expect(throws: AssetPackError.self) { try limited.add(try Self.file("b"), from: "test") }
         #expect(error?.code == .limitExceeded)

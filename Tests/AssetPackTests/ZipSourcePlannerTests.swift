@@ -82,8 +82,9 @@ import TestSupport
         for options in [ExpansionOptions(), walking] {
             let error = #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(zip, options: options) }
             #expect(error?.code == .conflict, "\(String(describing: error))")
-            #expect([name, String(name.prefix { $0 != "/" })].contains(error?.path ?? ""), "names the entry or its folder")
-            #expect(error?.message.contains("reserved") == true && error?.message.contains(zip.archive.name) == true)
+            #expect(error?.path == zip.archive.name, "names the archive on disk")
+            #expect([name, String(name.prefix { $0 != "/" })].contains(error?.entry ?? ""), "and the entry or its folder")
+            #expect(error?.message.contains("reserved") == true && error?.description.hasPrefix(zip.archive.name + ": ") == true)
         }
     }
 
@@ -171,7 +172,7 @@ import TestSupport
         var random = SeededRandom(seed: 42)
         var names = (0..<3_000).map { "d\($0 % 13)/f\($0)" }
         names.shuffle(using: &random)
-        var builder = PlanBuilder()
+        var builder = PlanBuilder(source: "assets")
         for name in names {
             try builder.add(ExpansionItem(path: try AssetPath(name), kind: .file, permissions: 0o644), from: "test")
         }

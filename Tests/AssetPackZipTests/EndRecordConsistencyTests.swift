@@ -75,6 +75,20 @@ import TestSupport
         #expect(try archive.contents(of: archive.requireEntry(named: "b.txt")) == Array("beta\n".utf8))
     }
 
+    /// An end record whose comment-length field runs past the end of the file (60,000 stated, 2 there) is
+    /// still the end record, as `unzip`, `bsdtar` and Python's `zipfile` read it; its other checks still apply.
+    @Test func aCommentLengthPastTheEndStillReads() throws {
+        var bytes = Self.raw.bytes + Array("hi".utf8)
+        let end = bytes.count - 2 - 22
+        bytes[end + 20] = UInt8(60_000 & 0xFF)
+        bytes[end + 21] = UInt8(60_000 >> 8)
+        let archive = try Self.read(bytes)
+        #expect(archive.comment == Array("hi".utf8))
+        #expect(try archive.contents(of: archive.requireEntry(named: "b.txt")) == Array("beta\n".utf8))
+        bytes[end + 10] = 3  // and its counts must still agree
+        Self.expectRefused(bytes, mentioning: ["end record counts"])
+    }
+
     @Test func plainCountsThatDisagreeAreRefused() {
         var bytes = Self.raw.bytes
         let end = bytes.count - 22

@@ -88,6 +88,18 @@ import TestSupport
         #expect(EndRecordLocator.findEndRecord(trailing)?.0 == 0)
     }
 
+    @Test func endRecordSearchTakesACommentPastTheEndLast() throws {
+        // Alone, a record whose comment length runs past the end is the record (what is there is its comment).
+        var overrun = Self.endRecord
+        overrun[20] = 0x60
+        overrun[21] = 0xEA
+        let found = try #require(EndRecordLocator.findEndRecord(overrun))
+        #expect(found.0 == 0 && found.1.comment == Array("abc".utf8))
+        // Behind a record whose comment fits, it is not: the one that fits is taken.
+        let both = Self.endRecord + overrun
+        #expect(EndRecordLocator.findEndRecord(both)?.0 == 0)
+    }
+
     @Test func zip64RecordsRoundTrip() throws {
         let record = Zip64EndOfCentralDirectory(
             versionMadeBy: 0x033F, versionNeeded: 45, diskNumber: 0, centralDirectoryDisk: 0, entriesOnDisk: 70_000,

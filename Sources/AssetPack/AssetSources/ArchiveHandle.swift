@@ -8,12 +8,14 @@ import AssetPackZip
 final class ArchiveHandle: @unchecked Sendable {
     /// The archive's name in messages: its path in the source, or the archive's own name.
     let displayName: String
-    private let location: Location
+    /// Where the archive is, for errors: the file on disk, and its path there when stored in a source.
+    let location: ErrorLocation
+    private let storage: Storage
     private let monitor = Monitor()
     private var opened: ZipArchive?
 
     /// Where the archive is.
-    private enum Location {
+    private enum Storage {
         /// Open from the start: read without taking the lock (every entry of an archive source uses it).
         case given(ZipArchive)
         /// At `path` of a source, to be read with `limits`.
@@ -22,19 +24,21 @@ final class ArchiveHandle: @unchecked Sendable {
 
     /// The archive stored at `path` of `access`'s source, read with `limits`.
     init(in access: SourceAccess, at path: AssetPath, limits: ZipLimits) {
-        self.location = .stored(access, path, limits)
+        self.storage = .stored(access, path, limits)
         self.displayName = path.string
+        self.location = ErrorLocation(access.fileName, member: path.string)
     }
 
     /// An archive already open.
     init(opened archive: ZipArchive) {
-        self.location = .given(archive)
+        self.storage = .given(archive)
         self.displayName = archive.name
+        self.location = ErrorLocation(archive.name)
     }
 
     /// The open archive (opening it on the first call).
     func archive() throws(AssetPackError) -> ZipArchive {
-        switch location {
+        switch storage {
         case .given(let archive): archive
         case .stored(let access, let path, let limits): try open(path, of: access, limits: limits)
         }
@@ -53,7 +57,7 @@ final class ArchiveHandle: @unchecked Sendable {
     /// True for an archive stored in a source (opened on first use, and again after ``release()``); false
     /// for one given open.
     var opensOnDemand: Bool {
-        if case .stored = location { return true }
+        if case .stored = storage { return true }
         return false
     }
 
@@ -75,7 +79,7 @@ final class ArchiveHandle: @unchecked Sendable {
             opened = archive
             return archive
         } catch {
-            throw AssetPackError(error.inArchive(displayName))
+            throw location.error(error)
         }
     }
 }

@@ -22,6 +22,10 @@ struct SourceAccess: Sendable {
     /// The source's name.
     var name: String { source.name }
 
+    /// The file or folder on disk the source reads, as given (``AssetStorage/diskFile``); else its name.
+    /// What an error about one of its entries names as its ``AssetPackError/path``.
+    var fileName: String { storage.diskFile ?? source.name }
+
     /// Random access to the file at `path`; nil when the source cannot give this file (or any file) that way.
     func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         try randomAccessible?.randomAccess(path)
@@ -35,6 +39,17 @@ extension AssetStorage {
         case .folder(let root): root
         case .packedBundle(let base, _): base.storage.diskFolder
         case .opaque, .archive, .delivered: nil
+        }
+    }
+
+    /// The file or folder on disk the source reads: the archive (without the folder of it the tree starts
+    /// at), the folder, a packed-bundle view's bundle folder; nil for a source with no such file.
+    var diskFile: String? {
+        switch self {
+        case .folder(let root): root
+        case .archive(let archive, _): archive.name
+        case .packedBundle(let base, _): base.storage.diskFile
+        case .opaque, .delivered: nil
         }
     }
 }

@@ -2,7 +2,7 @@ import AssetPackSystem
 import AssetPackZip
 
 /// The one error type of the AssetPack runtime and packer: what went wrong (``code``), which file
-/// (``path``), why (``message``), and the underlying cause: the failed system call and its errno, or zlib's
+/// (``path``) and which entry of it (``entry``), why (``message``), and the underlying cause: the failed system call and its errno, or zlib's
 /// status (``cause``), and the `ZipError` when it came from the zip layer.
 ///
 /// Printed, it is one line for a log or stderr: `assets/big.bin.zip: entry "big.bin": CRC-32 mismatch ...`.
@@ -50,8 +50,14 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// A sentence saying what went wrong.
     public var message: String
-    /// The file or folder concerned.
+    /// The file or folder on disk concerned, as it was given: for a problem with an entry of a source, the
+    /// source (the archive or folder), for one inside an archive stored in a source, that source too.
     public var path: String?
+    /// What in ``path`` is concerned, when the error is about a part of it: an archive's entry name, a
+    /// file's path in a folder or bundle tree, or the path of the archive stored in it that the problem is
+    /// in (`pk/inner.zip`; the ``message`` then names that archive's entry, as ``zipError`` does). The
+    /// message names it too, so that ``description`` is complete; this field is for programs.
+    public var entry: String?
     /// What failed below: a system call and its errno, or a zlib call and its status.
     public var cause: Cause?
     /// The zip layer's error, when the cause was an archive.
@@ -68,17 +74,20 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
     }
 
     /// Creates an error. `errno` is shorthand for a ``cause`` that is a system call of unknown name.
-    public init(_ code: Code, _ message: String, path: String? = nil, errno: Int32? = nil, cause: Cause? = nil,
-                zipError: ZipError? = nil) {
+    public init(_ code: Code, _ message: String, path: String? = nil, entry: String? = nil, errno: Int32? = nil,
+                cause: Cause? = nil, zipError: ZipError? = nil) {
         self.code = code
         self.message = message
         self.path = path
+        self.entry = entry
         self.cause = cause ?? errno.map { .system(call: nil, errno: $0) }
         self.zipError = zipError
     }
 
     /// Wraps a zip-layer error; codes that have a runtime equivalent keep their meaning. A failed system call
     /// reads in plain words, as the initializer from a `SystemError` words it (the zip error keeps its own text).
+    /// ``path`` is `path`, else the zip error's archive; ``entry`` is the zip error's entry when ``path`` is
+    /// its archive.
     public init(_ error: ZipError, path: String? = nil) {
         let code: Code = switch error.code {
         case .notFound: .notFound
@@ -90,10 +99,12 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         }
         let shown = Self.plainSystemFailure(error).description
         self.init(code, shown, path: path ?? error.archive, cause: error.cause, zipError: error)
-        if error.archive != nil, path == nil || path == error.archive {
-            // The zip error's description already starts with the archive path.
-            self.path = nil
-            self.message = shown
+        if let archive = error.archive, path == nil || path == archive {
+            // The zip error's description starts with the archive path, which is the path.
+            var withoutArchive = Self.plainSystemFailure(error)
+            withoutArchive.archive = nil
+            self.message = withoutArchive.description
+            self.entry = error.entry
         }
     }
 

@@ -131,7 +131,7 @@ final class StagingFill: @unchecked Sendable {
     /// `error` about a link, naming the archive entry it came from.
     private static func located(_ error: AssetPackError, _ item: ExpansionItem) -> AssetPackError {
         guard error.code == .symlink, case .zipEntry(let handle, let name) = item.origin else { return error }
-        return AssetPackError(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", path: handle.displayName)
+        return handle.location.error(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", entry: name)
     }
 
     /// Writes the contents of the finished tree's record (its files, folders and links, ``InstallRecord``)

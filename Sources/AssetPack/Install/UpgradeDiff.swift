@@ -28,6 +28,6 @@ struct UpgradeDiff {
     private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
         if let crc = item.crc32 { return crc == installed }
         let (stream, origin) = try ItemSource.open(item, in: plan.source)
-        return try StreamMeasure.measure(stream, name: origin).crc32 == installed
+        return try StreamMeasure.measure(stream, name: origin.description).crc32 == installed
     }
 }

@@ -14,7 +14,7 @@ import AssetPackZip
 /// - an archive given as the source (``Rules/source(root:options:)``: `assetpack expand app.zip`): the
 ///   tree below its folder `root`, exactly as a `list`/`open` walk would find it, without a `list` and an
 ///   `open` per file. Entries outside the root are never expanded and not checked; a bookkeeping folder at
-///   the top is refused (``SourceCheck/notBookkeeping(_:origin:)``: the archive has no manifest, or it would
+///   the top is refused (``SourceCheck/notBookkeeping(_:source:)``: the archive has no manifest, or it would
 ///   have been planned from it); every `.zip` file is planned as unzipped
 ///   into its folder (after every entry of the source is in) unless ``ExpansionOptions/keepZips``; links
 ///   are refused even when allowed, since the source is read through `list` and `open`, which have none.
@@ -32,7 +32,7 @@ struct ArchiveEntryPlanner {
         /// `.zip` files are planned as unzipped into their folder, once every entry of this archive is in.
         var unpacksZips: Bool
         /// The bookkeeping folders at the top (``BundleManifest/reservedDirectories``) are refused, as the
-        /// planner of a walked tree refuses them (``SourceCheck/notBookkeeping(_:origin:)``).
+        /// planner of a walked tree refuses them (``SourceCheck/notBookkeeping(_:source:)``).
         var refusesBookkeeping: Bool
 
         /// An archive given as the source: its tree below the folder `root`.
@@ -61,22 +61,22 @@ struct ArchiveEntryPlanner {
     ///   archive and the entry; errors of a nested archive.
     func plan(_ handle: ArchiveHandle, rules: Rules, builder: inout PlanBuilder) throws(AssetPackError) {
         let archive = try handle.archive()
-        let origin = handle.displayName
+        let origin = handle.displayName, location = handle.location
         let root = rules.root.utf8.split(separator: AssetPath.slash).map { Array($0) }
         var nested: [AssetPath] = []
         if builder.items.isEmpty { builder.reserve(archive.entries.count) }  // the archive is the whole plan
         for entry in archive.entries {
-            guard let relative = try path(of: entry, below: root, archive: origin) else { continue }
-            if rules.refusesBookkeeping { try SourceCheck.notBookkeeping(relative, origin: origin) }
-            let target = try place(relative, of: entry, under: rules.destination, archive: origin)
+            guard let relative = try path(of: entry, below: root, archive: location) else { continue }
+            if rules.refusesBookkeeping { try SourceCheck.notBookkeeping(relative, source: location.file) }
+            let target = try place(relative, of: entry, under: rules.destination, archive: location)
             if target.isRoot { continue }
             switch entry.kind {
             case .directory:
-                try checkLocalHeader(of: entry, in: archive, origin: origin)
+                try checkLocalHeader(of: entry, in: archive, location: location)
                 try builder.add(.directory(target, permissions: ArchiveEntryPolicy.directoryPermissions(entry)), from: origin)
             case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
-                try ArchiveEntryPolicy.checkReadable(entry, archive: origin)
-                try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: origin)
+                try ArchiveEntryPolicy.checkReadable(entry, archive: location)
+                try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: location)
                 if rules.unpacksZips && target.isZipArchiveName {
                     // Its own folders are added now; its contents once every entry of this archive is in.
                     try builder.add(.directory(target.parent), from: origin)
@@ -88,7 +88,7 @@ struct ArchiveEntryPlanner {
                                     from: origin)
                 }
             case .symlink:
-                let link = try symlinkTarget(entry, archive: archive, rules: rules, origin: origin)
+                let link = try symlinkTarget(entry, archive: archive, rules: rules, location: location)
                 try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
                                               origin: .zipEntry(handle, entryName: entry.name)), from: origin)
             }
@@ -99,13 +99,13 @@ struct ArchiveEntryPlanner {
     /// Reads a directory entry's local header (one small read) and checks it against the central one, as
     /// opening a file entry does: nothing else ever reads it, and a broken one means a damaged archive.
     /// - Throws: `.archive` naming the archive and the entry.
-    private func checkLocalHeader(of entry: ZipEntry, in archive: ZipArchive, origin: String) throws(AssetPackError) {
-        do throws(ZipError) { try archive.checkLocalHeader(of: entry) } catch { throw AssetPackError(error.inArchive(origin)) }
+    private func checkLocalHeader(of entry: ZipEntry, in archive: ZipArchive, location: ErrorLocation) throws(AssetPackError) {
+        do throws(ZipError) { try archive.checkLocalHeader(of: entry) } catch { throw location.error(error) }
     }
 
     /// The entry's validated path below `root` (see ``ArchiveEntryPolicy``); nil for an entry outside it.
     /// The name is placed before it is checked: an entry outside the root is never checked.
-    private func path(of entry: ZipEntry, below root: [[UInt8]], archive: String) throws(AssetPackError) -> AssetPath? {
+    private func path(of entry: ZipEntry, below root: [[UInt8]], archive: ErrorLocation) throws(AssetPackError) -> AssetPath? {
         if !root.isEmpty && !ArchiveEntryPlanner.isBelow(EntryName.withoutLeadingCurrentFolder(entry.name), root: root) {
             return nil
         }
@@ -131,35 +131,36 @@ struct ArchiveEntryPlanner {
 
     /// `directory` + `relative`.
     private func place(_ relative: AssetPath, of entry: ZipEntry, under directory: AssetPath,
-                       archive: String) throws(AssetPackError) -> AssetPath {
+                       archive: ErrorLocation) throws(AssetPackError) -> AssetPath {
         do {
             return try directory.appending(relative)
         } catch {
-            throw AssetPackError(.unsafePath, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
+            throw archive.error(.unsafePath, "entry \(AssetPath.quoted(entry.name)): \(error.message)", entry: entry.name)
         }
     }
 
-    private func symlinkTarget(_ entry: ZipEntry, archive: ZipArchive, rules: Rules, origin: String) throws(AssetPackError) -> String {
+    private func symlinkTarget(_ entry: ZipEntry, archive: ZipArchive, rules: Rules,
+                               location: ErrorLocation) throws(AssetPackError) -> String {
         // Checked first: for such an archive, naming the option would send the user to a dead end.
         guard rules.createsLinks else {
-            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links in an archive "
+            throw location.error(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links in an archive "
                                  + "given as the source are never created, with or without --allow-symlinks (it is read "
-                                 + "through list/open, which have no links)", path: origin)
+                                 + "through list/open, which have no links)", entry: entry.name)
         }
-        guard options.allowSymlinks else { throw ArchiveEntryPlanner.symlinkRefused(entry, archive: origin) }
+        guard options.allowSymlinks else { throw ArchiveEntryPlanner.symlinkRefused(entry, archive: location) }
         let bytes: [UInt8]
-        do { bytes = try archive.contents(of: entry, limit: 4096) } catch { throw AssetPackError(error.inArchive(origin)) }
+        do { bytes = try archive.contents(of: entry, limit: 4096) } catch { throw location.error(error) }
         let target = String(decoding: bytes, as: UTF8.self)
         if bytes.isEmpty || bytes.first == UInt8(ascii: "/") || bytes.contains(0) || bytes.contains(UInt8(ascii: "\\")) {
-            throw AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) links to \(AssetPath.quoted(target)), "
-                                 + "which is not a relative path inside the destination", path: origin)
+            throw location.error(.symlink, "entry \(AssetPath.quoted(entry.name)) links to \(AssetPath.quoted(target)), "
+                                 + "which is not a relative path inside the destination", entry: entry.name)
         }
         return target
     }
 
     /// The error for a link entry when links are not allowed.
-    static func symlinkRefused(_ entry: ZipEntry, archive: String) -> AssetPackError {
-        AssetPackError(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links are created only when allowed "
-                       + "(ExpansionOptions.allowSymlinks, --allow-symlinks)", path: archive)
+    static func symlinkRefused(_ entry: ZipEntry, archive: ErrorLocation) -> AssetPackError {
+        archive.error(.symlink, "entry \(AssetPath.quoted(entry.name)) is a symbolic link; links are created only when allowed "
+                      + "(ExpansionOptions.allowSymlinks, --allow-symlinks)", entry: entry.name)
     }
 }

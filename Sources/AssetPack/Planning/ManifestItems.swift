@@ -13,12 +13,15 @@ struct ManifestItems {
     /// archive: it is reused without parsing its path or looking it up again).
     private var archives: [AssetPath: ArchiveHandle] = [:]
     private var last: (file: String, handle: ArchiveHandle)?
+    /// The bundle's manifest file, as errors about it name it: below the bundle's folder (or address).
+    let manifestFile: String
 
     /// The items of the bundle `source` (stored, or delivered as `delivered`).
     init(source: ResolvedSource, options: ExpansionOptions, delivered: DeliveredBundleSource? = nil) {
         self.source = source
         self.options = options
         self.delivered = delivered
+        self.manifestFile = source.access.fileName + "/" + BundleManifest.path
     }
 
     /// The item of `entry`.
@@ -32,16 +35,16 @@ struct ManifestItems {
             let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
             return ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
                                  permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
-                                 digest: try Self.digest(entry))
+                                 digest: try digest(entry))
         }
     }
 
     /// The entry's SHA-256 as its bytes (checked as 64 lowercase hex digits with the manifest's entries).
-    private static func digest(_ entry: BundleManifest.Entry) throws(AssetPackError) -> SHA256Digest? {
+    private func digest(_ entry: BundleManifest.Entry) throws(AssetPackError) -> SHA256Digest? {
         guard let hex = entry.sha256 else { return nil }
         guard let digest = SHA256Digest(hex: hex) else {
             throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" has a SHA-256 that is not 64 lowercase hex digits",
-                                 path: BundleManifest.path)
+                                 path: manifestFile)
         }
         return digest
     }
@@ -49,14 +52,14 @@ struct ManifestItems {
     /// Where `entry`'s bytes are: a delivered file, or in this bundle.
     private mutating func origin(of entry: BundleManifest.Entry) throws(AssetPackError) -> ExpansionItem.Origin {
         if let delivered {
-            _ = try entry.location(origin: BundleManifest.path)  // checks the storage as for a local bundle
+            _ = try entry.location(origin: manifestFile)  // checks the storage as for a local bundle
             return .delivered(DeliveredFile(bundle: delivered, entry: entry))
         }
         if let last, let storage = entry.storage, storage.form == .packed, storage.file == last.file,
            let inner = storage.entry, !inner.isEmpty {
             return .zipEntry(last.handle, entryName: inner)
         }
-        switch try entry.location(origin: BundleManifest.path) {
+        switch try entry.location(origin: manifestFile) {
         case .plain(let file):
             return source.origin(of: file)
         case .packed(let archive, let name):

@@ -12,7 +12,7 @@ final class ManifestPlanner: ManifestEntrySink {
     /// A planner of the bundle `source` (stored, or delivered as `delivered`).
     init(source: ResolvedSource, options: ExpansionOptions, delivered: DeliveredBundleSource? = nil) {
         items = ManifestItems(source: source, options: options, delivered: delivered)
-        builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
+        builder = PlanBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
     }
 
     /// The plan of `manifest`, whose entries are in hand.
@@ -34,7 +34,7 @@ final class ManifestPlanner: ManifestEntrySink {
     }
 
     func restart() {
-        builder = PlanBuilder(maxTotalBytes: items.options.maxTotalBytes)
+        builder = PlanBuilder(source: items.source.access.fileName, maxTotalBytes: items.options.maxTotalBytes)
         items = ManifestItems(source: items.source, options: items.options, delivered: items.delivered)
     }
 

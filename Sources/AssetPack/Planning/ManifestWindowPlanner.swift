@@ -32,7 +32,7 @@ final class ManifestWindowPlanner: ManifestEntrySink {
     init(source: ResolvedSource, options: ExpansionOptions, identity: String, windowSize: Int,
          handOver: @escaping (Window) throws(AssetPackError) -> Void) {
         items = ManifestItems(source: source, options: options)
-        builder = PlanWindowBuilder(maxTotalBytes: options.maxTotalBytes)
+        builder = PlanWindowBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
         self.identity = identity
         self.windowSize = max(1, windowSize)
         self.handOver = handOver

@@ -15,9 +15,12 @@ struct PlanBuilder {
         /// The item that brought this path in: itself, or a file below an implied folder.
         var cause: AssetPath
 
-        /// `"a" (from x.zip)`, or `"a/" (the folder of "a/b.txt", from x.zip)` for an implied folder.
-        var shown: String {
-            cause == path ? "\"\(path)\" (from \(origin))" : "\"\(path)/\" (the folder of \"\(cause)\", from \(origin))"
+        /// `"a" (from x.zip)`, or `"a/" (the folder of "a/b.txt", from x.zip)` for an implied folder; without
+        /// the origin when it is `source`, which the error names as its path.
+        func shown(source: String) -> String {
+            let from = PlanBuilder.from(origin, source: source)
+            return cause == path ? "\"\(path)\"\(from.map { " (\($0))" } ?? "")"
+                : "\"\(path)/\" (the folder of \"\(cause)\"\(from.map { ", \($0)" } ?? ""))"
         }
     }
 
@@ -37,14 +40,20 @@ struct PlanBuilder {
     private(set) var totalBytes: UInt64 = 0
     /// The most bytes the files may add up to (``ExpansionOptions/maxTotalBytes``).
     let maxTotalBytes: UInt64
+    /// The file or folder on disk the plan's source reads (``SourceAccess/fileName``): the path of every
+    /// error about an item, whose ``AssetPackError/entry`` is the item's path.
+    let source: String
 
-    /// An empty plan whose files may add up to at most `maxTotalBytes`.
-    init(maxTotalBytes: UInt64 = .max) { self.maxTotalBytes = maxTotalBytes }
+    /// An empty plan of the source at `source` whose files may add up to at most `maxTotalBytes`.
+    init(source: String, maxTotalBytes: UInt64 = .max) {
+        self.source = source
+        self.maxTotalBytes = maxTotalBytes
+    }
 
     /// Adds `item` (and its missing parent directories); `origin` says where it came from, for messages.
     mutating func add(_ item: ExpansionItem, from origin: String) throws(AssetPackError) {
         guard !item.path.isRoot else { return }
-        try PlanBuilder.checkReserved(item.path, origin: origin)
+        try PlanBuilder.checkReserved(item.path, origin: origin, source: source)
         if lastPath.map({ !$0.hasSameParent(as: item.path) }) ?? true {  // byte-wise: a sibling's folders are in, checked
             try addFolders(of: item.path, origin: origin)
             lastPath = item.path
@@ -101,7 +110,7 @@ struct PlanBuilder {
             }
             let first = Seen(path: earlier.path, kind: earlier.kind, origin: origins[Int(originOfItem[previous])],
                              cause: impliedBy[previous] ?? earlier.path)
-            throw PlanBuilder.conflict(first, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause))
+            throw PlanBuilder.conflict(first, Seen(path: item.path, kind: item.kind, origin: origin, cause: cause), source: source)
         }
     }
 
@@ -116,26 +125,34 @@ struct PlanBuilder {
 
     /// Adds a file's size to the total, enforcing ``maxTotalBytes``.
     private mutating func count(_ item: ExpansionItem, origin: String) throws(AssetPackError) {
-        totalBytes = try Self.adding(item, to: totalBytes, limit: maxTotalBytes, origin: origin)
+        totalBytes = try Self.adding(item, to: totalBytes, limit: maxTotalBytes, origin: origin, source: source)
     }
 
-    /// `total` plus the size of `item`, refused past `limit` (``ExpansionOptions/maxTotalBytes``).
-    static func adding(_ item: ExpansionItem, to total: UInt64, limit: UInt64, origin: String) throws(AssetPackError) -> UInt64 {
+    /// `total` plus the size of `item` (from `origin`, of the source at `source`), refused past `limit`
+    /// (``ExpansionOptions/maxTotalBytes``).
+    static func adding(_ item: ExpansionItem, to total: UInt64, limit: UInt64, origin: String,
+                       source: String) throws(AssetPackError) -> UInt64 {
         let (sum, overflow) = total.addingReportingOverflow(item.size)
         guard !overflow, sum <= limit else {
-            throw AssetPackError(.limitExceeded, "\"\(item.path)\" (\(item.size) bytes) brings the expansion past its limit of "
-                                 + "\(limit) bytes in all (ExpansionOptions.maxTotalBytes)", path: origin)
+            let from = Self.from(origin, source: source).map { ", \($0)" } ?? ""
+            throw AssetPackError(.limitExceeded, "\"\(item.path)\" (\(item.size) bytes\(from)) brings the expansion past its limit "
+                                 + "of \(limit) bytes in all (ExpansionOptions.maxTotalBytes)", path: source, entry: item.path.string)
         }
         return sum
     }
 
-    private static func conflict(_ previous: Seen, _ item: Seen) -> AssetPackError {
-        let first = previous.shown, second = item.shown
+    /// `from ORIGIN`, or nil when the origin is the source itself (which an error names as its path).
+    static func from(_ origin: String, source: String) -> String? {
+        origin == source ? nil : "from \(origin)"
+    }
+
+    private static func conflict(_ previous: Seen, _ item: Seen, source: String) -> AssetPackError {
+        let first = previous.shown(source: source), second = item.shown(source: source)
         if (previous.kind == .symlink && item.kind == .directory) || (previous.kind == .directory && item.kind == .symlink) {
             // A folder of that name exists only because some entry lies below it: that entry would be written through the link.
             return AssetPackError(.symlink, "\(first) and \(second): one is a symbolic link and the other a folder, so entries "
                                   + "would be written through the link; nothing is written through a link",
-                                  path: item.path.string)
+                                  path: source, entry: item.path.string)
         }
         let reason: String
         // Swift's String equality is canonical equivalence, so compare the bytes.
@@ -146,7 +163,7 @@ struct PlanBuilder {
         } else {
             reason = "the name appears twice: \(first) and \(second)"
         }
-        return AssetPackError(.conflict, reason, path: item.path.string)
+        return AssetPackError(.conflict, reason, path: source, entry: item.path.string)
     }
 
     /// The comparison key: each component in Unicode canonical composition (NFC), lowercased. An ASCII
@@ -167,18 +184,21 @@ struct PlanBuilder {
     static let recordDirectory = BundleManifest.legacyReservedDirectory
 
     /// Names beginning with ``recordDirectory`` at the top are assetpack's record; ``temporaryPrefix``
-    /// anywhere is a temporary name the expander uses.
-    static func checkReserved(_ path: AssetPath, origin: String) throws(AssetPackError) {
+    /// anywhere is a temporary name the expander uses. `origin` and `source` are as in ``reservedName(_:origin:source:)``.
+    static func checkReserved(_ path: AssetPath, origin: String, source: String) throws(AssetPackError) {
         guard mayBeReserved(path) else { return }  // the usual case: no component starts with ".assetpack"
         let components = path.components
         let reservedTop = components.first?.hasPrefix(recordDirectory) == true
         let reservedAnywhere = components.contains { $0.hasPrefix(temporaryPrefix) }
-        if reservedTop || reservedAnywhere { throw reservedName(path, origin: origin) }
+        if reservedTop || reservedAnywhere { throw reservedName(path, origin: origin, source: source) }
     }
 
-    /// The error for `path` (from `origin`), whose name is reserved for assetpack's own files.
-    static func reservedName(_ path: AssetPath, origin: String) -> AssetPackError {
-        AssetPackError(.conflict, "the name is reserved for assetpack's own files (from \(origin))", path: path.string)
+    /// The error for `path` (from `origin`: the source, or an archive or manifest in it) of the source at
+    /// `source` (the error's path), whose name is reserved for assetpack's own files.
+    static func reservedName(_ path: AssetPath, origin: String, source: String) -> AssetPackError {
+        let from = Self.from(origin, source: source).map { " (\($0))" } ?? ""
+        return AssetPackError(.conflict, "\"\(path)\"\(from): the name is reserved for assetpack's own files",
+                              path: source, entry: path.string)
     }
 
     /// False when no component's bytes start with those of ``recordDirectory``, which both reserved

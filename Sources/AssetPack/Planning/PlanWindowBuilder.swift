@@ -29,11 +29,17 @@ struct PlanWindowBuilder {
     private(set) var totalBytes: UInt64 = 0
     /// The most bytes the files may add up to (``ExpansionOptions/maxTotalBytes``).
     let maxTotalBytes: UInt64
+    /// The file or folder on disk the plan's source reads: the path of every error about an item
+    /// (``PlanBuilder/source``).
+    let source: String
     /// True once an item could not be decided here (see the type's notes).
     private(set) var isUndecided = false
 
-    /// An empty plan whose files may add up to at most `maxTotalBytes`.
-    init(maxTotalBytes: UInt64 = .max) { self.maxTotalBytes = maxTotalBytes }
+    /// An empty plan of the source at `source` whose files may add up to at most `maxTotalBytes`.
+    init(source: String, maxTotalBytes: UInt64 = .max) {
+        self.source = source
+        self.maxTotalBytes = maxTotalBytes
+    }
 
     /// The folders below the root that hold the last item added: the folders made by earlier windows
     /// that the next window's items go into.
@@ -42,7 +48,7 @@ struct PlanWindowBuilder {
     /// Adds `item` (and its missing folders); `origin` says where it came from, for messages.
     mutating func add(_ item: ExpansionItem, from origin: String) throws(AssetPackError) {
         guard !isUndecided, !item.path.isRoot else { return }
-        try PlanBuilder.checkReserved(item.path, origin: origin)
+        try PlanBuilder.checkReserved(item.path, origin: origin, source: source)
         if let last, !(last < item.path) {
             isUndecided = true
             return
@@ -59,7 +65,7 @@ struct PlanWindowBuilder {
             guard insert(.directory(AssetPath(validated: String(text[..<index])))) else { return }
         }
         guard insert(item) else { return }
-        totalBytes = try PlanBuilder.adding(item, to: totalBytes, limit: maxTotalBytes, origin: origin)
+        totalBytes = try PlanBuilder.adding(item, to: totalBytes, limit: maxTotalBytes, origin: origin, source: source)
     }
 
     /// Hands over the items added since the last call.

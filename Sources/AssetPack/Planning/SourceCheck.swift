@@ -6,7 +6,7 @@ import AssetPackZip
 /// - the folder a source starts at must exist and be a folder: the root of an archive (``AssetStorage/archive(_:root:)``)
 ///   and the folder of a folder source (``AssetStorage/folder(root:)``) — checked before planning;
 /// - a tree without a single file is refused unless the caller allows it (``ExpansionOptions/allowsEmpty``);
-/// - a tree planned without a manifest holds no bookkeeping folder at its top (``notBookkeeping(_:origin:)``).
+/// - a tree planned without a manifest holds no bookkeeping folder at its top (``notBookkeeping(_:source:)``).
 ///
 /// The first two are ``AssetPackError/Code/notFound`` naming the archive or folder and the root. Sources that offer
 /// only `list`/`open` cannot tell a missing folder from an empty one (Android's rule), so for them the
@@ -39,10 +39,10 @@ enum SourceCheck {
     /// archive's entry there is refused. A bundle is planned from its manifest, whose folder is rightly no
     /// part of its tree; without one the folder is no bundle's, and skipping it would drop its files without
     /// a word (`assetpack build` refuses such a folder at the top of what it packs, for the same reason).
-    /// - Throws: `.conflict` naming `path` and `origin` (the archive or folder).
-    static func notBookkeeping(_ path: AssetPath, origin: String) throws(AssetPackError) {
+    /// - Throws: `.conflict` naming `source` (the archive or folder on disk) and `path`.
+    static func notBookkeeping(_ path: AssetPath, source: String) throws(AssetPackError) {
         guard BundleManifest.isReservedName(path.firstComponent) else { return }
-        throw PlanBuilder.reservedName(path, origin: origin)
+        throw PlanBuilder.reservedName(path, origin: source, source: source)
     }
 
     /// Refuses a plan without a file (only folders, or nothing) unless `options` allow it.

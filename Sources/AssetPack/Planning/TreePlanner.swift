@@ -9,7 +9,7 @@ import AssetPackZip
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
 /// ``ExpansionOptions/keepZips`` is set. A bookkeeping folder at the top is refused, not skipped
-/// (``SourceCheck/notBookkeeping(_:origin:)``): the source has no manifest. An archive given as
+/// (``SourceCheck/notBookkeeping(_:source:)``): the source has no manifest. An archive given as
 /// the source is planned from its central directory instead (``ArchiveEntryPlanner``): the same tree,
 /// checked entry by entry, without a `list` and an `open` per file.
 struct TreePlanner {
@@ -18,7 +18,7 @@ struct TreePlanner {
 
     func plan() throws(AssetPackError) -> ExpansionPlan {
         try SourceCheck.root(of: source.access.storage)
-        var builder = PlanBuilder(maxTotalBytes: options.maxTotalBytes)
+        var builder = PlanBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
         if let zip = source.archive, !options.testSeam.walksArchives {
             try ArchiveEntryPlanner(source: source.access, options: options)
                 .plan(zip.handle, rules: .source(root: zip.root, options: options), builder: &builder)
@@ -34,7 +34,7 @@ struct TreePlanner {
     private func walk(into builder: inout PlanBuilder) throws(AssetPackError) {
         try AssetWalker(source.source, skippingBookkeeping: false).walk { (walked) throws(AssetPackError) in
             let path = walked.path
-            try SourceCheck.notBookkeeping(path, origin: source.name)
+            try SourceCheck.notBookkeeping(path, source: source.access.fileName)
             guard walked.kind == .file, let file = try fileFacts(path) else {
                 try builder.add(.directory(path, permissions: try source.permissions(of: path, kind: .directory)), from: source.name)
                 return

@@ -44,22 +44,22 @@ enum ArchiveEntryPolicy {
     /// The entry's path relative to where its archive is unpacked. `relativeName` is the part of the name
     /// below the source's root, when the archive is the source and has one.
     /// - Throws: ``AssetPackError/Code/unsafePath`` naming the entry.
-    static func path(of entry: ZipEntry, relativeName: String? = nil, archive: String) throws(AssetPackError) -> AssetPath {
+    static func path(of entry: ZipEntry, relativeName: String? = nil, archive: ErrorLocation) throws(AssetPackError) -> AssetPath {
         var shown: String { AssetPath.quoted(entry.name) }  // only for messages: quoting costs more than the checks
         if entry.rawNameCount == 0 {
-            throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: the name is empty", path: archive)
+            throw archive.error(.unsafePath, "entry \(shown): unsafe name: the name is empty", entry: entry.name)
         }
         if entry.flags & utf8Flag != 0, !entry.nameIsRawBytes, String(validating: entry.rawName, as: UTF8.self) == nil {
             let hex = entry.rawName.prefix(64).map { String($0, radix: 16) }.joined(separator: " ")
-            throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
-                                 path: archive)
+            throw archive.error(.unsafePath, "entry \(shown): unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
+                                entry: entry.name)
         }
         let name = relativeName ?? entry.name
         let checked = EntryName.pathName(name)
         if checked.isEmpty {
             guard entry.kind == .directory else {
-                throw AssetPackError(.unsafePath, "entry \(shown): unsafe name: it names the folder the archive is expanded into",
-                                     path: archive)
+                throw archive.error(.unsafePath, "entry \(shown): unsafe name: it names the folder the archive is expanded into",
+                                    entry: entry.name)
             }
             return .root
         }
@@ -68,27 +68,25 @@ enum ArchiveEntryPolicy {
         } catch {
             // The message quotes the name checked; when that is not the entry's own, the entry is named first.
             let prefix = checked.utf8.elementsEqual(entry.name.utf8) ? "entry " : "entry \(shown): "
-            throw AssetPackError(.unsafePath, prefix + error.message, path: archive)
+            throw archive.error(.unsafePath, prefix + error.message, entry: entry.name)
         }
     }
 
     /// Refuses an entry whose data this package cannot read (``ZipEntry/checkReadable()``): encrypted,
     /// patched, or compressed with a method other than stored and deflate.
     /// - Throws: ``AssetPackError/Code/unsupported`` naming the entry and the method or encryption.
-    static func checkReadable(_ entry: ZipEntry, archive: String) throws(AssetPackError) {
+    static func checkReadable(_ entry: ZipEntry, archive: ErrorLocation) throws(AssetPackError) {
         do throws(ZipError) { try entry.checkReadable() } catch {
-            throw AssetPackError(.unsupported, "entry \(AssetPath.quoted(entry.name)): \(error.message)", path: archive)
+            throw archive.error(.unsupported, "entry \(AssetPath.quoted(entry.name)): \(error.message)", entry: entry.name)
         }
     }
 
     /// Refuses an entry whose *declared* sizes already exceed the compression-ratio limit, before any byte
     /// is read (the reader checks the real ratio again while inflating, since declared sizes can lie).
     /// - Throws: ``AssetPackError/Code/limitExceeded`` naming the entry and the limit.
-    static func checkDeclaredRatio(_ entry: ZipEntry, limits: ZipLimits, archive: String) throws(AssetPackError) {
-        do throws(ZipError) { try limits.checkRatio(output: entry.uncompressedSize, input: entry.compressedSize) } catch {
-            throw AssetPackError(.limitExceeded, "entry \(AssetPath.quoted(entry.name)) declares \(entry.uncompressedSize) bytes from "
-                                 + "\(entry.compressedSize) compressed, past the compression-ratio limit of "
-                                 + "\(Int(limits.maxCompressionRatio ?? 0)):1 (ZipLimits.maxCompressionRatio)", path: archive)
+    static func checkDeclaredRatio(_ entry: ZipEntry, limits: ZipLimits, archive: ErrorLocation) throws(AssetPackError) {
+        do throws(ZipError) { try limits.checkDeclaredRatio(of: entry) } catch {
+            throw archive.error(.limitExceeded, "entry \(AssetPath.quoted(entry.name)) \(error.message)", entry: entry.name)
         }
     }
 

@@ -17,6 +17,13 @@ extension AssetPath {
         }
     }
 
+    /// Why `text` cannot be a path (the reason ``init(_:)`` refuses it with: `absolute path`, `'..' component`,
+    /// …), or nil when it can (`""` is the root).
+    public static func problem(withPath text: String) -> String? {
+        guard case .refused(let reason) = AssetPath(validated: text).withUTF8({ AssetPath.verdict(on: $0) }) else { return nil }
+        return reason
+    }
+
     /// Why `name` cannot be one path component, or nil when it can.
     public static func problem(with name: String) -> String? {
         AssetPath(validated: name).withUTF8 { componentProblem($0) }

@@ -18,13 +18,35 @@ protocol ArchiveReadingCommand: ParsableCommand {
 
 extension ArchiveReadingCommand {
     /// Opens ``archive`` and hands it to the command; library errors end the process (``Reporting/run(_:)``).
+    /// A folder without a bundle manifest is a usage error (``notABundle(_:)``), as `check` of a folder is.
     func run() throws {
         try Reporting.run {
             if try io(FileSystem.status(archive.path))?.kind == .directory {
+                guard try Self.holdsManifest(archive.path) else { throw Self.notABundle(archive.path) }
                 try run(bundleFolder: archive.path)
             } else {
                 try run(zip: try ZipArchive(path: archive.path))
             }
         }
+    }
+}
+
+extension ArchiveReadingCommand {
+    /// True when `folder` has a bundle manifest file where ``BundleManifest/locate(in:)`` looks for one
+    /// (`assetpack-meta/manifest.json`, or the legacy `.assetpack/manifest.json`); its contents are not read.
+    static func holdsManifest(_ folder: String) throws(AssetPackError) -> Bool {
+        let name = BundleManifest.path.split(separator: "/").last.map(String.init) ?? "manifest.json"
+        for directory in BundleManifest.reservedDirectories
+        where try io(FileSystem.status(folder + "/" + directory + "/" + name))?.kind == .file {
+            return true
+        }
+        return false
+    }
+
+    /// The usage error for a folder without a bundle manifest: it exists, but this command reads bundles and zips.
+    static func notABundle(_ folder: String) -> AssetPackError {
+        let command = configuration.commandName ?? "this command"
+        return AssetPackError(.invalidArgument, "is a folder without a bundle manifest (\(BundleManifest.path)); \(command) reads "
+                              + "a bundle folder or a zip (assetpack expand takes any folder)", path: folder)
     }
 }

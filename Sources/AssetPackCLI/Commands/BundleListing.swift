@@ -14,11 +14,10 @@ struct BundleListing {
     let archives: [(path: String, archive: ZipArchive)]
 
     /// Reads the manifest of the bundle `folder` and opens its packed archives.
-    /// - Throws: `.notFound` when the folder has no manifest; the reader's and the zip layer's errors.
+    /// - Throws: `.invalidArgument` when the folder has no manifest (``ArchiveReadingCommand/notABundle(_:)``); the reader's and the zip layer's errors.
     init(folder: String) throws(AssetPackError) {
         guard let located = try BundleManifest.locate(in: DirectorySource(root: folder)) else {
-            throw AssetPackError(.notFound, "is a folder without a bundle manifest (\(BundleManifest.path)); list reads a bundle "
-                                 + "folder or a zip", path: folder)
+            throw ListCommand.notABundle(folder)
         }
         self.folder = folder
         self.located = located

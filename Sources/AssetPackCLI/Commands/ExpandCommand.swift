@@ -62,6 +62,7 @@ struct ExpandCommand: ParsableCommand {
     func validate() throws {
         try verbose.check(quiet: report.quiet, json: format.json)
         try remote.check(bundle: bundle, root: root, verify: verify)
+        try RootOption.check(root)
     }
 
     @Flag(help: ArgumentHelp("Read every installed file again, compare it with the install record and repair what differs.",

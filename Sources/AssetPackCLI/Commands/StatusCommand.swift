@@ -39,6 +39,7 @@ struct StatusCommand: ParsableCommand {
         if source == nil && (root != nil || keepZips || allowSymlinks) {
             throw ValidationError("--root, --keep-zips and --allow-symlinks describe a source; give one with --source.")
         }
+        try RootOption.check(root)
     }
 
     func run() throws {

@@ -40,7 +40,7 @@ public struct BlockParallelInflater: Sendable {
             guard entry.method == .deflate else {
                 throw ZipError(.unsupportedMethod, "a block index needs a deflated entry, not \(entry.method)")
             }
-            try archive.limits.checkRatio(output: entry.uncompressedSize, input: entry.compressedSize)
+            try archive.limits.checkDeclaredRatio(of: entry)
             try self.init(source: archive.source, dataRange: try archive.dataRange(of: entry),
                           uncompressedSize: entry.uncompressedSize, crc32: entry.crc32, index: index, entryName: entry.name)
         } catch {

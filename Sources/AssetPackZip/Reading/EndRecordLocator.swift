@@ -63,10 +63,15 @@ enum EndRecordLocator {
     /// The end record whose comment reaches exactly to the end of the file, the one furthest from the end
     /// if several do: a later one lies inside its comment, so it is the outer archive and the later one
     /// belongs to an archive hidden in the comment. Failing that, the one closest to the end whose comment
-    /// fits (some tools miscount the comment, or append bytes after the archive).
+    /// fits (some tools miscount the comment, or append bytes after the archive). Failing that too, the one
+    /// closest to the end whose comment runs past the end of the file: its length field is wrong, or the
+    /// comment was cut off, and the comment is what there is. Info-ZIP's `unzip`, libarchive and Python's
+    /// `zipfile` take such a record too (APPNOTE 4.3.16 gives no other place for it); every check of the
+    /// record and the directory it points to still applies (``locate(in:)``).
     static func findEndRecord(_ tail: [UInt8]) -> (Int, EndOfCentralDirectory)? {
         var exact: (Int, EndOfCentralDirectory)?
         var fallback: (Int, EndOfCentralDirectory)?
+        var overrun: (Int, EndOfCentralDirectory)?
         var index = tail.count - FormatLimit.endRecordSize
         while index >= 0 {
             if tail[index] == 0x50, tail[index + 1] == 0x4b, tail[index + 2] == 0x05, tail[index + 3] == 0x06 {
@@ -76,14 +81,16 @@ enum EndRecordLocator {
                     let room = tail.count - index - FormatLimit.endRecordSize
                     if commentLength == room {
                         exact = (index, record)
-                    } else if fallback == nil && commentLength < room {
-                        fallback = (index, record)
+                    } else if commentLength < room {
+                        if fallback == nil { fallback = (index, record) }
+                    } else if overrun == nil {
+                        overrun = (index, record)
                     }
                 }
             }
             index -= 1
         }
-        return exact ?? fallback
+        return exact ?? fallback ?? overrun
     }
 
     /// Reads the Zip64 end record when a locator stands right before the end record. The locator must point

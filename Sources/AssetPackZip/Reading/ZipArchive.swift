@@ -121,7 +121,9 @@ public final class ZipArchive: Sendable {
 
     /// Reads `entry` to its end through ``open(_:bufferSize:)``, which checks its local header against the
     /// central one, then its size and CRC-32; a directory entry, which has no data, has its local header
-    /// checked all the same (``checkLocalHeader(of:)``). Returns the number of bytes checked.
+    /// checked all the same (``checkLocalHeader(of:)``). An entry whose declared sizes pass the ratio limit
+    /// is refused before it is read (``ZipLimits/checkDeclaredRatio(of:)``), as expanding it is. Returns
+    /// the number of bytes checked.
     /// - Throws: ``ZipError`` naming the entry, as ``open(_:bufferSize:)`` and its reads do.
     @discardableResult
     public func verify(_ entry: ZipEntry) throws(ZipError) -> UInt64 {
@@ -135,6 +137,7 @@ public final class ZipArchive: Sendable {
             try checkLocalHeader(of: entry)
             return 0
         }
+        do throws(ZipError) { try limits.checkDeclaredRatio(of: entry) } catch { throw error.inArchive(name).forEntry(entry.name) }
         let reader = try open(entry)
         var total: UInt64 = 0
         while true {

@@ -52,4 +52,16 @@ extension ZipLimits {
             throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
         }
     }
+
+    /// Refuses `entry` when its *declared* sizes already pass ``maxCompressionRatio``, before a byte of it
+    /// is read (``checkRatio(output:input:)`` on the declared sizes; readers check the real output again,
+    /// since declared sizes can lie). `verify`, the block-parallel inflater and AssetPack's planning
+    /// check it, so an entry that declares a bomb is refused as one whoever meets it first.
+    /// - Throws: ``ZipError/Code/limitExceeded`` naming both sizes and the limit (no archive or entry yet).
+    public func checkDeclaredRatio(of entry: ZipEntry) throws(ZipError) {
+        do throws(ZipError) { try checkRatio(output: entry.uncompressedSize, input: entry.compressedSize) } catch {
+            throw ZipError(.limitExceeded, "declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, "
+                           + "past the compression-ratio limit of \(Int(maxCompressionRatio ?? 0)):1 (ZipLimits.maxCompressionRatio)")
+        }
+    }
 }

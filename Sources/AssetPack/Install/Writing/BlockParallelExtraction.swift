@@ -26,14 +26,14 @@ enum BlockParallelExtraction {
                       progress: ProgressTracker, reportsBytes: Bool, startsWriteback: Bool) throws(AssetPackError) -> UInt32? {
         guard let layout = item.blocks, case .zipEntry(let handle, let name) = item.origin else { return nil }
         let archive = try handle.archive()
-        let origin = handle.displayName
-        let entry = try checkedEntry(name, of: archive, for: item, origin: origin)
+        let origin = handle.location
+        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item)
         try progress.checkCancelled()
         let inflater: BlockParallelInflater
         do {
             inflater = try BlockParallelInflater(archive: archive, entry: entry, index: DeflateBlockIndex(pairs: layout.pairs))
         } catch {
-            throw AssetPackError(error.inArchive(origin))
+            throw origin.error(error)
         }
         let journal: BlockJournal
         if !kept.isEmpty, let existing = try BlockJournal.open(for: item.path.name, in: folder) {
@@ -72,28 +72,15 @@ enum BlockParallelExtraction {
         guard let crc else { return nil }
         // The inflater checked the entry's CRC-32, which matches the plan's; checked again where it is used.
         if let expected = item.crc32, expected != crc {
-            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))", path: origin)
+            throw origin.error(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))", entry: name)
         }
         return crc
     }
 
     /// The error to throw for `error` of the inflater: the tracker's own when it was a cancellation.
-    private static func failure(_ error: ZipError, origin: String, progress: ProgressTracker) throws(AssetPackError) -> AssetPackError {
+    private static func failure(_ error: ZipError, origin: ErrorLocation, progress: ProgressTracker) throws(AssetPackError) -> AssetPackError {
         if error.code == .cancelled { try progress.checkCancelled() }
-        return AssetPackError(error.inArchive(origin))
-    }
-
-    /// The entry `name`, which must have the size and CRC-32 the plan expects for `item`.
-    private static func checkedEntry(_ name: String, of archive: ZipArchive, for item: ExpansionItem,
-                                     origin: String) throws(AssetPackError) -> ZipEntry {
-        guard let entry = archive.entry(named: name) else {
-            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
-        }
-        guard entry.uncompressedSize == item.size, item.crc32.map({ $0 == entry.crc32 }) ?? true else {
-            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
-                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", path: origin)
-        }
-        return entry
+        return origin.error(error)
     }
 }
 

@@ -112,7 +112,7 @@ struct FileMaterializer: Sendable {
     private func fill(_ file: Descriptor, with item: ExpansionItem, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         switch item.origin {
         case .zipEntry(let handle, let name):
-            return try copyEntry(name, of: try handle.archive(), origin: handle.displayName, item, into: file, worker)
+            return try copyEntry(name, of: try handle.archive(), origin: handle.location, item, into: file, worker)
         case .localFile(let path):
             if let folder {
                 return try copyFile(path, from: worker.tree(at: folder), item, into: file, worker)
@@ -128,13 +128,13 @@ struct FileMaterializer: Sendable {
 
     /// Streams zip entry `name` into `file`. Its reader checks the size and CRC-32 before it ends, so its
     /// CRC (which must be the plan's) is the file's.
-    private func copyEntry(_ name: String, of archive: ZipArchive, origin: String, _ item: ExpansionItem,
+    private func copyEntry(_ name: String, of archive: ZipArchive, origin: ErrorLocation, _ item: ExpansionItem,
                            into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         let previous = item.entryPosition >= 0 ? Int(item.entryPosition) - 1 : worker.lastEntry(in: archive)
         let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item, after: previous)
         worker.read(entry, of: archive)
         let reader: ZipEntryReader
-        do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw AssetPackError(error.inArchive(origin)) }
+        do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw origin.error(error) }
         _ = try pump(reader, origin: origin, item, into: file, worker, computeCRC: false)
         return entry.crc32
     }
@@ -144,7 +144,7 @@ struct FileMaterializer: Sendable {
     private func copyFile(_ path: AssetPath, from tree: SourceTree, _ item: ExpansionItem, into file: Descriptor,
                           _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         let (input, size) = try tree.open(path)
-        let origin = input.path
+        let origin = ErrorLocation(input.path)
         guard size == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(size) bytes") }
         if size >= CloneSupport.minimumSize, cloning.isWorthTrying,
            cloning.record(try io(file.fd.cloneContents(of: input.fd, path: file.path))) {
@@ -155,7 +155,7 @@ struct FileMaterializer: Sendable {
         var done: UInt64 = 0
         while done < size {
             try progress.checkCancelled()
-            let count = try io(input.fd.read(into: worker.chunk(upTo: size - done), path: origin))
+            let count = try io(input.fd.read(into: worker.chunk(upTo: size - done), path: input.path))
             guard count > 0 else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(done) bytes") }
             let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
             crc.update(chunk)
@@ -169,14 +169,14 @@ struct FileMaterializer: Sendable {
     /// Streams `stream` into `file`, never accepting more than the planned size, and checks the size.
     /// With `computeCRC` it computes the CRC-32, checks it against the plan and returns it; without (a zip
     /// entry's reader checks its own) it returns 0.
-    private func pump(_ stream: any ByteStream, origin: String, _ item: ExpansionItem, into file: Descriptor,
+    private func pump(_ stream: any ByteStream, origin: ErrorLocation, _ item: ExpansionItem, into file: Descriptor,
                       _ worker: MaterializerWorker, computeCRC: Bool) throws(AssetPackError) -> UInt32 {
         var crc = CRC32()
         var written: UInt64 = 0
         while true {
             try progress.checkCancelled()
             let count: Int
-            do { count = try stream.read(into: worker.buffer) } catch { throw AssetPackError(error.inArchive(origin)) }
+            do { count = try stream.read(into: worker.buffer) } catch { throw origin.error(error) }
             if count == 0 { break }
             guard written + UInt64(count) <= item.size else {
                 throw ItemSource.sizeMismatch(item, origin: origin, found: "more than \(item.size) bytes")
@@ -204,10 +204,9 @@ struct FileMaterializer: Sendable {
     }
 
     /// `crc` when the plan expects it (or expects none).
-    private func check(_ crc: UInt32, _ item: ExpansionItem, origin: String) throws(AssetPackError) -> UInt32 {
+    private func check(_ crc: UInt32, _ item: ExpansionItem, origin: ErrorLocation) throws(AssetPackError) -> UInt32 {
         if let expected = item.crc32, expected != crc {
-            throw AssetPackError(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))",
-                                 path: origin)
+            throw origin.error(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))")
         }
         return crc
     }
@@ -323,16 +322,16 @@ final class CloneSupport: @unchecked Sendable {
 
 /// Opens the bytes of a file item, checking an archive entry against the plan first.
 enum ItemSource {
-    /// The stream and the name to use for it in messages.
-    static func open(_ item: ExpansionItem, in source: any AssetSource) throws(AssetPackError) -> (any ByteStream, String) {
+    /// The stream and where it reads, for errors.
+    static func open(_ item: ExpansionItem, in source: any AssetSource) throws(AssetPackError) -> (any ByteStream, ErrorLocation) {
         switch item.origin {
         case .stream(let path), .localFile(let path):
-            return (try source.open(path), source.name + "/" + path.string)
+            return (try source.open(path), ErrorLocation(source.name + "/" + path.string))
         case .zipEntry(let handle, let name):
             let archive = try handle.archive()
-            let origin = handle.displayName
+            let origin = handle.location
             let entry = try checkedEntry(name, of: archive, origin: origin, for: item)
-            do { return (try archive.open(entry), origin) } catch { throw AssetPackError(error.inArchive(origin)) }
+            do { return (try archive.open(entry), origin) } catch { throw origin.error(error) }
         case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
@@ -340,19 +339,20 @@ enum ItemSource {
 
     /// Entry `name` of `archive`, which must have the item's planned size and CRC-32; looked for first
     /// right after the entry at position `previous` (``ZipArchive/entry(named:after:)``).
-    static func checkedEntry(_ name: String, of archive: ZipArchive, origin: String,
+    static func checkedEntry(_ name: String, of archive: ZipArchive, origin: ErrorLocation,
                              for item: ExpansionItem, after previous: Int = -1) throws(AssetPackError) -> ZipEntry {
         guard let entry = archive.entry(named: name, after: previous) else {
-            throw AssetPackError(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", path: origin)
+            throw origin.error(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", entry: name)
         }
         if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {
-            throw AssetPackError(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
-                                 + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", path: origin)
+            throw origin.error(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
+                               + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", entry: name)
         }
         return entry
     }
 
-    static func sizeMismatch(_ item: ExpansionItem, origin: String, found: String) -> AssetPackError {
-        AssetPackError(.verification, "\"\(item.path)\" has \(found), expected \(item.size) bytes", path: origin)
+    /// The error for `item`, read from `origin`, whose data turned out `found` instead of its planned size.
+    static func sizeMismatch(_ item: ExpansionItem, origin: ErrorLocation, found: String) -> AssetPackError {
+        origin.error(.verification, "\"\(item.path)\" has \(found), expected \(item.size) bytes")
     }
 }
