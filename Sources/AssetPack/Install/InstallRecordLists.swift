@@ -1,13 +1,15 @@
 import AssetPackSystem
 
-/// The record of a staging tree (``InstallRecord``), gathered a plan (or a window of one) at a time and
-/// written as `installed.json` once the tree is complete. Each of its three lists — folders, files, links —
-/// is kept as JSON text (``InstallRecordJSON``), in memory up to ``defaultMemoryLimit`` bytes and beyond that in a
-/// temporary file of the record folder (``Spool``), so the record of a tree expanded a window at a time is
-/// written without its entries ever being all in hand, and a usual tree's without a temporary file.
+/// The record of a staging tree (``InstallRecord``) as `installed.json`: written straight from a whole plan
+/// (``write(_:checksums:into:source:stamp:)``), or gathered a window of a plan at a time (``add(_:checksums:)``)
+/// and written once the tree is complete (``write(into:source:stamp:)``). Gathered, each of its three lists —
+/// folders, files, links — is kept as JSON text (``InstallRecordJSON``), in memory up to ``defaultMemoryLimit``
+/// bytes and beyond that in a temporary file of the record folder (``Spool``), so the record of a tree
+/// expanded a window at a time is written without its entries ever being all in hand. Both ways write the
+/// same lines (one function makes an item's line), in the same order.
 final class InstallRecordLists {
     /// Bytes of a list's text kept in memory, by default, before it goes to its temporary file.
-    static let defaultMemoryLimit = 4 << 20
+    static let defaultMemoryLimit = 1 << 20
 
     private let folder: Descriptor
     private var directories: Spool
@@ -24,22 +26,61 @@ final class InstallRecordLists {
 
     /// Adds every item of `plan`, the files with their CRC-32s from `checksums` (by item index).
     func add(_ plan: ExpansionPlan, checksums: ResultSlots<UInt32>) throws(AssetPackError) {
-        let items = plan.items
         // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
         // cost more than writing its line.
-        for position in items.indices {
-            switch items[position].kind {
+        for position in plan.items.indices {
+            switch plan.items[position].kind {
             case .directory:
-                directories.json.directory(mode: items[position].permissions, path: items[position].path.string)
+                Self.line(of: position, in: plan, checksums: checksums, to: &directories.json)
                 try directories.handOver(in: folder)
             case .file:
-                files.json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
-                                digest: items[position].digest, size: items[position].size)
+                Self.line(of: position, in: plan, checksums: checksums, to: &files.json)
                 try files.handOver(in: folder)
             case .symlink:
-                links.json.link(path: items[position].path.string, target: items[position].symlinkTarget ?? "")
+                Self.line(of: position, in: plan, checksums: checksums, to: &links.json)
                 try links.handOver(in: folder)
             }
+        }
+    }
+
+    /// Writes `installed.json` (and the source file) of a whole plan into the record folder of `tree`
+    /// straight from the plan, one pass over its items per list: nothing is gathered, so the record of a
+    /// plan in hand never costs memory or a temporary file.
+    static func write(_ plan: ExpansionPlan, checksums: ResultSlots<UInt32>, into tree: Descriptor, source: String?,
+                      stamp: String) throws(AssetPackError) {
+        try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
+            var json = InstallRecordJSON()
+            json.begin(directories: true)
+            for position in plan.items.indices where plan.items[position].kind == .directory {
+                line(of: position, in: plan, checksums: checksums, to: &json)
+                try json.handOver(to: emit)
+            }
+            json.beginFiles(afterDirectories: true)
+            for position in plan.items.indices where plan.items[position].kind == .file {
+                line(of: position, in: plan, checksums: checksums, to: &json)
+                try json.handOver(to: emit)
+            }
+            json.endFiles(format: InstallRecord.currentFormat, links: true)
+            for position in plan.items.indices where plan.items[position].kind == .symlink {
+                line(of: position, in: plan, checksums: checksums, to: &json)
+                try json.handOver(to: emit)
+            }
+            try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)
+        }
+    }
+
+    /// The record's line for the item at `position` of `plan`, appended to `json`'s current list.
+    private static func line(of position: Int, in plan: ExpansionPlan, checksums: ResultSlots<UInt32>,
+                             to json: inout InstallRecordJSON) {
+        let items = plan.items
+        switch items[position].kind {
+        case .directory:
+            json.directory(mode: items[position].permissions, path: items[position].path.string)
+        case .file:
+            json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
+                      digest: items[position].digest, size: items[position].size)
+        case .symlink:
+            json.link(path: items[position].path.string, target: items[position].symlinkTarget ?? "")
         }
     }
 

@@ -138,9 +138,8 @@ final class StagingFill: @unchecked Sendable {
     /// into `tree`, before the tree is flushed; its stamp comes after (``InstallRecord/writeStamp(_:into:durable:)``).
     /// Straight from the plan (``InstallRecordLists``), so the record of a million files is never held whole.
     func writeRecordContents(into tree: Descriptor) throws(AssetPackError) {
-        let lists = try InstallRecordLists(tree: tree)
-        try addToRecord(lists)
-        try lists.write(into: tree, source: SourceFingerprint.of(source.storage, options: options), stamp: plan.stamp)
+        try InstallRecordLists.write(plan, checksums: checksums, into: tree,
+                                     source: SourceFingerprint.of(source.storage, options: options), stamp: plan.stamp)
     }
 
     /// Adds the plan's items, with the CRC-32s of the files written, to `lists`.
