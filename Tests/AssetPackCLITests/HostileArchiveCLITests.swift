@@ -302,6 +302,19 @@ import TestSupport
         #expect(try String(contentsOfFile: scratch.file("assets"), encoding: .utf8) == "mine")
     }
 
+    @Test func aDestinationThatIsALinkToAFolderIsAClearError() throws {
+        let scratch = try TemporaryDirectory("cli-link")
+        try ExpandCLITests.write(Self.previous, to: scratch.file("src"))
+        try FileManager.default.createDirectory(atPath: scratch.file("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("assets"), withDestinationPath: scratch.file("real"))
+        let result = try run(tool, ["expand", scratch.file("src"), "--to", scratch.file("assets")])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("assetpack: error: \(scratch.file("assets")): the destination is a symbolic link; give the folder itself"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("real")).isEmpty)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.file("assets")) == scratch.file("real"))
+    }
+
     @Test func killedAtRandomMomentsTheNextRunAlwaysProducesTheExactTree() throws {
         // 20 trials: SIGKILL after a seeded random delay, then a normal run must give the exact tree. Even
         // trials kill a first expansion, odd ones an upgrade (whose previous version must survive the kill).

@@ -71,7 +71,11 @@ struct InstallTransaction {
     func currentTree() throws(AssetPackError) -> Descriptor? {
         guard let status = try io(parent.status(installer.name)) else { return nil }
         guard status.kind == .directory else {
-            throw AssetPackError(.invalidArgument, "the destination exists and is not a folder", path: installer.destination)
+            let reason = status.kind == .symlink
+                ? "the destination is a symbolic link; give the folder itself (assetpack replaces a destination with one "
+                    + "rename, which would replace the link, not the folder it points to)"
+                : "the destination exists and is not a folder"
+            throw AssetPackError(.invalidArgument, reason, path: installer.destination)
         }
         let tree = try io(parent.directory(installer.name))
         if InstallRecord.stamp(of: tree) == nil, try !io(tree.names()).isEmpty {
