@@ -162,7 +162,8 @@ final class InstallRecordLists {
                     try emit(Array(UnsafeRawBufferPointer(rebasing: chunk[0..<count])))
                 }
             } else {
-                try emit(memory + rest)
+                try emit(memory)
+                try emit(rest)
             }
         }
     }

@@ -24,8 +24,6 @@ final class ManifestWindowPlanner: ManifestEntrySink {
     private var openFolders: [AssetPath] = []
     /// True once the bundle must be planned whole (see the type's notes).
     private(set) var needsWholePlan = false
-    /// Windows handed on so far.
-    private(set) var windows = 0
 
     /// A planner of the bundle `source` whose identity file says `identity`, handing each window of
     /// `windowSize` items to `handOver`.
@@ -62,7 +60,6 @@ final class ManifestWindowPlanner: ManifestEntrySink {
                                  stamp: ExpansionPlan.manifestStamp(identity), reading: items.source)
         let window = Window(plan: plan, openFolders: openFolders)
         openFolders = builder.openFolders
-        windows += 1
         try handOver(window)
     }
 }
