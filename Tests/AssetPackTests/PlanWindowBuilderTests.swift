@@ -1,8 +1,9 @@
 @testable import AssetPack
 import Testing
 
-/// ``PlanWindowBuilder``: the items of a sorted tree, window by window, are those of a whole plan; anything
-/// that may collide, or comes out of order, is left undecided (for the whole plan to word).
+/// ``PlanWindowBuilder``: the items of a tree that comes folder by folder, window by window, are those of a
+/// whole plan; anything that may collide, or a folder that comes back after it was left, is left undecided
+/// (for the whole plan to word).
 @Suite struct PlanWindowBuilderTests {
     static func file(_ path: String) throws -> ExpansionItem {
         ExpansionItem(path: try AssetPath(path), kind: .file, size: 1, permissions: 0o644)
@@ -47,8 +48,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ["b.txt", "a.txt"],  // out of order
+        ["a/x.txt", "b.txt", "a/y.txt"],  // a folder met again after it was left
+        ["a/x/1.txt", "a/y.txt", "a/x/2.txt"],  // a subfolder met again
         ["a.txt", "a.txt"],  // twice
+        ["b.txt", "a.txt", "b.txt"],  // twice, out of order
         ["A/x.txt", "B.txt", "a/y.txt"],  // folders that differ in case, windows apart
         ["A.txt", "B.txt", "a.txt"],  // files that differ in case
         ["a", "a/b.txt"],  // a file and a folder of one name
@@ -57,6 +60,25 @@ import Testing
     func whatMayCollideIsUndecided(_ paths: [String]) throws {
         let windowed = try Self.windows(try paths.map(Self.file), size: 1)
         #expect(windowed.undecided)
+    }
+
+    /// The order `zip -r` writes: a folder's entries as the file system lists them, each subfolder where
+    /// it is met. The items are the whole plan's, in that order.
+    @Test(arguments: [1, 2, 5])
+    func aTreeThatComesFolderByFolderInAnyOrderIsDecided(size: Int) throws {
+        let paths = ["z.txt", "m/n/o/p.txt", "d", "d/h.txt", "d/e/g.txt", "d/e/f.txt", "d-x/i.txt", "a.txt"]
+        let items = try paths.map { $0 == "d" ? try Self.directory($0) : try Self.file($0) }
+        var whole = PlanBuilder(source: "assets")
+        for item in items { try whole.add(item, from: "test") }
+        let expected = whole.takeSortedItems()
+        let windowed = try Self.windows(items, size: size)
+        #expect(!windowed.undecided)
+        #expect(Set(windowed.items.map(\.path.string)) == Set(expected.map(\.path.string)))
+        #expect(windowed.items.count == expected.count)
+        // Every folder comes before what it holds.
+        for (position, item) in windowed.items.enumerated() where !item.path.parent.isRoot {
+            #expect(windowed.items[..<position].contains { $0.path == item.path.parent })
+        }
     }
 
     @Test func namesAlikeInDifferentFoldersAreNoCollision() throws {

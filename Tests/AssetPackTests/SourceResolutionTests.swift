@@ -37,6 +37,7 @@ import TestSupport
             case .none: "none"
             case .stream: "stream"
             case .localFile: "localFile"
+            case .scannedEntry: "scannedEntry"
             case .zipEntry: "zipEntry"
             case .delivered: "delivered"
             }

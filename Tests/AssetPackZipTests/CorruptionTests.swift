@@ -173,6 +173,12 @@ func expectFailure(_ bytes: [UInt8], _ codes: Set<ZipError.Code>, entry: String?
         #expect(error.entry == entry, "\(error) does not name the entry", sourceLocation: sourceLocation)
         #expect(error.description.contains("entry \"\(entry)\""), sourceLocation: sourceLocation)
     }
+    // An archive too large to hold its entries (only summarized when opened) fails the same way.
+    var summarizing = limits
+    summarizing.maxHeldDirectoryBytes = 0
+    let summarized = zipError({ () throws(ZipError) in try readAllEntries(ZipArchive(path: path, limits: summarizing)) },
+                              sourceLocation: sourceLocation)
+    #expect(summarized?.description == error.description, "summarized: \(String(describing: summarized))", sourceLocation: sourceLocation)
 }
 
 /// Rewrites the central directory (and end record) of `sample` after `change` edits its records.

@@ -1,22 +1,26 @@
 import AssetPackSystem
 
-/// The first install of a large bundle, planned and written a window of its manifest at a time
-/// (``ManifestWindowPlanner``), so that its memory does not grow with the tree: at 1,000,000 files a
-/// whole plan holds about 250 bytes a file.
+/// The first install of a large bundle or archive, planned and written a window at a time
+/// (``ManifestWindowPlanner``, ``ArchiveWindowPlanner``), so that its memory does not grow with the tree:
+/// at 1,000,000 files a whole plan holds about 250 bytes a file, and an archive's entries about 170 more.
 ///
 /// Each window of ``windowItems`` items is written into the staging tree as a plan of its own
 /// (``StagingFill``): free space checked for it, files written and verified, folders made, its lines added
 /// to the record (``InstallRecordLists``) and, when durable, its files and folders flushed (with the
-/// folders of earlier windows it wrote into). The manifest's identity is known to be intact only once it
-/// is read to its end; the record and the stamp are written after that, so a forged or damaged manifest
-/// ends like any bad input: the staging tree is removed and the destination is as it was.
+/// folders of earlier windows it wrote into). A bundle's manifest is known to be intact only once it is
+/// read to its end, and an archive's identity only once its last entry is planned; the record and the
+/// stamp are written after that, so a forged or damaged manifest ends like any bad input: the staging tree
+/// is removed and the destination is as it was.
 ///
 /// Only a first install is expanded this way — nothing at the destination yet, no staging tree of an
-/// earlier call, a bundle stored (not delivered) whose manifest is in path order and at least
-/// ``windowedManifestBytes`` long. An upgrade (which links the unchanged files of the installed tree) and a
-/// resumed install (which checks what an interrupted call left) plan the tree whole, and so does an install
-/// whose manifest turns out to need it: entries out of order, or two names that may collide (then what was
-/// written is removed and the whole plan decides and words the error).
+/// earlier call — of a bundle stored (not delivered) whose manifest is at least ``windowedManifestBytes``
+/// long, or of an archive given as the source whose central directory is too large for it to hold
+/// (``ZipLimits/maxHeldDirectoryBytes``, about 100,000 entries). An upgrade (which links the unchanged
+/// files of the installed tree) and a resumed install (which checks what an interrupted call left) plan
+/// the tree whole, and so does an install whose source turns out to need it (see the planners: entries
+/// out of order, two names that may collide, a `.zip` file inside an archive); what was written is then
+/// removed and the whole plan decides and words any error. A windowed archive install that is interrupted
+/// is started over by the next call, not resumed: its staging tree is marked with no stamp.
 extension InstallTransaction {
     /// The manifest size from which a first install goes a window at a time (about 100,000 entries; a
     /// packer entry takes about 300 bytes).
@@ -25,22 +29,36 @@ extension InstallTransaction {
     static let windowItems = 16_384
     /// Bytes of manifest text per entry, to estimate a tree's files from its manifest's size.
     private static let manifestBytesPerEntry: UInt64 = 300
+    /// The staging marker of a windowed archive install, whose stamp is known only at its end: a staging
+    /// tree marked so is never resumed.
+    private static let unknownStamp = "windowed-archive"
 
-    /// Installs the bundle a window at a time when this install is one that can be (see the notes above);
-    /// nil when it is not, or when the bundle turned out to need a whole plan (nothing of this call is then left).
+    /// What a windowed install goes through.
+    private enum WindowedSource {
+        /// A bundle whose identity file states `identity`.
+        case manifest(identity: String)
+        /// The archive given as the source.
+        case archive
+    }
+
+    /// Installs the tree a window at a time when this install is one that can be (see the notes above);
+    /// nil when it is not, or when the source turned out to need a whole plan (nothing of this call is then left).
     func runWindowed() throws(AssetPackError) -> ExpansionResult? {
-        guard let (identity, windowSize, manifestBytes) = try windowedInstall() else { return nil }
-        let stamp = ExpansionPlan.manifestStamp(identity)
-        let (staging, _) = try StagingArea.prepare(stagingName, in: parent, stamp: stamp)
-        let totals: WindowTotals
+        guard let (windowed, windowSize, estimatedFiles) = try windowedInstall() else { return nil }
+        let marker: String
+        switch windowed {
+        case .manifest(let identity): marker = ExpansionPlan.manifestStamp(identity)
+        case .archive: marker = Self.unknownStamp
+        }
+        let (staging, _) = try StagingArea.prepare(stagingName, in: parent, stamp: marker)
+        let filled: (totals: WindowTotals, stamp: String)
         do {
-            guard let filled = try fillWindows(staging, identity: identity, windowSize: windowSize,
-                                               estimatedFiles: Int(manifestBytes / Self.manifestBytesPerEntry)) else {
+            guard let done = try fillWindows(staging, from: windowed, windowSize: windowSize, estimatedFiles: estimatedFiles) else {
                 try io(TreeRemoval.remove(stagingName, in: parent))
                 progress.restart()
                 return nil
             }
-            totals = filled
+            filled = done
             try commit(staging)
             try switchIn()
         } catch {
@@ -48,72 +66,98 @@ extension InstallTransaction {
             throw error
         }
         progress.enter(.done)
-        return ExpansionResult(destination: installer.destination, upToDate: false, identity: stamp, files: totals.files,
+        let totals = filled.totals
+        return ExpansionResult(destination: installer.destination, upToDate: false, identity: filled.stamp, files: totals.files,
                                bytes: totals.bytes, filesWritten: progress.snapshot.filesWritten, bytesWritten: totals.bytes,
                                filesLinked: 0, filesResumed: 0, bytesResumed: 0)
     }
 
-    /// The stated identity, the window size and the manifest's size, when this install goes a window at a time.
-    private func windowedInstall() throws(AssetPackError) -> (identity: String, windowSize: Int, manifestBytes: UInt64)? {
+    /// What the install goes through, the window size and the tree's estimated files, when this install
+    /// goes a window at a time.
+    private func windowedInstall() throws(AssetPackError) -> (WindowedSource, windowSize: Int, estimatedFiles: Int)? {
         guard repairing.isEmpty else { return nil }
+        let forced = installer.options.testSeam.windowItems
+        let windowed: WindowedSource, estimatedFiles: Int
         switch installer.source.storage {
         case .packedBundle, .delivered: return nil
         default: break
         }
         let sized = installer.source as? any SizedAssetSource
-        guard let manifestBytes = try? sized?.size(of: AssetPath(BundleManifest.path)) else { return nil }
-        let windowSize: Int
-        if let forced = installer.options.testSeam.windowItems {
-            windowSize = forced
+        if let manifestBytes = try? sized?.size(of: AssetPath(BundleManifest.path)) {
+            guard forced != nil || manifestBytes >= Self.windowedManifestBytes,
+                  let identity = try BundleManifest.readIdentity(from: installer.source) else { return nil }
+            windowed = .manifest(identity: identity)
+            estimatedFiles = Int(manifestBytes / Self.manifestBytesPerEntry)
+        } else if case .archive(let archive, _) = installer.source.storage {
+            // A root that is not in the archive plans nothing here: the whole plan then words it. A bundle of
+            // the first format (`.assetpack/` at its top) is planned whole, from its manifest, and so is an
+            // archive whose identity file cannot be read (the whole plan words why).
+            guard forced != nil || !archive.holdsEntries, !installer.options.testSeam.walksArchives,
+                  case .some(.none) = try? BundleManifest.readIdentity(from: installer.source) else { return nil }
+            windowed = .archive
+            estimatedFiles = archive.entryCount
         } else {
-            guard manifestBytes >= Self.windowedManifestBytes else { return nil }
-            windowSize = Self.windowItems
+            return nil
         }
-        guard let identity = try BundleManifest.readIdentity(from: installer.source) else { return nil }
         // A first install: no tree at the destination (or an empty folder), no staging tree of an earlier call.
         if let current = try currentTree(), InstallRecord.stamp(of: current) != nil { return nil }
         guard try io(parent.status(stagingName)) == nil else { return nil }
-        return (identity, windowSize, manifestBytes)
+        return (windowed, forced ?? Self.windowItems, estimatedFiles)
     }
 
-    /// Writes the bundle into `staging` a window at a time, then its record and (durable) its stamp; nil
-    /// when the bundle needs a whole plan.
-    private func fillWindows(_ staging: Descriptor, identity: String, windowSize: Int,
-                             estimatedFiles: Int) throws(AssetPackError) -> WindowTotals? {
+    /// Writes the tree into `staging` a window at a time, then its record and (durable) its stamp; returns
+    /// the totals and the stamp, or nil when the source needs a whole plan.
+    private func fillWindows(_ staging: Descriptor, from windowed: WindowedSource, windowSize: Int,
+                             estimatedFiles: Int) throws(AssetPackError) -> (totals: WindowTotals, stamp: String)? {
         let record = try InstallRecordLists(tree: staging)
         let totals = WindowTotals()
-        let handoff = WindowHandoff<ManifestWindowPlanner.Window> { (window) throws(AssetPackError) in
+        let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
             try self.write(window, into: staging, record: record, totals: totals)
         }
-        let planner = ManifestWindowPlanner(source: ResolvedSource(installer.source), options: installer.options, identity: identity,
-                                            windowSize: windowSize) { (window) throws(AssetPackError) in try handoff.put(window) }
         // The windows are written on a thread of their own while the next is read and planned (WindowHandoff).
-        let located = try EarlyWriteback.around(staging, files: estimatedFiles, durable: durable) { () throws(AssetPackError) in
-            try WorkerThreads.withHelpers(1, helper: { _ in handoff.drain() }) { () throws(AssetPackError) in
+        let stamp = try EarlyWriteback.around(staging, files: estimatedFiles, durable: durable) { () throws(AssetPackError) in
+            try WorkerThreads.withHelpers(1, helper: { _ in handoff.drain() }) { () throws(AssetPackError) -> String? in
                 defer { handoff.close() }
-                let located = try BundleManifest.locate(in: installer.source, into: planner)
-                try planner.finish()
+                let stamp = try plan(windowed, windowSize: windowSize) { (window) throws(AssetPackError) in try handoff.put(window) }
                 try handoff.finish()
-                return located
+                return stamp
             }
         }
-        guard let located, !planner.needsWholePlan, located.manifest.identity == identity,
-              totals.files > 0 || installer.options.allowsEmpty else { return nil }
+        guard let stamp, totals.files > 0 || installer.options.allowsEmpty else { return nil }
         BackupExclusion.apply(to: staging.path)
         try record.write(into: staging, source: SourceFingerprint.of(installer.source.storage, options: installer.options),
-                         stamp: ExpansionPlan.manifestStamp(identity))
+                         stamp: stamp)
         if durable {
             progress.enter(.flushing)
             try TreeFlush.flushRecord(in: staging, also: (StagingNames.recordDirectory, InstallRecord.fileNames))
             try markFlushed(staging)
         }
-        try InstallRecord.writeStamp(ExpansionPlan.manifestStamp(identity), into: staging, durable: durable)
-        return totals
+        try InstallRecord.writeStamp(stamp, into: staging, durable: durable)
+        return (totals, stamp)
+    }
+
+    /// Plans the source a window at a time, handing each to `handOver`; returns the tree's stamp, or nil
+    /// when it needs a whole plan.
+    private func plan(_ windowed: WindowedSource, windowSize: Int,
+                      handOver: @escaping (PlanWindow) throws(AssetPackError) -> Void) throws(AssetPackError) -> String? {
+        let source = ResolvedSource(installer.source)
+        switch windowed {
+        case .manifest(let identity):
+            let planner = ManifestWindowPlanner(source: source, options: installer.options, identity: identity,
+                                                windowSize: windowSize, handOver: handOver)
+            let located = try BundleManifest.locate(in: installer.source, into: planner)
+            try planner.finish()
+            guard let located, !planner.needsWholePlan, located.manifest.identity == identity else { return nil }
+            return ExpansionPlan.manifestStamp(identity)
+        case .archive:
+            let planner = ArchiveWindowPlanner(source: source, options: installer.options, windowSize: windowSize)
+            return try planner.run(handOver: handOver).map { ExpansionPlan.treeStamp($0, options: installer.options) }
+        }
     }
 
     /// Writes one window: checks the free space for it, writes its files and folders, adds it to the record
     /// and, durable, flushes it.
-    private func write(_ window: ManifestWindowPlanner.Window, into staging: Descriptor, record: InstallRecordLists,
+    private func write(_ window: PlanWindow, into staging: Descriptor, record: InstallRecordLists,
                        totals: WindowTotals) throws(AssetPackError) {
         let plan = window.plan
         progress.grow(files: plan.fileCount, bytes: plan.totalBytes)

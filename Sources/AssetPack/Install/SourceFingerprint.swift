@@ -12,7 +12,7 @@ import AssetPackZip
 /// Other sources without an identity (a plain folder) must be walked to be known: they have none.
 enum SourceFingerprint {
     /// The fingerprint of a source stored as `storage` expanded with `options`, or nil when it has none
-    /// (it is no archive, ``AssetStorage/archive(_:root:)``).
+    /// (it is no archive, ``AssetStorage/archive(_:root:)``, or its directory can no longer be read).
     /// - Complexity: O(entries), about a microsecond per entry.
     static func of(_ storage: AssetStorage, options: ExpansionOptions) -> String? {
         guard case .archive(let archive, let root) = storage else { return nil }
@@ -20,7 +20,12 @@ enum SourceFingerprint {
         hash.update("assetpack-zip-fingerprint-2\n\(root.utf8.count):\(root)\n\(options.recordTag)\n")
         var fields: [UInt8] = []
         fields.reserveCapacity(32)
-        for entry in archive.entries {
+        // Read as a stream: an archive too large to hold its entries is not made to (ZipLimits.maxHeldDirectoryBytes).
+        var scanner = archive.entries()
+        while true {
+            let next: ZipEntry?
+            do { next = try scanner.next() } catch { return nil }  // the archive changed: planned, and refused there
+            guard let entry = next else { break }
             fields.removeAll(keepingCapacity: true)
             append(UInt64(entry.rawNameCount) << 48 | UInt64(entry.method.rawValue) << 32 | UInt64(entry.crc32), to: &fields)
             append(UInt64(entry.versionMadeBy) << 48 | UInt64(entry.flags) << 32 | UInt64(entry.externalAttributes), to: &fields)

@@ -56,44 +56,71 @@ struct ArchiveEntryPlanner {
         try plan(handle, rules: .nested(into: directory), builder: &builder)
     }
 
+    /// What one entry of an archive becomes.
+    enum Planned {
+        /// Nothing: the entry is outside the root, or the root itself.
+        case skipped
+        /// An item of the plan.
+        case item(ExpansionItem)
+        /// A `.zip` file to plan as unzipped into its folder, once every entry of its archive is in.
+        case nestedArchive(AssetPath)
+    }
+
     /// Adds every entry of `handle`'s archive that `rules` takes to `builder`.
     /// - Throws: `.unsafePath`, `.conflict`, `.symlink`, `.unsupported` or `.limitExceeded`, naming the
     ///   archive and the entry; errors of a nested archive.
     func plan(_ handle: ArchiveHandle, rules: Rules, builder: inout PlanBuilder) throws(AssetPackError) {
         let archive = try handle.archive()
-        let origin = handle.displayName, location = handle.location
-        let root = rules.root.utf8.split(separator: AssetPath.slash).map { Array($0) }
+        let root = Self.components(of: rules.root)
         var nested: [AssetPath] = []
-        if builder.items.isEmpty { builder.reserve(archive.entries.count) }  // the archive is the whole plan
+        if builder.items.isEmpty { builder.reserve(archive.entryCount) }  // the archive is the whole plan
         for entry in archive.entries {
-            guard let relative = try path(of: entry, below: root, archive: location) else { continue }
-            if rules.refusesBookkeeping { try SourceCheck.notBookkeeping(relative, source: location.file) }
-            let target = try place(relative, of: entry, under: rules.destination, archive: location)
-            if target.isRoot { continue }
-            switch entry.kind {
-            case .directory:
-                try checkLocalHeader(of: entry, in: archive, location: location)
-                try builder.add(.directory(target, permissions: ArchiveEntryPolicy.directoryPermissions(entry)), from: origin)
-            case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
-                try ArchiveEntryPolicy.checkReadable(entry, archive: location)
-                try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: location)
-                if rules.unpacksZips && target.isZipArchiveName {
-                    // Its own folders are added now; its contents once every entry of this archive is in.
-                    try builder.add(.directory(target.parent), from: origin)
-                    nested.append(target)
-                } else {
-                    try builder.add(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
-                                                  permissions: ArchiveEntryPolicy.filePermissions(entry),
-                                                  origin: .zipEntry(handle, entryName: entry.name), entryPosition: entry.index),
-                                    from: origin)
-                }
-            case .symlink:
-                let link = try symlinkTarget(entry, archive: archive, rules: rules, location: location)
-                try builder.add(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
-                                              origin: .zipEntry(handle, entryName: entry.name)), from: origin)
+            switch try planned(entry, of: handle, archive: archive, rules: rules, root: root, carriesEntry: false) {
+            case .skipped: continue
+            case .item(let item): try builder.add(item, from: handle.displayName)
+            case .nestedArchive(let target):
+                // Its own folders are added now; its contents once every entry of this archive is in.
+                try builder.add(.directory(target.parent), from: handle.displayName)
+                nested.append(target)
             }
         }
         for path in nested.sorted() { try unpack(path, into: path.parent, builder: &builder) }
+    }
+
+    /// The `/`-separated parts of a root folder.
+    static func components(of root: String) -> [[UInt8]] {
+        root.utf8.split(separator: AssetPath.slash).map { Array($0) }
+    }
+
+    /// What `entry` of `handle`'s archive becomes under `rules` (`root`: the parts of ``Rules/root``). A
+    /// file item names its entry by name (``ExpansionItem/Origin/zipEntry(_:entryName:)``), or carries it
+    /// whole when `carriesEntry` (``ExpansionItem/Origin/scannedEntry(_:_:)``: for an archive that does not
+    /// hold its entries to find them by).
+    /// - Throws: as ``plan(_:rules:builder:)``.
+    func planned(_ entry: ZipEntry, of handle: ArchiveHandle, archive: ZipArchive, rules: Rules, root: [[UInt8]],
+                 carriesEntry: Bool) throws(AssetPackError) -> Planned {
+        let location = handle.location
+        guard let relative = try path(of: entry, below: root, archive: location) else { return .skipped }
+        if rules.refusesBookkeeping { try SourceCheck.notBookkeeping(relative, source: location.file) }
+        let target = try place(relative, of: entry, under: rules.destination, archive: location)
+        if target.isRoot { return .skipped }
+        switch entry.kind {
+        case .directory:
+            try checkLocalHeader(of: entry, in: archive, location: location)
+            return .item(.directory(target, permissions: ArchiveEntryPolicy.directoryPermissions(entry)))
+        case .file, .special:  // a FIFO, socket or device entry becomes a regular file (ArchiveEntryPolicy)
+            try ArchiveEntryPolicy.checkReadable(entry, archive: location)
+            try ArchiveEntryPolicy.checkDeclaredRatio(entry, limits: archive.limits, archive: location)
+            if rules.unpacksZips && target.isZipArchiveName { return .nestedArchive(target) }
+            return .item(ExpansionItem(path: target, kind: .file, size: entry.uncompressedSize, crc32: entry.crc32,
+                                       permissions: ArchiveEntryPolicy.filePermissions(entry),
+                                       origin: carriesEntry ? .scannedEntry(handle, entry) : .zipEntry(handle, entryName: entry.name),
+                                       entryPosition: entry.index))
+        case .symlink:
+            let link = try symlinkTarget(entry, archive: archive, rules: rules, location: location)
+            return .item(ExpansionItem(path: target, kind: .symlink, permissions: 0o777, symlinkTarget: link,
+                                       origin: .zipEntry(handle, entryName: entry.name)))
+        }
     }
 
     /// Reads a directory entry's local header (one small read) and checks it against the central one, as

@@ -62,6 +62,10 @@ public struct ExpansionItem: Sendable {
         /// Entry `entryName` of a zip archive: the source itself, an archive inside it, or a bundle's
         /// packing archive.
         case zipEntry(ArchiveHandle, entryName: String)
+        /// An entry met while going through the central directory of an archive that does not hold its
+        /// entries (``ZipLimits/maxHeldDirectoryBytes``), carried whole: there is no table to find it by
+        /// name. Boxed, as ``delivered(_:)`` is.
+        indirect case scannedEntry(ArchiveHandle, ZipEntry)
         /// A file of a bundle whose stored files are delivered (``DeliveredBundleSource``), with its manifest entry.
         /// Boxed: a manifest entry is several times larger than the other origins, and an enum is as large as
         /// its largest case, so unboxed it would make every item of every plan that large.

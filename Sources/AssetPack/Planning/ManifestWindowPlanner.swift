@@ -6,12 +6,6 @@
 /// cannot be read as a stream (the reader starts the sink over), it stops taking entries and says so
 /// (``needsWholePlan``): the bundle must then be planned whole (``ManifestPlanner``).
 final class ManifestWindowPlanner: ManifestEntrySink {
-    /// The plan of one window, and the folders made by earlier windows that its items go into.
-    struct Window {
-        let plan: ExpansionPlan
-        let openFolders: [AssetPath]
-    }
-
     private var items: ManifestItems
     private var builder: PlanWindowBuilder
     /// Items in a window (the last may have fewer).
@@ -19,7 +13,7 @@ final class ManifestWindowPlanner: ManifestEntrySink {
     /// The identity the bundle states (in its identity file), which the windows' plans carry: the manifest's
     /// own is known to match it only once the manifest is read to its end.
     let identity: String
-    private let handOver: (Window) throws(AssetPackError) -> Void
+    private let handOver: (PlanWindow) throws(AssetPackError) -> Void
     /// The folders the next window's items go into that earlier windows made.
     private var openFolders: [AssetPath] = []
     /// True once the bundle must be planned whole (see the type's notes).
@@ -28,7 +22,7 @@ final class ManifestWindowPlanner: ManifestEntrySink {
     /// A planner of the bundle `source` whose identity file says `identity`, handing each window of
     /// `windowSize` items to `handOver`.
     init(source: ResolvedSource, options: ExpansionOptions, identity: String, windowSize: Int,
-         handOver: @escaping (Window) throws(AssetPackError) -> Void) {
+         handOver: @escaping (PlanWindow) throws(AssetPackError) -> Void) {
         items = ManifestItems(source: source, options: options)
         builder = PlanWindowBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
         self.identity = identity
@@ -58,7 +52,7 @@ final class ManifestWindowPlanner: ManifestEntrySink {
     private func handOverWindow() throws(AssetPackError) {
         let plan = ExpansionPlan(sourceName: items.source.name, items: builder.takeWindow(), identity: identity, usesManifest: true,
                                  stamp: ExpansionPlan.manifestStamp(identity), reading: items.source)
-        let window = Window(plan: plan, openFolders: openFolders)
+        let window = PlanWindow(plan: plan, openFolders: openFolders)
         openFolders = builder.openFolders
         try handOver(window)
     }

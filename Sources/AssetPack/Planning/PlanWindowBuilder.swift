@@ -1,18 +1,21 @@
 import AssetPackSystem
 
-/// Collects a plan's items from entries that come in path order (``AssetPath/<(_:_:)``, the order the packer
-/// writes a manifest in) and hands them over a window at a time (``takeWindow()``), so that a huge tree is
-/// expanded without its whole plan in memory. It refuses the reserved names and the total size that
-/// ``PlanBuilder`` refuses, and adds each item's missing folders the same way.
+/// Collects a plan's items from entries that come folder by folder — every path below a folder in one
+/// run, as in path order (``AssetPath/<(_:_:)``, the order the packer writes a manifest in) or in the
+/// order `zip -r` walks a tree — and hands them over a window at a time (``takeWindow()``), so that a huge
+/// tree is expanded without its whole plan in memory. It refuses the reserved names and the total size
+/// that ``PlanBuilder`` refuses, and adds each item's missing folders the same way.
 ///
 /// For collisions it keeps only what a later item can still collide with: the folders that hold the last
 /// item, each with the folded forms (``PlanBuilder/foldedKey(_:)``) of its children so far, as hashes. That
-/// is enough because the order is component-wise: two paths that fold alike first differ in a pair of
-/// children of one folder, and every path below that folder comes in one run.
+/// is enough because each folder's paths come in one run: two paths that fold alike first differ in a pair
+/// of children of one folder, which were both added while that folder was open. A folder that comes back
+/// after it was left is its parent's child a second time, and so is caught as a collision.
 ///
-/// It never words a collision. An item out of order, or a name whose folded hash a sibling already has (a
-/// collision, or very rarely two names with one hash), makes ``isUndecided`` true and every later item is
-/// ignored: the caller then plans the tree whole with ``PlanBuilder``, which decides and words it.
+/// It never words a collision. A folder met again, or a name whose folded hash a sibling already has (a
+/// collision, a name stored twice, or very rarely two names with one hash), makes ``isUndecided`` true and
+/// every later item is ignored: the caller then plans the tree whole with ``PlanBuilder``, which decides
+/// and words it.
 struct PlanWindowBuilder {
     /// A folder that holds the last item, and the hashes of the folded names of its children so far.
     private struct OpenFolder {
@@ -22,7 +25,6 @@ struct PlanWindowBuilder {
 
     /// The root, then each folder down to the last item's (or the last item itself, when a folder).
     private var chain = [OpenFolder(path: .root)]
-    private var last: AssetPath?
     /// The items since the last window was taken.
     private(set) var items: [ExpansionItem] = []
     /// Bytes of all files added so far, in every window.
@@ -49,11 +51,6 @@ struct PlanWindowBuilder {
     mutating func add(_ item: ExpansionItem, from origin: String) throws(AssetPackError) {
         guard !isUndecided, !item.path.isRoot else { return }
         try PlanBuilder.checkReserved(item.path, origin: origin, source: source)
-        if let last, !(last < item.path) {
-            isUndecided = true
-            return
-        }
-        last = item.path
         while chain.count > 1, !Self.path(chain[chain.count - 1].path, holds: item.path) { chain.removeLast() }
         // The folders between the deepest open one and the item, from the top.
         let deepest = chain[chain.count - 1].path.string.utf8.count

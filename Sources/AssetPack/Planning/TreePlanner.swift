@@ -81,29 +81,3 @@ enum StreamMeasure {
         return (size, crc.value)
     }
 }
-
-/// The identity of a walked tree: SHA-256 over one line per item in path order,
-/// `kind \t size \t crc32-or-dash \t mode \t path [\t link target]`.
-enum TreeIdentity {
-    static func of(_ items: [ExpansionItem]) -> String {
-        var lines = IdentityLines(header: "assetpack-tree-identity-1\n")
-        // By index, each field read in place: a copy of each item would retain and release its parts.
-        for position in items.indices {
-            lines.text(items[position].kind.rawValue)
-            lines.tab()
-            lines.number(items[position].size)
-            lines.tab()
-            if let crc = items[position].crc32 { lines.number(crc, radix: 16) } else { lines.text("-") }
-            lines.tab()
-            lines.number(items[position].permissions, radix: 8)
-            lines.tab()
-            lines.text(items[position].path.string)
-            if let target = items[position].symlinkTarget {
-                lines.tab()
-                lines.text(target)
-            }
-            lines.endLine()
-        }
-        return lines.finalizeHex()
-    }
-}

@@ -27,7 +27,7 @@ struct VerifyCommand: ArchiveReadingCommand {
     func run(zip: ZipArchive) throws {
         let bytes = try zip.verify()
         if !report.quiet {
-            print("\(archive.path): OK, \(zip.entries.count) entries, \(bytes) bytes verified")
+            print("\(archive.path): OK, \(zip.entryCount) entries, \(bytes) bytes verified")
         }
     }
 }

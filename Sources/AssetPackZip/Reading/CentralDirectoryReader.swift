@@ -1,49 +1,86 @@
 /// Reads the central directory in bounded chunks and turns each record into a ``ZipEntry``
-/// (APPNOTE 4.3.12, Zip64 values from 4.5.3). Any record it cannot parse fails the whole archive.
+/// (APPNOTE 4.3.12, Zip64 values from 4.5.3), one at a time (``next()``): the directory of a huge archive
+/// is gone through without holding it. Any record it cannot parse fails the whole archive.
 struct CentralDirectoryReader {
     let source: any RandomAccessSource
     let location: CentralDirectoryLocation
     let limits: ZipLimits
 
-    private static let chunkSize = 1 << 20
+    /// Bytes read at once: a megabyte to go through the directory, a few kilobytes to look one record up.
+    var readAhead = 1 << 20
 
-    /// All entries, in central-directory order, with `dataLimit` not yet set. Records are read until the
-    /// directory's declared size is used up; their number must then match the end record's count (modulo
-    /// 65,536 when that count is the plain end record's 16-bit field, which old writers let wrap).
-    func readEntries() throws(ZipError) -> [ZipEntry] {
-        try checkEntryLimit(location.entryCount)
+    /// The bytes read last, and the absolute offset of their first.
+    private var buffer: [UInt8] = []
+    private var bufferStart: UInt64
+    /// Where the next record starts.
+    private(set) var position: UInt64
+    /// Records read so far.
+    private(set) var count = 0
+    private var totalUncompressed: UInt64 = 0
+    private var finished = false
+
+    /// A reader of the directory at `location` of `source`, from its first record.
+    init(source: any RandomAccessSource, location: CentralDirectoryLocation, limits: ZipLimits) {
+        self.source = source
+        self.location = location
+        self.limits = limits
+        self.bufferStart = location.offset
+        self.position = location.offset
+    }
+
+    /// All entries, in central-directory order, with `dataLimit` not yet set.
+    mutating func readEntries() throws(ZipError) -> [ZipEntry] {
         var entries: [ZipEntry] = []
         // A count is cheap to forge: never reserve more than the directory's bytes can hold.
         entries.reserveCapacity(Int(min(location.entryCount, location.size / UInt64(FormatLimit.centralHeaderSize))))
-        var buffer: [UInt8] = []
-        var bufferStart = location.offset  // absolute offset of buffer[0]
-        var position = location.offset
+        while let entry = try next() { entries.append(entry) }
+        return entries
+    }
+
+    /// The next entry, with `dataLimit` set to the central directory's offset; nil after the last. Records
+    /// are read until the directory's declared size is used up; their number must then match the end
+    /// record's count (modulo 65,536 when that count is the plain end record's 16-bit field, which old
+    /// writers let wrap).
+    mutating func next() throws(ZipError) -> ZipEntry? {
+        if count == 0 { try checkEntryLimit(location.entryCount) }
         let end = location.offset + location.size
-        var totalUncompressed: UInt64 = 0
-        while position < end {
-            if countIsComplete(entries.count),
-               try !startsRecord(position, buffer: &buffer, bufferStart: &bufferStart, end: end) { break }
-            try checkEntryLimit(UInt64(entries.count + 1))
-            // Make sure the whole record is in the buffer; records are at most 46 + 3 × 65,535 bytes.
-            let recordLength = try recordSize(at: position, buffer: &buffer, bufferStart: &bufferStart, end: end)
-            let start = Int(position - bufferStart)
-            var cursor = ByteCursor(buffer, position: start, end: start + recordLength)
-            guard let (header, nameLength, extraLength, _) = CentralDirectoryHeader.parseFixed(&cursor) else {
-                throw ZipError(.format, "central directory record \(entries.count) is malformed", archive: source.name, offset: position)
-            }
-            let nameStart = start + FormatLimit.centralHeaderSize
-            let record = Record(bytes: buffer, name: nameStart..<(nameStart + nameLength),
-                                extra: (nameStart + nameLength)..<(nameStart + nameLength + extraLength))
-            let entry = try makeEntry(header, record, index: entries.count, at: position)
-            totalUncompressed = try addToTotal(totalUncompressed, entry)
-            entries.append(entry)
-            position += UInt64(recordLength)
+        var more = !finished && position < end
+        if more && countIsComplete(count) {
+            // Bytes after the last counted record are tolerated when they are not another record.
+            more = try startsRecord(position, buffer: &buffer, bufferStart: &bufferStart, end: end)
         }
-        guard countIsComplete(entries.count) else {
-            throw ZipError(.format, "end record counts \(location.entryCount) entries, but the central directory holds \(entries.count)",
+        if more {
+            let entry = try entry(at: position, index: count)
+            totalUncompressed = try addToTotal(totalUncompressed, entry)
+            count += 1
+            return entry
+        }
+        finished = true
+        guard countIsComplete(count) else {
+            throw ZipError(.format, "end record counts \(location.entryCount) entries, but the central directory holds \(count)",
                            archive: source.name, offset: location.offset)
         }
-        return entries
+        return nil
+    }
+
+    /// The record at `offset` (the start of a record, as an entry's ``ZipEntry/centralHeaderOffset``
+    /// says) as the entry at position `index`; the reader goes on after it.
+    mutating func entry(at offset: UInt64, index: Int) throws(ZipError) -> ZipEntry {
+        let end = location.offset + location.size
+        try checkEntryLimit(UInt64(index + 1))
+        // Make sure the whole record is in the buffer; records are at most 46 + 3 × 65,535 bytes.
+        let recordLength = try recordSize(at: offset, buffer: &buffer, bufferStart: &bufferStart, end: end)
+        let start = Int(offset - bufferStart)
+        var cursor = ByteCursor(buffer, position: start, end: start + recordLength)
+        guard let (header, nameLength, extraLength, _) = CentralDirectoryHeader.parseFixed(&cursor) else {
+            throw ZipError(.format, "central directory record \(index) is malformed", archive: source.name, offset: offset)
+        }
+        let nameStart = start + FormatLimit.centralHeaderSize
+        let record = Record(bytes: buffer, name: nameStart..<(nameStart + nameLength),
+                            extra: (nameStart + nameLength)..<(nameStart + nameLength + extraLength))
+        let entry = try makeEntry(header, record, index: index, at: offset)
+        position = offset + UInt64(recordLength)
+        return entry
     }
 
     private func checkEntryLimit(_ count: UInt64) throws(ZipError) {
@@ -100,7 +137,7 @@ struct CentralDirectoryReader {
             throw ZipError(.truncated, "central directory ends inside a record", archive: source.name, offset: position)
         }
         if position >= bufferStart, position + UInt64(count) <= bufferStart + UInt64(buffer.count) { return }
-        let length = Int(min(UInt64(max(Self.chunkSize, count)), end - position))
+        let length = Int(min(UInt64(max(readAhead, count)), end - position))
         buffer = try source.readBytes(length, at: position)
         bufferStart = position
     }

@@ -11,11 +11,13 @@ import AssetPackSystem
 ///     ...
 /// }
 /// ```
+///
+/// An archive whose central directory is larger than ``ZipLimits/maxHeldDirectoryBytes`` (about 100,000
+/// entries) is checked whole when opened but does not hold its entries: go through them with
+/// ``entries(from:)``; ``entries`` reads them all into memory on first use.
 public final class ZipArchive: Sendable {
     /// Where the bytes come from.
     public let source: any RandomAccessSource
-    /// The entries in central-directory order.
-    public let entries: [ZipEntry]
     /// The archive comment's raw bytes.
     public let comment: [UInt8]
     /// Bytes in front of the archive that its offsets do not count (a self-extractor stub), or 0.
@@ -24,7 +26,10 @@ public final class ZipArchive: Sendable {
     public let limits: ZipLimits
     /// Where the central directory starts.
     public let centralDirectoryOffset: UInt64
-    let index: ZipIndex
+    /// How many entries the archive holds.
+    public let entryCount: Int
+    private let location: CentralDirectoryLocation
+    private let store: EntryStore
 
     /// Opens the archive at `path`.
     /// - Throws: ``ZipError`` naming the path: `.io` when it cannot be read, `.format`, `.truncated`,
@@ -36,24 +41,53 @@ public final class ZipArchive: Sendable {
     /// Opens an archive held by any random-access source (a file, a byte range of another archive, memory).
     public init(source: any RandomAccessSource, limits: ZipLimits = .default) throws(ZipError) {
         let location = try EndRecordLocator.locate(in: source)
-        var parsed = try CentralDirectoryReader(source: source, location: location, limits: limits).readEntries()
-        try OverlapCheck.assignDataLimits(&parsed, directoryOffset: location.offset, archive: source.name)
+        if location.size <= limits.maxHeldDirectoryBytes {
+            var reader = CentralDirectoryReader(source: source, location: location, limits: limits)
+            var parsed = try reader.readEntries()
+            try OverlapCheck.assignDataLimits(&parsed, directoryOffset: location.offset, archive: source.name)
+            store = EntryStore(held: parsed)
+            entryCount = parsed.count
+        } else {
+            let summary = try DirectorySummary.make(source: source, location: location, limits: limits)
+            store = EntryStore(summary: summary)
+            entryCount = summary.entryCount
+        }
         self.source = source
-        self.entries = parsed
         self.comment = location.comment
         self.prefixLength = location.prefix
         self.limits = limits
         self.centralDirectoryOffset = location.offset
-        self.index = ZipIndex(entries)
+        self.location = location
     }
 
     /// The archive's name for messages (its path, for a file).
     public var name: String { source.name }
 
+    /// True when the archive holds its entries in memory; false when its directory is too large to
+    /// (``ZipLimits/maxHeldDirectoryBytes``) and ``entries`` has not been asked for yet.
+    public var holdsEntries: Bool { store.isLoaded }
+
+    /// The entries in central-directory order. An archive that does not hold them
+    /// (``ZipLimits/maxHeldDirectoryBytes``) reads them into memory on the first call; should that read
+    /// fail (the file changed since it was opened), the entries read so far are returned and every later
+    /// read of an entry throws why.
+    public var entries: [ZipEntry] { loaded().entries }
+
+    /// The entries in central-directory order, one at a time, from the entry at position `first`: read
+    /// from the central directory as a stream when the archive does not hold them, so that going through
+    /// a huge archive costs no memory per entry.
+    public func entries(from first: Int = 0) -> ZipEntryScanner {
+        if store.isLoaded { return ZipEntryScanner(held: entries, from: first) }
+        return ZipEntryScanner(reader: CentralDirectoryReader(source: source, location: location, limits: limits),
+                               summary: store.summary!, from: first)
+    }
+
     /// The entry with exactly this name (the first, if the archive holds duplicates), or nil.
-    /// - Complexity: O(1) on average.
+    /// - Complexity: O(1) on average; for an archive that does not hold its entries, O(log n) and one read.
     public func entry(named name: String) -> ZipEntry? {
-        index.position(of: name).map { entries[$0] }
+        if !store.isLoaded, let summary = store.summary { return lookUp(name, in: summary) }
+        let held = loaded()
+        return held.index.position(of: name).map { held.entries[$0] }
     }
 
     /// An entry with exactly this name, looked for first right after the entry at position `previous`
@@ -63,10 +97,50 @@ public final class ZipArchive: Sendable {
     /// against what you expect, as a reader does anyway.
     /// - Complexity: O(1) on average.
     public func entry(named name: String, after previous: Int) -> ZipEntry? {
+        guard store.isLoaded else { return entry(named: name) }
+        let entries = store.held
         let next = previous &+ 1
         if next >= 0, next < entries.count, Memory.sameBytes(entries[next].name, name) { return entries[next] }
         return entry(named: name)
     }
+
+    /// The held entries and their index, read now when the archive did not hold them.
+    private func loaded() -> (entries: [ZipEntry], index: ZipIndex) {
+        store.load { () throws(ZipError) -> [ZipEntry] in
+            var reader = CentralDirectoryReader(source: source, location: location, limits: limits)
+            var parsed: [ZipEntry] = []
+            parsed.reserveCapacity(entryCount)
+            while var entry = try reader.next() {
+                entry.dataLimit = store.summary!.dataLimit(of: entry.localHeaderOffset)
+                parsed.append(entry)
+            }
+            return parsed
+        }
+    }
+
+    /// The first entry named `name` found through `summary`: each candidate's record read (from the
+    /// checkpoint before it) and its name compared.
+    private func lookUp(_ name: String, in summary: DirectorySummary) -> ZipEntry? {
+        let wanted = String(EntryName.withoutLeadingCurrentFolder(name))
+        var reader = CentralDirectoryReader(source: source, location: location, limits: limits)
+        reader.readAhead = 16 << 10
+        for position in summary.candidates(named: wanted[...]) {
+            var (index, offset) = summary.checkpoint(before: position)
+            while true {
+                guard var entry = try? reader.entry(at: offset, index: index) else { return nil }
+                if index == position {
+                    guard Memory.sameBytes(wanted, EntryName.withoutLeadingCurrentFolder(entry.name)) else { break }
+                    entry.dataLimit = summary.dataLimit(of: entry.localHeaderOffset)
+                    return entry
+                }
+                (index, offset) = (index + 1, reader.position)
+            }
+        }
+        return nil
+    }
+
+    /// Why reading the entries into memory failed, if it did (see ``entries``).
+    var loadFailure: ZipError? { store.failure }
 
     /// The entry with this name, or a ``ZipError/Code/notFound`` error naming it.
     public func requireEntry(named name: String) throws(ZipError) -> ZipEntry {
@@ -80,24 +154,26 @@ public final class ZipArchive: Sendable {
     /// as parts of longer names; sorted. Nil when `path` is neither stated nor implied as a directory.
     /// - Complexity: O(1) on average to find the directory.
     public func contentsOfDirectory(_ path: String) -> [String]? {
-        index.children(of: path)
+        loaded().index.children(of: path)
     }
 
     /// True when `path` is a directory, stated by an entry or implied by a longer name.
-    public func isDirectory(_ path: String) -> Bool { index.children(of: path) != nil }
+    public func isDirectory(_ path: String) -> Bool { contentsOfDirectory(path) != nil }
 
     /// Opens an entry for reading. The stream checks the local header against the central one now, and
     /// size and CRC-32 before it reports the end; it never yields more bytes than declared.
     /// - Throws: ``ZipError`` naming the entry: `.encrypted`, `.unsupportedMethod`, `.headerMismatch`, `.overlap`, `.truncated`.
     public func open(_ entry: ZipEntry, bufferSize: Int = 256 * 1024) throws(ZipError) -> ZipEntryReader {
-        try ZipEntryReader(archive: self, entry: entry, bufferSize: bufferSize)
+        if let loadFailure { throw loadFailure }
+        return try ZipEntryReader(archive: self, entry: entry, bufferSize: bufferSize)
     }
 
     /// Opens an entry for reading like ``open(_:bufferSize:)``, borrowing `buffers` (the input buffer and
     /// the zlib stream) instead of allocating its own, until the reader is released. For a thread that
     /// reads many entries one after another; a small entry then costs one `pread` in all.
     public func open(_ entry: ZipEntry, buffers: ZipReadBuffers) throws(ZipError) -> ZipEntryReader {
-        try ZipEntryReader(archive: self, entry: entry, bufferSize: buffers.input.count, buffers: buffers)
+        if let loadFailure { throw loadFailure }
+        return try ZipEntryReader(archive: self, entry: entry, bufferSize: buffers.input.count, buffers: buffers)
     }
 
     /// Reads a whole (small) entry into memory, verified.
@@ -115,7 +191,9 @@ public final class ZipArchive: Sendable {
     public func verify() throws(ZipError) -> UInt64 {
         var total: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        for entry in entries { total += try verify(entry, buffer: &buffer) }
+        var scanner = entries()
+        while let entry = try scanner.next() { total += try verify(entry, buffer: &buffer) }
+        if let loadFailure { throw loadFailure }
         return total
     }
 

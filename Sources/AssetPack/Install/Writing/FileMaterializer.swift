@@ -112,7 +112,12 @@ struct FileMaterializer: Sendable {
     private func fill(_ file: Descriptor, with item: ExpansionItem, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         switch item.origin {
         case .zipEntry(let handle, let name):
-            return try copyEntry(name, of: try handle.archive(), origin: handle.location, item, into: file, worker)
+            let archive = try handle.archive()
+            let previous = item.entryPosition >= 0 ? Int(item.entryPosition) - 1 : worker.lastEntry(in: archive)
+            let entry = try ItemSource.checkedEntry(name, of: archive, origin: handle.location, for: item, after: previous)
+            return try copy(entry, of: archive, origin: handle.location, item, into: file, worker)
+        case .scannedEntry(let handle, let entry):
+            return try copy(entry, of: try handle.archive(), origin: handle.location, item, into: file, worker)
         case .localFile(let path):
             if let folder {
                 return try copyFile(path, from: worker.tree(at: folder), item, into: file, worker)
@@ -126,12 +131,10 @@ struct FileMaterializer: Sendable {
         }
     }
 
-    /// Streams zip entry `name` into `file`. Its reader checks the size and CRC-32 before it ends, so its
-    /// CRC (which must be the plan's) is the file's.
-    private func copyEntry(_ name: String, of archive: ZipArchive, origin: ErrorLocation, _ item: ExpansionItem,
-                           into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
-        let previous = item.entryPosition >= 0 ? Int(item.entryPosition) - 1 : worker.lastEntry(in: archive)
-        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item, after: previous)
+    /// Streams zip entry `entry` (checked against the plan) into `file`. Its reader checks the size and
+    /// CRC-32 before it ends, so its CRC (which must be the plan's) is the file's.
+    private func copy(_ entry: ZipEntry, of archive: ZipArchive, origin: ErrorLocation, _ item: ExpansionItem,
+                      into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         worker.read(entry, of: archive)
         let reader: ZipEntryReader
         do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw origin.error(error) }
@@ -332,6 +335,9 @@ enum ItemSource {
             let origin = handle.location
             let entry = try checkedEntry(name, of: archive, origin: origin, for: item)
             do { return (try archive.open(entry), origin) } catch { throw origin.error(error) }
+        case .scannedEntry(let handle, let entry):
+            let archive = try handle.archive()
+            do { return (try archive.open(entry), handle.location) } catch { throw handle.location.error(error) }
         case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }

@@ -1,0 +1,159 @@
+@testable import AssetPack
+import AssetPackZip
+import Foundation
+import Testing
+import TestSupport
+
+/// The first install of an archive given as the source a window of its central directory at a time
+/// (`InstallTransaction.runWindowed()`, `ArchiveWindowPlanner`): taken by an archive too large to hold its
+/// entries (`ZipLimits.maxHeldDirectoryBytes`), forced here with tiny windows through the test seam. The
+/// same tree and the same identity as a whole plan, in the archive's own order; the whole plan's errors;
+/// nothing left when it fails or must fall back.
+@Suite struct WindowedArchiveInstallTests {
+    /// Entries in the order `zip -r` writes them: a folder's entries unsorted, each subfolder where it is
+    /// met, folder entries with modes, an empty folder, an executable, an implied folder.
+    static let entries: [(name: String, kind: Kind)] = [
+        ("game/", .folder(0o755)), ("game/zeta.txt", .file(0o644)), ("game/levels/", .folder(0o700)),
+        ("game/levels/3.json", .file(0o600)), ("game/levels/1.json", .file(0o644)), ("game/levels/deep/2.bin", .file(0o644)),
+        ("game/run.sh", .file(0o755)), ("game/empty/", .folder(0o755)), ("game/Alpha.txt", .file(0o644)),
+        ("game/art/x/y/z.png", .file(0o644)), ("game/art/a.png", .file(0o644)), ("game/b.txt", .file(0o644)),
+    ]
+
+    enum Kind {
+        case folder(UInt32)
+        case file(UInt32)
+    }
+
+    /// Writes `entries` (file contents made from the name) into an archive at `path`.
+    static func write(_ entries: [(name: String, kind: Kind)], to path: String) throws {
+        let writer = try ZipWriter(path: path)
+        var random = SeededRandom(seed: 7)
+        for (name, kind) in entries {
+            switch kind {
+            case .folder(let mode): try writer.addDirectory(name, permissions: mode)
+            case .file(let mode):
+                let size = Int(random.next() % 5_000)
+                try writer.addFile(name, contents: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ name.utf8.count) },
+                                   method: size % 2 == 0 ? .deflate : .stored, permissions: mode)
+            }
+        }
+        try writer.finish(sync: false)
+    }
+
+    static func options(window: Int?, durable: Bool = false) -> ExpansionOptions {
+        var options = ExpansionOptions(jobs: 2)
+        options.durability = durable ? .flushOnCommit : .none
+        options.testSeam.windowItems = window
+        return options
+    }
+
+    static func install(_ archive: String, into destination: String, options: ExpansionOptions,
+                        limits: ZipLimits = .default) throws -> ExpansionResult {
+        let source = ZipAssetSource(archive: try ZipArchive(path: archive, limits: limits))
+        return try AssetInstaller(source: source, destination: destination, options: options).installSynchronously()
+    }
+
+    /// The record, each of its lists sorted by path (a windowed install records them in the archive's order).
+    static func record(_ tree: String) throws -> NSDictionary {
+        let data = Data(try fileBytes(tree + "/.assetpack/installed.json"))
+        let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var sorted = record
+        for list in ["files", "directories", "links"] {
+            let items = try #require(record[list] as? [[String: Any]])
+            sorted[list] = items.sorted { ($0["path"] as? String ?? "") < ($1["path"] as? String ?? "") }
+        }
+        return sorted as NSDictionary
+    }
+
+    @Test(arguments: [(1, false), (2, false), (5, true), (1_000, true)])
+    func aWindowedArchiveInstallIsTheTreeAndIdentityOfAWholePlan(window: Int, durable: Bool) throws {
+        let dir = try TemporaryDirectory("windowed-zip")
+        try Self.write(Self.entries, to: dir.file("app.zip"))
+        let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil, durable: durable))
+        let windowed = try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: window, durable: durable))
+        #expect(DiskTree.read(dir.file("windowed")) == DiskTree.read(dir.file("whole")))
+        #expect(DiskTree.read(dir.file("windowed"))?.files["game/levels/deep/2.bin"] != nil)
+        #expect(windowed.identity == whole.identity && windowed.files == whole.files && windowed.bytes == whole.bytes)
+        #expect(windowed.filesWritten == whole.filesWritten)
+        #expect(try Self.record(dir.file("windowed")) == Self.record(dir.file("whole")))
+        for (path, mode) in [("game/run.sh", 0o755), ("game/levels", 0o700), ("game/levels/3.json", 0o600)] {
+            let found = try FileManager.default.attributesOfItem(atPath: dir.file("windowed/" + path))[.posixPermissions] as? Int
+            #expect(found == mode, "\(path)")
+        }
+        #expect(hiddenNames(dir.path).isEmpty)
+        // The stamp is the whole plan's: a whole plan of the same archive finds the tree up to date.
+        try FileManager.default.removeItem(atPath: dir.file("windowed/.assetpack/source"))  // no fingerprint shortcut
+        #expect(try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: nil)).upToDate)
+    }
+
+    /// An archive whose directory is larger than it may hold goes a window at a time by itself, and its
+    /// entries are never read into memory: not to plan, write, record or fingerprint it.
+    @Test func anArchiveTooLargeToHoldIsInstalledAWindowAtATimeWithoutItsEntries() throws {
+        let dir = try TemporaryDirectory("windowed-zip-large")
+        try Self.write(Self.entries, to: dir.file("app.zip"))
+        var limits = ZipLimits.default
+        limits.maxHeldDirectoryBytes = 0
+        let archive = try ZipArchive(path: dir.file("app.zip"), limits: limits)
+        #expect(!archive.holdsEntries)
+        let result = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("out"),
+                                        options: Self.options(window: nil)).installSynchronously()
+        #expect(!archive.holdsEntries)
+        let again = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("out"),
+                                       options: Self.options(window: nil)).installSynchronously()
+        #expect(again.upToDate && !archive.holdsEntries)
+        let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
+        #expect(DiskTree.read(dir.file("out")) == DiskTree.read(dir.file("whole")))
+        #expect(result.identity == whole.identity)
+    }
+
+    /// What the windows cannot decide is planned whole: a folder that comes back, a `.zip` to unzip.
+    @Test(arguments: ["folder again", "nested zip"])
+    func anArchiveTheWindowsCannotDecideIsPlannedWhole(_ case: String) throws {
+        let dir = try TemporaryDirectory("windowed-zip-fallback")
+        var entries = Self.entries
+        if `case` == "folder again" {
+            entries.append(("game/levels/4.json", .file(0o644)))
+        } else {
+            try ExpansionFixtures.zip(at: dir.file("inner.zip"), [("photos/frog.jpg", Array(repeating: 7, count: 3_000), .deflate)])
+        }
+        let writer = try ZipWriter(path: dir.file("app.zip"))
+        for (name, kind) in entries {
+            if case .folder(let mode) = kind { try writer.addDirectory(name, permissions: mode) } else {
+                try writer.addFile(name, contents: Array(name.utf8))
+            }
+        }
+        if `case` == "nested zip" { try writer.addFile("game/art/pack.zip", contents: try fileBytes(dir.file("inner.zip"))) }
+        try writer.finish(sync: false)
+        let windowed = try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: 2))
+        let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
+        #expect(DiskTree.read(dir.file("windowed")) == DiskTree.read(dir.file("whole")))
+        #expect(windowed.identity == whole.identity)
+        #expect(try fileBytes(dir.file("windowed/.assetpack/installed.json")) == fileBytes(dir.file("whole/.assetpack/installed.json")))
+        if `case` == "nested zip" { #expect(FileManager.default.fileExists(atPath: dir.file("windowed/game/art/photos/frog.jpg"))) }
+        #expect(hiddenNames(dir.path).isEmpty)
+    }
+
+    /// A collision across windows, a bad name after some windows were written, a bookkeeping folder: the
+    /// whole plan's error, and nothing left.
+    @Test(arguments: ["collision", "unsafe name", "bookkeeping"])
+    func aBadArchiveIsTheErrorOfTheWholePlanAndLeavesNothing(_ case: String) throws {
+        let dir = try TemporaryDirectory("windowed-zip-bad")
+        var entries = Self.entries
+        switch `case` {
+        case "collision": entries.append(("GAME/levels/1.json", .file(0o644)))
+        case "unsafe name": entries.append(("game/../../evil.txt", .file(0o644)))
+        default: entries.append((".assetpack/identity", .file(0o644)))
+        }
+        try Self.write(entries, to: dir.file("app.zip"))
+        let whole = #expect(throws: AssetPackError.self) {
+            try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
+        }
+        let windowed = #expect(throws: AssetPackError.self) {
+            try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: 2))
+        }
+        #expect(whole != nil)
+        #expect(windowed?.code == whole?.code && windowed?.message == whole?.message)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("windowed")))
+        #expect(hiddenNames(dir.path).isEmpty)
+    }
+}
