@@ -36,7 +36,8 @@ struct BundleListing {
     private var folders: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .directory } }
 
     /// The heading, the file table with its total, and one zip table per packed archive.
-    func table() -> String {
+    /// - Throws: ``ZipError`` when a packed archive's central directory can no longer be read.
+    func table() throws -> String {
         let names = files.map { AssetPath.printable($0.path) }
         let width = max(4, names.map(\.count).max() ?? 0)
         var out = "\(folder): \(counted(files.count, "file")), \(counted(folders.count, "folder")), "
@@ -49,7 +50,7 @@ struct BundleListing {
             out += padded(name, width) + "  " + AssetPath.printable(Self.stored(file)) + "\n"
         }
         out += pad(total, 10) + "            \(counted(files.count, "file"))\n"
-        for (path, archive) in archives { out += "\n\(AssetPath.printable(path)):\n" + AssetPackCLI.table(archive) }
+        for (path, archive) in archives { out += "\n\(AssetPath.printable(path)):\n" + (try AssetPackCLI.table(archive)) }
         return out
     }
 

@@ -21,7 +21,7 @@ struct ListCommand: ArchiveReadingCommand {
         if format.json {
             JSONReport.print(bundle.report, command: "list")
         } else {
-            print(bundle.table(), terminator: "")
+            print(try bundle.table(), terminator: "")
         }
     }
 
@@ -30,7 +30,8 @@ struct ListCommand: ArchiveReadingCommand {
             JSONReport.print(ZipListing(archive: JSONReport.absolute(archive.path), entries: zip.entries.map(ZipEntryRow.init)),
                              command: "list")
         } else {
-            print(table(zip), terminator: "")
+            // Printed as it is read: a million-entry archive is never held, nor its table.
+            try table(zip) { print($0, terminator: "") }
         }
     }
 }
@@ -42,17 +43,31 @@ struct ZipListing: Encodable {
 }
 
 /// The zip table of `list`: one line per entry, then the total.
-func table(_ archive: ZipArchive) -> String {
+func table(_ archive: ZipArchive) throws -> String {
+    var out = ""
+    try table(archive) { out += $0 }
+    return out
+}
+
+/// The zip table of `list`, handed to `emit` in pieces of about 64 KiB as the entries are read
+/// (``ZipArchive/entries(from:)``: an archive too large to hold its entries is read as a stream).
+/// - Throws: ``ZipError`` when the central directory can no longer be read.
+func table(_ archive: ZipArchive, emit: (String) -> Void) throws {
     var out = "    Length   Compressed  Method        CRC-32    Name\n"
-    var total: UInt64 = 0
-    for entry in archive.entries {
+    var total: UInt64 = 0, count = 0
+    var entries = archive.entries()
+    while let entry = try entries.next() {
         total += entry.uncompressedSize
+        count += 1
         out += pad(entry.uncompressedSize, 10) + "  " + pad(entry.compressedSize, 11) + "  "
         out += padded(entry.method.description, 12) + "  "
         out += hex(entry.crc32) + "  " + AssetPath.printable(entry.name) + "\n"
+        if out.utf8.count >= 64 << 10 {
+            emit(out)
+            out = ""
+        }
     }
-    out += pad(total, 10) + "  " + String(repeating: " ", count: 39) + "\(archive.entries.count) entries\n"
-    return out
+    emit(out + pad(total, 10) + "  " + String(repeating: " ", count: 39) + "\(count) entries\n")
 }
 
 /// `text` followed by spaces up to `width` characters (never cut short).
