@@ -57,6 +57,11 @@ struct AssetPackCommand: ParsableCommand {
         if Reporting.context.command == "assetpack", let name = arguments.first(where: commandNames.contains), name != "help" {
             Reporting.context.command = name
         }
+        var error = error
+        if status == .usage, let type = configuration.subcommands.first(where: { $0.configuration.commandName == Reporting.context.command }),
+           let unknown = CommandSuggestion.unknownOption(in: arguments, command: type) {
+            error = unknown  // what argument-parser reported instead follows from it (`--too DIR`: `--to` missing)
+        }
         if status == .usage && !Reporting.context.json {
             let command = Reporting.context.command == "assetpack" ? "assetpack" : "assetpack " + Reporting.context.command
             let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -20,6 +20,25 @@ struct CommandSuggestion: Error, CustomStringConvertible {
         return ValidationError(error.description)
     }
 
+    /// The error for the first `--option` of `arguments` that `command` does not have, or nil: a usage
+    /// error that argument-parser reports as something else (a mistyped `--too` as the missing `--to`).
+    /// The command's options are the `--names` of its help text.
+    static func unknownOption(in arguments: [String], command: any ParsableCommand.Type) -> ValidationError? {
+        let help = command.helpMessage(includeHidden: true, columns: 1_000)
+        var known = Set<String>()
+        for word in help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }) where word.hasPrefix("--") {
+            known.insert(String(word))
+        }
+        for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") && argument.count > 2 {
+            let name = String(argument.prefix { $0 != "=" })
+            guard !known.contains(name) else { continue }
+            let nearest = known.map { ($0, distance(name, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+            let close = nearest.flatMap { $0.1 <= 2 ? $0.0 : nil }
+            return ValidationError("Unknown option '\(name)'." + (close.map { " Did you mean '\($0)'?" } ?? ""))
+        }
+        return nil
+    }
+
     /// The edit distance between `a` and `b` (insertions, deletions, substitutions and swaps of two
     /// neighbours each cost one).
     static func distance(_ a: String, _ b: String) -> Int {

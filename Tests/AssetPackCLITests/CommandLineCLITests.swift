@@ -225,6 +225,9 @@ import TestSupport
     /// A command-line error is one line on stderr, as every failure is, naming the command's help.
     @Test(arguments: [
         (["expand", "x.zip", "--no-snyc", "--to", "out"], "Unknown option '--no-snyc'. Did you mean '--no-sync'?"),
+        // A mistyped required option is the unknown option, not the missing one it was meant to be.
+        (["expand", "x.zip", "--too", "out"], "Unknown option '--too'. Did you mean '--to'?"),
+        (["build", "assets", "--outptu=out"], "Unknown option '--outptu'. Did you mean '--output'?"),
         (["expand", "x.zip", "--jobs", "-1", "--to", "out"], "Missing value for '--jobs <n>'"),
         (["list"], "Missing expected argument"),
     ])

@@ -106,6 +106,40 @@ import TestSupport
         #expect(result.identity == whole.identity)
     }
 
+    /// Interrupted, a windowed archive install is started over by the next call, a window at a time again
+    /// (the archive's entries are still not read into memory), even when the archive changed in between:
+    /// nothing the first call wrote is kept.
+    @Test func anInterruptedWindowedArchiveInstallIsStartedOverAWindowAtATime() throws {
+        let dir = try TemporaryDirectory("windowed-zip-interrupted")
+        try Self.write(Self.entries, to: dir.file("app.zip"))
+        var limits = ZipLimits.default
+        limits.maxHeldDirectoryBytes = 0
+        var options = Self.options(window: 2)
+        options.jobs = 1
+        let cancellation = ExpansionCancellation()
+        let first = try AssetInstaller(source: ZipAssetSource(archive: try ZipArchive(path: dir.file("app.zip"), limits: limits)),
+                                   destination: dir.file("out"), options: options)
+        let error = #expect(throws: AssetPackError.self) {
+            try first.installSynchronously(progress: { if $0.filesWritten >= 3 { cancellation.cancel() } }, cancellation: cancellation)
+        }
+        #expect(error?.code == .cancelled)
+        #expect(hiddenNames(dir.path) == [".out.assetpack-staging"])
+        // The archive changes: one file fewer, one more.
+        try FileManager.default.removeItem(atPath: dir.file("app.zip"))
+        try Self.write(Self.entries.filter { $0.name != "game/zeta.txt" } + [("game/new.txt", .file(0o644))], to: dir.file("app.zip"))
+        let archive = try ZipArchive(path: dir.file("app.zip"), limits: limits)
+        let events = LockedEvents()
+        var installer = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("out"), options: options)
+        installer.log = { events.add($0) }
+        let again = try installer.installSynchronously()
+        #expect(!archive.holdsEntries, "started over a window at a time")
+        #expect(events.discarded)
+        let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
+        #expect(DiskTree.read(dir.file("out")) == DiskTree.read(dir.file("whole")))
+        #expect(again.identity == whole.identity)
+        #expect(hiddenNames(dir.path).isEmpty)
+    }
+
     /// What the windows cannot decide is planned whole: a folder that comes back, a `.zip` to unzip.
     @Test(arguments: ["folder again", "nested zip"])
     func anArchiveTheWindowsCannotDecideIsPlannedWhole(_ case: String) throws {
@@ -156,4 +190,14 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.file("windowed")))
         #expect(hiddenNames(dir.path).isEmpty)
     }
+}
+
+/// Whether an install logged the removal of a staging tree.
+private final class LockedEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sawDiscard = false
+    func add(_ event: InstallEvent) {
+        if case .stagingDiscarded = event { lock.withLock { sawDiscard = true } }
+    }
+    var discarded: Bool { lock.withLock { sawDiscard } }
 }

@@ -20,7 +20,8 @@ import AssetPackSystem
 /// the tree whole, and so does an install whose source turns out to need it (see the planners: entries
 /// out of order, two names that may collide, a `.zip` file inside an archive); what was written is then
 /// removed and the whole plan decides and words any error. A windowed archive install that is interrupted
-/// is started over by the next call, not resumed: its staging tree is marked with no stamp.
+/// is started over by the next call, a window at a time again, not resumed: its staging tree is marked with
+/// no stamp (``unknownStamp``), since what it wrote is not known to be the archive's until its end.
 extension InstallTransaction {
     /// The manifest size from which a first install goes a window at a time (about 100,000 entries; a
     /// packer entry takes about 300 bytes).
@@ -49,6 +50,10 @@ extension InstallTransaction {
         switch windowed {
         case .manifest(let identity): marker = ExpansionPlan.manifestStamp(identity)
         case .archive: marker = Self.unknownStamp
+        }
+        if case .archive = windowed, try io(parent.status(stagingName)) != nil {
+            // An interrupted windowed install of an archive: what it wrote is not known to be this archive's.
+            try StagingArea.discard(stagingName, in: parent) { progress.log(.stagingDiscarded(path: $0)) }
         }
         let (staging, _) = try StagingArea.prepare(stagingName, in: parent, stamp: marker)
         let filled: (totals: WindowTotals, stamp: String)
@@ -99,9 +104,12 @@ extension InstallTransaction {
         } else {
             return nil
         }
-        // A first install: no tree at the destination (or an empty folder), no staging tree of an earlier call.
+        // A first install: no tree at the destination (or an empty folder), no staging tree of an earlier call
+        // but one of a windowed archive install, which is started over (runWindowed).
         if let current = try currentTree(), InstallRecord.stamp(of: current) != nil { return nil }
-        guard try io(parent.status(stagingName)) == nil else { return nil }
+        if try io(parent.status(stagingName)) != nil {
+            guard case .archive = windowed, StagingArea.marker(of: stagingName, in: parent) == Self.unknownStamp else { return nil }
+        }
         return (windowed, forced ?? Self.windowItems, estimatedFiles)
     }
 

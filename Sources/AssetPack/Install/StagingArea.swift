@@ -21,8 +21,7 @@ enum StagingArea {
                 if InstallRecord.stamp(of: tree) == stamp { return (tree, .complete) }
                 if marker(of: tree) == stamp { return (tree, .resumable) }
             }
-            try io(TreeRemoval.remove(name, in: parent))
-            discarded(parent.path == "/" ? "/" + name : parent.path + "/" + name)
+            try discard(name, in: parent, discarded: discarded)
         }
         let tree: Descriptor
         do {
@@ -40,10 +39,23 @@ enum StagingArea {
         return (tree, .fresh)
     }
 
+    /// Removes the staging tree `name` of `parent` and calls `discarded` with its path.
+    static func discard(_ name: String, in parent: Descriptor, discarded: (String) -> Void) throws(AssetPackError) {
+        try io(TreeRemoval.remove(name, in: parent))
+        discarded(parent.path == "/" ? "/" + name : parent.path + "/" + name)
+    }
+
     /// Removes the staging marker once the tree is complete (so it does not end up in the destination).
     static func removeMarker(from tree: Descriptor) throws(AssetPackError) {
         guard let record = try? tree.directory(StagingNames.recordDirectory) else { return }
         try io(record.remove(StagingNames.stagingMarkerFile))
+    }
+
+    /// The marker of the staging tree `name` in `parent` (the stamp it was being built for), or nil when
+    /// there is none.
+    static func marker(of name: String, in parent: Descriptor) -> String? {
+        guard let tree = try? parent.directory(name) else { return nil }
+        return marker(of: tree)
     }
 
     private static func marker(of tree: Descriptor) -> String? {

@@ -47,7 +47,10 @@ struct DirectorySummary: Sendable {
             if entry.index % checkpointInterval == 0 { checkpoints.append(entry.centralHeaderOffset) }
             extents.append((entry.localHeaderOffset, entry.compressedSize))
         }
-        extents.sort { $0.offset < $1.offset }
+        // Most archives list their entries in the order of their data: then no sorting is needed.
+        if !extents.indices.dropFirst().allSatisfy({ extents[$0 - 1].offset < extents[$0].offset }) {
+            extents.sort { $0.offset < $1.offset }
+        }
         for rank in extents.indices {
             let limit = rank + 1 < extents.count ? extents[rank + 1].offset : location.offset
             let minimumEnd = extents[rank].offset + UInt64(FormatLimit.localHeaderSize) + extents[rank].compressed

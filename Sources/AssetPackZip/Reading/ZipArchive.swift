@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// A zip archive opened for random access: the central directory is read once into an index, and any
+/// A zip archive opened for random access: the central directory is read and checked once, and any
 /// number of entries can then be read, from any number of threads at once (reads are positioned; there
 /// is no shared seek position).
 ///

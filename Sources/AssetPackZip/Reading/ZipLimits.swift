@@ -20,10 +20,10 @@ public struct ZipLimits: Sendable, Hashable {
     public var ratioGraceSize: UInt64
     /// The largest central directory whose entries an opened ``ZipArchive`` holds in memory (about 170
     /// bytes an entry). A larger one is checked whole when the archive is opened, as any other, but only
-    /// 24 bytes an entry are kept: ``ZipArchive/entries(from:)`` goes through it as a stream,
-    /// ``ZipArchive/entry(named:)`` reads the one record it needs, and the entries are read into memory
+    /// 16 bytes an entry are kept: ``ZipArchive/entries(from:)`` goes through it as a stream,
+    /// ``ZipArchive/entry(named:)`` reads the few records it needs, and the entries are read into memory
     /// only when something asks for all of them (``ZipArchive/entries``, a folder listing). Default 8 MiB,
-    /// about 100,000 entries; a million-entry archive then opens in 24 MB instead of about 190.
+    /// about 100,000 entries; a million-entry archive then keeps 16 MB instead of about 190.
     public var maxHeldDirectoryBytes: UInt64
 
     /// Limits with the documented defaults.
