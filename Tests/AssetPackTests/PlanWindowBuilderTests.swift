@@ -81,6 +81,23 @@ import Testing
         }
     }
 
+    /// The order `bsdtar` writes: a folder's subfolders stated first, each filled after. A folder left empty
+    /// is entered again once; one left after something was added to it, or stated twice, is undecided.
+    @Test func aFolderStatedBeforeItsContentsIsEnteredAgain() throws {
+        let breadthFirst = try [Self.directory("a"), Self.directory("b"), Self.directory("a/c"), Self.file("a/x.txt"),
+                                Self.file("a/c/y.txt"), Self.file("b/z.txt")]
+        for size in [1, 2, 100] {
+            let windowed = try Self.windows(breadthFirst, size: size)
+            #expect(!windowed.undecided)
+            #expect(windowed.items.map(\.path.string) == ["a", "b", "a/c", "a/x.txt", "a/c/y.txt", "b/z.txt"])
+        }
+        #expect(try Self.windows([Self.directory("a"), Self.directory("b"), Self.file("a/x.txt"), Self.file("b/y.txt"),
+                                  Self.file("a/z.txt")], size: 1).undecided, "a entered a third time")
+        #expect(try Self.windows([Self.directory("a"), Self.directory("b"), Self.directory("a")], size: 1).undecided)
+        #expect(try Self.windows([Self.directory("a"), Self.directory("b"), Self.file("A/x.txt")], size: 1).undecided)
+        #expect(try Self.windows([Self.directory("cafe\u{301}"), Self.directory("b"), Self.file("caf\u{E9}/x.txt")], size: 1).undecided)
+    }
+
     @Test func namesAlikeInDifferentFoldersAreNoCollision() throws {
         let windowed = try Self.windows(try ["a/x.txt", "a/y/x.txt", "b/X.txt", "b/x"].map(Self.file), size: 1)
         #expect(!windowed.undecided)

@@ -40,6 +40,15 @@ import TestSupport
         try writer.finish(sync: false)
     }
 
+    /// The same tree in the order libarchive's `bsdtar` writes it: a folder's subfolders stated before
+    /// they are filled.
+    static let breadthFirst: [(name: String, kind: Kind)] = [
+        ("game/", .folder(0o755)), ("game/levels/", .folder(0o700)), ("game/empty/", .folder(0o755)), ("game/art/", .folder(0o755)),
+        ("game/zeta.txt", .file(0o644)), ("game/run.sh", .file(0o755)), ("game/Alpha.txt", .file(0o644)), ("game/b.txt", .file(0o644)),
+        ("game/levels/deep/", .folder(0o755)), ("game/levels/3.json", .file(0o600)), ("game/levels/1.json", .file(0o644)),
+        ("game/levels/deep/2.bin", .file(0o644)), ("game/art/a.png", .file(0o644)), ("game/art/x/y/z.png", .file(0o644)),
+    ]
+
     static func options(window: Int?, durable: Bool = false) -> ExpansionOptions {
         var options = ExpansionOptions(jobs: 2)
         options.durability = durable ? .flushOnCommit : .none
@@ -84,6 +93,23 @@ import TestSupport
         // The stamp is the whole plan's: a whole plan of the same archive finds the tree up to date.
         try FileManager.default.removeItem(atPath: dir.file("windowed/.assetpack/source"))  // no fingerprint shortcut
         #expect(try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: nil)).upToDate)
+    }
+
+    /// In `bsdtar`'s order too the windows give the whole plan's tree, without falling back to it.
+    @Test(arguments: [1, 3])
+    func anArchiveInBreadthFirstOrderIsInstalledAWindowAtATime(window: Int) throws {
+        let dir = try TemporaryDirectory("windowed-zip-bfs")
+        try Self.write(Self.breadthFirst, to: dir.file("app.zip"))
+        var limits = ZipLimits.default
+        limits.maxHeldDirectoryBytes = 0
+        let archive = try ZipArchive(path: dir.file("app.zip"), limits: limits)
+        let windowed = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("windowed"),
+                                          options: Self.options(window: window)).installSynchronously()
+        #expect(!archive.holdsEntries, "no whole plan")
+        let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
+        #expect(DiskTree.read(dir.file("windowed")) == DiskTree.read(dir.file("whole")))
+        #expect(windowed.identity == whole.identity)
+        #expect(try Self.record(dir.file("windowed")) == Self.record(dir.file("whole")))
     }
 
     /// An archive whose directory is larger than it may hold goes a window at a time by itself, and its
