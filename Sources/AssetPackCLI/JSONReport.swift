@@ -18,12 +18,41 @@ enum JSONReport {
 
     /// `body`'s fields with `schema`, `command` and `ok`, as one line of JSON.
     static func line<Body: Encodable>(_ body: Body, command: String, ok: Bool = true) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601  // `2025-01-31T12:00:00Z`, as the text output writes times
+        let encoder = encoder()
         let header = Header(schema: schema, command: command, ok: ok)
         let data = (try? encoder.encode(JSONFields(body, header))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Prints the line of `body`, whose member `key` is an empty array, with that array's elements
+    /// printed as `rows` hands them to its argument: a listing of a million entries is never held whole. The
+    /// line is the one ``print(_:command:ok:)`` would print with the elements in the array.
+    /// - Throws: what `rows` throws (the line is then left unfinished: only the rows of an archive that
+    ///   changed while it was read can fail).
+    static func printStreaming<Body: Encodable, Row: Encodable>(_ body: Body, key: String, command: String,
+                                                                rows: ((Row) -> Void) throws -> Void) throws {
+        let whole = line(body, command: command), empty = "\"\(key)\":[]"
+        guard let place = whole.range(of: empty) else { return Swift.print(whole) }
+        var out = String(whole[..<place.lowerBound]) + "\"\(key)\":["
+        let encoder = Self.encoder()
+        var first = true
+        try rows { row in
+            out += (first ? "" : ",") + String(decoding: (try? encoder.encode(row)) ?? Data("{}".utf8), as: UTF8.self)
+            first = false
+            if out.utf8.count >= 64 << 10 {
+                Swift.print(out, terminator: "")
+                out = ""
+            }
+        }
+        Swift.print(out + "]" + whole[place.upperBound...])
+    }
+
+    /// The encoder of every line: sorted keys, slashes as they are, ISO 8601 times.
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601  // `2025-01-31T12:00:00Z`, as the text output writes times
+        return encoder
     }
 
     /// The line for a failure.

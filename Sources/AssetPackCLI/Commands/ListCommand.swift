@@ -27,8 +27,12 @@ struct ListCommand: ArchiveReadingCommand {
 
     func run(zip: ZipArchive) throws {
         if format.json {
-            JSONReport.print(ZipListing(archive: JSONReport.absolute(archive.path), entries: zip.entries.map(ZipEntryRow.init)),
-                             command: "list")
+            // Printed as it is read, as the table is.
+            try JSONReport.printStreaming(ZipListing(archive: JSONReport.absolute(archive.path), entries: []), key: "entries",
+                                          command: "list") { (emit: (ZipEntryRow) -> Void) throws in
+                var entries = zip.entries()
+                while let entry = try entries.next() { emit(ZipEntryRow(entry)) }
+            }
         } else {
             // Printed as it is read: a million-entry archive is never held, nor its table.
             try table(zip) { print($0, terminator: "") }
