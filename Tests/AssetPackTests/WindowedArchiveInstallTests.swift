@@ -95,6 +95,33 @@ import TestSupport
         #expect(try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: nil)).upToDate)
     }
 
+    /// A folder of the archive as the root (an APK's `assets/`): the windows take only what is below it; a
+    /// root the archive does not have is the whole plan's error.
+    @Test(arguments: ["game/levels", "game/art/", "missing"])
+    func aRootFolderIsInstalledAWindowAtATime(root: String) throws {
+        let dir = try TemporaryDirectory("windowed-zip-root")
+        try Self.write(Self.entries, to: dir.file("app.zip"))
+        var summarizing = ZipLimits.default
+        summarizing.maxHeldDirectoryBytes = 0
+        let summarized = try ZipArchive(path: dir.file("app.zip"), limits: summarizing)
+        func install(_ destination: String, window: Int?) throws -> ExpansionResult {
+            let archive = window == nil ? try ZipArchive(path: dir.file("app.zip")) : summarized
+            return try AssetInstaller(source: ZipAssetSource(archive: archive, root: root), destination: dir.file(destination),
+                                      options: Self.options(window: window)).installSynchronously()
+        }
+        if root == "missing" {
+            let whole = #expect(throws: AssetPackError.self) { try install("whole", window: nil) }
+            let windowed = #expect(throws: AssetPackError.self) { try install("windowed", window: 2) }
+            #expect(whole != nil && windowed?.message == whole?.message)
+            #expect(hiddenNames(dir.path).isEmpty && !FileManager.default.fileExists(atPath: dir.file("windowed")))
+            return
+        }
+        let whole = try install("whole", window: nil), windowed = try install("windowed", window: 2)
+        #expect(DiskTree.read(dir.file("windowed")) == DiskTree.read(dir.file("whole")))
+        #expect(windowed.identity == whole.identity && windowed.files == whole.files && whole.files > 0)
+        #expect(!summarized.holdsEntries, "planned a window at a time")
+    }
+
     /// In `bsdtar`'s order too the windows give the whole plan's tree, without falling back to it.
     @Test(arguments: [1, 3])
     func anArchiveInBreadthFirstOrderIsInstalledAWindowAtATime(window: Int) throws {
