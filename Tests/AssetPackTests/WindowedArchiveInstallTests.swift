@@ -49,6 +49,13 @@ import TestSupport
         ("game/levels/deep/2.bin", .file(0o644)), ("game/art/a.png", .file(0o644)), ("game/art/x/y/z.png", .file(0o644)),
     ]
 
+    /// The archive at `path` opened as one too large to hold its entries (only summarized).
+    static func summarized(_ path: String) throws -> ZipArchive {
+        var limits = ZipLimits.default
+        limits.maxHeldDirectoryBytes = 0
+        return try ZipArchive(path: path, limits: limits)
+    }
+
     static func options(window: Int?, durable: Bool = false) -> ExpansionOptions {
         var options = ExpansionOptions(jobs: 2)
         options.durability = durable ? .flushOnCommit : .none
@@ -101,9 +108,7 @@ import TestSupport
     func aRootFolderIsInstalledAWindowAtATime(root: String) throws {
         let dir = try TemporaryDirectory("windowed-zip-root")
         try Self.write(Self.entries, to: dir.file("app.zip"))
-        var summarizing = ZipLimits.default
-        summarizing.maxHeldDirectoryBytes = 0
-        let summarized = try ZipArchive(path: dir.file("app.zip"), limits: summarizing)
+        let summarized = try Self.summarized(dir.file("app.zip"))
         func install(_ destination: String, window: Int?) throws -> ExpansionResult {
             let archive = window == nil ? try ZipArchive(path: dir.file("app.zip")) : summarized
             return try AssetInstaller(source: ZipAssetSource(archive: archive, root: root), destination: dir.file(destination),
@@ -127,9 +132,7 @@ import TestSupport
     func anArchiveInBreadthFirstOrderIsInstalledAWindowAtATime(window: Int) throws {
         let dir = try TemporaryDirectory("windowed-zip-bfs")
         try Self.write(Self.breadthFirst, to: dir.file("app.zip"))
-        var limits = ZipLimits.default
-        limits.maxHeldDirectoryBytes = 0
-        let archive = try ZipArchive(path: dir.file("app.zip"), limits: limits)
+        let archive = try Self.summarized(dir.file("app.zip"))
         let windowed = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("windowed"),
                                           options: Self.options(window: window)).installSynchronously()
         #expect(!archive.holdsEntries, "no whole plan")
@@ -144,9 +147,7 @@ import TestSupport
     @Test func anArchiveTooLargeToHoldIsInstalledAWindowAtATimeWithoutItsEntries() throws {
         let dir = try TemporaryDirectory("windowed-zip-large")
         try Self.write(Self.entries, to: dir.file("app.zip"))
-        var limits = ZipLimits.default
-        limits.maxHeldDirectoryBytes = 0
-        let archive = try ZipArchive(path: dir.file("app.zip"), limits: limits)
+        let archive = try Self.summarized(dir.file("app.zip"))
         #expect(!archive.holdsEntries)
         let result = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("out"),
                                         options: Self.options(window: nil)).installSynchronously()
@@ -165,12 +166,10 @@ import TestSupport
     @Test func anInterruptedWindowedArchiveInstallIsStartedOverAWindowAtATime() throws {
         let dir = try TemporaryDirectory("windowed-zip-interrupted")
         try Self.write(Self.entries, to: dir.file("app.zip"))
-        var limits = ZipLimits.default
-        limits.maxHeldDirectoryBytes = 0
         var options = Self.options(window: 2)
         options.jobs = 1
         let cancellation = ExpansionCancellation()
-        let first = try AssetInstaller(source: ZipAssetSource(archive: try ZipArchive(path: dir.file("app.zip"), limits: limits)),
+        let first = try AssetInstaller(source: ZipAssetSource(archive: try Self.summarized(dir.file("app.zip"))),
                                    destination: dir.file("out"), options: options)
         let error = #expect(throws: AssetPackError.self) {
             try first.installSynchronously(progress: { if $0.filesWritten >= 3 { cancellation.cancel() } }, cancellation: cancellation)
@@ -180,7 +179,7 @@ import TestSupport
         // The archive changes: one file fewer, one more.
         try FileManager.default.removeItem(atPath: dir.file("app.zip"))
         try Self.write(Self.entries.filter { $0.name != "game/zeta.txt" } + [("game/new.txt", .file(0o644))], to: dir.file("app.zip"))
-        let archive = try ZipArchive(path: dir.file("app.zip"), limits: limits)
+        let archive = try Self.summarized(dir.file("app.zip"))
         let events = LockedEvents()
         var installer = try AssetInstaller(source: ZipAssetSource(archive: archive), destination: dir.file("out"), options: options)
         installer.log = { events.add($0) }

@@ -45,13 +45,13 @@ extension InstallTransaction {
     /// Installs the tree a window at a time when this install is one that can be (see the notes above);
     /// nil when it is not, or when the source turned out to need a whole plan (nothing of this call is then left).
     func runWindowed() throws(AssetPackError) -> ExpansionResult? {
-        guard let (windowed, windowSize, estimatedFiles) = try windowedInstall() else { return nil }
+        guard let (windowed, windowSize, estimatedFiles, restarts) = try windowedInstall() else { return nil }
         let marker: String
         switch windowed {
         case .manifest(let identity): marker = ExpansionPlan.manifestStamp(identity)
         case .archive: marker = Self.unknownStamp
         }
-        if case .archive = windowed, try io(parent.status(stagingName)) != nil {
+        if restarts {
             // An interrupted windowed install of an archive: what it wrote is not known to be this archive's.
             try StagingArea.discard(stagingName, in: parent) { progress.log(.stagingDiscarded(path: $0)) }
         }
@@ -77,9 +77,11 @@ extension InstallTransaction {
                                filesLinked: 0, filesResumed: 0, bytesResumed: 0)
     }
 
-    /// What the install goes through, the window size and the tree's estimated files, when this install
-    /// goes a window at a time.
-    private func windowedInstall() throws(AssetPackError) -> (WindowedSource, windowSize: Int, estimatedFiles: Int)? {
+    /// What the install goes through, the window size, the tree's estimated files, and whether it starts over
+    /// an interrupted windowed archive install (whose staging tree is there), when this install goes a
+    /// window at a time.
+    private func windowedInstall() throws(AssetPackError)
+        -> (WindowedSource, windowSize: Int, estimatedFiles: Int, restarts: Bool)? {
         guard repairing.isEmpty else { return nil }
         let forced = installer.options.testSeam.windowItems
         let windowed: WindowedSource, estimatedFiles: Int
@@ -107,10 +109,11 @@ extension InstallTransaction {
         // A first install: no tree at the destination (or an empty folder), no staging tree of an earlier call
         // but one of a windowed archive install, which is started over (runWindowed).
         if let current = try currentTree(), InstallRecord.stamp(of: current) != nil { return nil }
-        if try io(parent.status(stagingName)) != nil {
+        let restarts = try io(parent.status(stagingName)) != nil
+        if restarts {
             guard case .archive = windowed, StagingArea.marker(of: stagingName, in: parent) == Self.unknownStamp else { return nil }
         }
-        return (windowed, forced ?? Self.windowItems, estimatedFiles)
+        return (windowed, forced ?? Self.windowItems, estimatedFiles, restarts)
     }
 
     /// Writes the tree into `staging` a window at a time, then its record and (durable) its stamp; returns
