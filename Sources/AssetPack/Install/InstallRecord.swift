@@ -104,16 +104,11 @@ struct InstallRecord: Codable, Sendable {
         return InstallRecordReader.filesByPath(file, limit: maxRecordSize)
     }
 
-    /// The whole record of a tree, or nil when it has none or it is unreadable (``InstallRecordReader``).
-    static func read(of tree: Descriptor) -> InstallRecord? {
-        guard let file = recordFile(of: tree) else { return nil }
-        return InstallRecordReader.record(file, limit: maxRecordSize)
-    }
-
     /// The most bytes `installed.json` may have.
-    private static let maxRecordSize = 512 << 20
+    static let maxRecordSize = 512 << 20
 
-    private static func recordFile(of tree: Descriptor) -> Descriptor? {
+    /// The tree's `installed.json`, opened, or nil when it has none.
+    static func recordFile(of tree: Descriptor) -> Descriptor? {
         guard let folder = try? tree.directory(StagingNames.recordDirectory),
               let status = try? folder.status(StagingNames.recordFile), status.kind == .file else { return nil }
         return try? folder.openFile(StagingNames.recordFile)

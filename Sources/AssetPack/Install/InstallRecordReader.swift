@@ -28,9 +28,17 @@ struct InstallRecordReader {
         return files
     }
 
-    /// The whole record in `file` (files, folders and links in the order written), or nil when it is not one.
-    static func record(_ file: Descriptor, limit: Int) -> InstallRecord? {
-        whole(InstallRecordReader(ChunkedInput(file: file, limit: limit)))
+    /// Reads the record in `file` a piece at a time, handing each file, folder and link to the closures as
+    /// it is read, in the order written; its other fields, or nil when it is not a record (what was
+    /// handed over until then must then be dropped). What ``InstalledTreeCheck`` indexes, never whole.
+    static func read(_ file: Descriptor, limit: Int, eachFile: (InstallRecord.File) -> Void,
+                     eachDirectory: (InstallRecord.Directory) -> Void, eachLink: (InstallRecord.Link) -> Void) -> Header? {
+        var reader = InstallRecordReader(ChunkedInput(file: file, limit: limit))
+        return withoutActuallyEscaping(eachDirectory) { eachDirectory in
+            withoutActuallyEscaping(eachLink) { eachLink in
+                try? reader.record(eachFile: eachFile, eachDirectory: eachDirectory, eachLink: eachLink)
+            }
+        }
     }
 
     /// The record in `bytes`, or nil when it is not one (for tests).
@@ -52,7 +60,7 @@ struct InstallRecordReader {
     private struct Malformed: Error {}
 
     /// The record's fields other than its lists, and which optional lists it has.
-    private typealias Header = (format: Int, stamp: String, source: String?, listsDirectories: Bool, listsLinks: Bool)
+    typealias Header = (format: Int, stamp: String, source: String?, listsDirectories: Bool, listsLinks: Bool)
 
     /// Reads the record, handing each file to `eachFile` (and each folder and link to the others; without
     /// them those lists are skipped); returns the rest.

@@ -49,16 +49,21 @@ public struct InstalledTreeProblem: Sendable, Hashable, CustomStringConvertible,
 /// not what it holds); the record folder `.assetpack/` itself is left out.
 ///
 /// Without contents (``InstallStatus``) the check costs one `fstatat` per entry; with them every file is
-/// read once more, on up to `jobs` threads.
+/// read once more, on up to `jobs` threads, a batch at a time. The record is looked up in a
+/// ``RecordedEntryIndex`` (32 bytes a path), so the memory of a check grows with the problems it finds,
+/// not with the tree: a tree of 1,000,000 files is checked in a few tens of MiB.
 struct InstalledTreeCheck {
     /// The installed tree.
     let tree: Descriptor
     /// Its record.
-    let record: InstallRecord
+    let record: RecordedEntryIndex
     /// Read every file for its CRC-32 (the deep check of a repair), or trust size and mode.
     let readContents: Bool
     /// Threads reading contents.
     let jobs: Int
+    /// Files read for their CRC-32 at a time: the walk stops while a batch is read, so that the files
+    /// waiting never add up to the whole tree.
+    var batch = 8192
 
     /// What the check found.
     struct Outcome: Sendable {
@@ -72,45 +77,24 @@ struct InstalledTreeCheck {
     }
 
     func run() throws(AssetPackError) -> Outcome {
-        let walk = Walk(expected: Self.expectations(of: record), readContents: readContents)
+        let walk = Walk(record: record, readContents: readContents, batch: batch, contents: { files throws(AssetPackError) in
+            try contentProblems(files)
+        })
         try walk.visit(tree, prefix: "")
-        var outcome = Outcome(files: record.files.count + (record.links?.count ?? 0),
-                              bytes: record.files.reduce(0) { $0 + $1.size })
-        outcome.problems = walk.problems + walk.missing() + (try contentProblems(walk.toRead))
+        try walk.readBatch()
+        var outcome = Outcome(files: record.summary.files, bytes: record.summary.bytes)
+        outcome.problems = walk.problems + (try walk.missingAndLinks(tree))
         outcome.problems.sort { $0.path < $1.path }
         outcome.unknown = walk.unknown.sorted()
         return outcome
     }
 
-    /// What the record expects at each path: its folders (with permissions when it lists them, else the
-    /// folders its files and links imply), files and links.
-    private static func expectations(of record: InstallRecord) -> [String: Expected] {
-        var expected: [String: Expected] = [:]
-        for directory in record.directories ?? [] { expected[directory.path] = .directory(mode: directory.mode) }
-        for file in record.files { expected[file.path] = .file(file) }
-        for link in record.links ?? [] { expected[link.path] = .link(target: link.target) }
-        for path in Array(expected.keys) {
-            var parent = Substring(path)
-            while let slash = parent.lastIndex(of: "/") {
-                parent = parent[..<slash]
-                if expected[String(parent)] == nil { expected[String(parent)] = .directory(mode: nil) }
-            }
-        }
-        return expected
-    }
-
-    /// What the record expects at a path.
-    fileprivate enum Expected {
-        case directory(mode: UInt32?)
-        case file(InstallRecord.File)
-        case link(target: String)
-    }
-
-    /// A file to read for its CRC-32: its folder's components, its name and its record.
+    /// A file to read for its CRC-32: its folder's components and path, its name and its recorded CRC-32.
     fileprivate struct ToRead: Sendable {
         var folder: [String]
+        var prefix: String
         var name: String
-        var file: InstallRecord.File
+        var crc32: UInt32
     }
 
     /// Reads the files of `toRead` on up to ``jobs`` threads; the problems found.
@@ -125,32 +109,40 @@ struct InstalledTreeCheck {
     }
 
     private static func contentProblem(_ entry: ToRead, cursor: DirectoryCursor) -> InstalledTreeProblem? {
-        guard let recorded = entry.file.crc32 else { return nil }
         do throws(AssetPackError) {
             let file = try io(cursor.directory(entry.folder).openFile(entry.name))
             let crc = try FileChecksum.crc32(of: file)
-            guard crc != recorded else { return nil }
-            return InstalledTreeProblem(path: entry.file.path, kind: .content,
-                                        detail: "contents differ (CRC-32 \(hex(crc)), recorded \(hex(recorded)))")
+            guard crc != entry.crc32 else { return nil }
+            return InstalledTreeProblem(path: entry.prefix + entry.name, kind: .content,
+                                        detail: "contents differ (CRC-32 \(hex(crc)), recorded \(hex(entry.crc32)))")
         } catch {
-            return InstalledTreeProblem(path: entry.file.path, kind: .unreadable, detail: "cannot be read: \(error.message)")
+            return InstalledTreeProblem(path: entry.prefix + entry.name, kind: .unreadable, detail: "cannot be read: \(error.message)")
         }
     }
 
-    /// One walk of the tree: what it saw, what differs, what is unknown, and the files left to read.
+    /// One walk of the tree: what differs, what is unknown, and the files left to read.
     private final class Walk {
-        let expected: [String: Expected]
+        let record: RecordedEntryIndex
         let readContents: Bool
-        var seen: Set<String> = []
+        let batch: Int
+        let contents: ([ToRead]) throws(AssetPackError) -> [InstalledTreeProblem]
         /// Folders that could not be opened: what the record has below them is not reported missing.
         var unopened: [String] = []
         var problems: [InstalledTreeProblem] = []
         var unknown: [String] = []
+        /// Links whose target differs, by slot: their path and target (the recorded one is read later).
+        var differingLinks: [Int: String] = [:]
+        /// Files to read, up to ``batch``.
         var toRead: [ToRead] = []
+        /// The path of the entry being looked up, as bytes.
+        private var pathBytes: [UInt8] = []
 
-        init(expected: [String: Expected], readContents: Bool) {
-            self.expected = expected
+        init(record: RecordedEntryIndex, readContents: Bool, batch: Int,
+             contents: @escaping ([ToRead]) throws(AssetPackError) -> [InstalledTreeProblem]) {
+            self.record = record
             self.readContents = readContents
+            self.batch = batch
+            self.contents = contents
         }
 
         func visit(_ folder: Descriptor, prefix: String, components: [String] = []) throws(AssetPackError) {
@@ -161,24 +153,32 @@ struct InstalledTreeCheck {
                 }
                 if prefix.isEmpty && name == StagingNames.recordDirectory { continue }
                 guard let status = try io(folder.status(name)) else { continue }  // removed meanwhile
-                let path = prefix + name
-                guard let wanted = expected[path] else {
-                    unknown.append(path + (status.kind == .directory ? "/" : ""))
+                guard let position = find(prefix, name) else {
+                    unknown.append(prefix + name + (status.kind == .directory ? "/" : ""))
                     continue
                 }
-                seen.insert(path)
-                if let problem = try compare(status, wanted, name: name, path: path, in: folder, components: components) {
+                record.markSeen(position)
+                if let problem = try compare(status, record[position], position, name: name, prefix: prefix, in: folder,
+                                             components: components) {
                     problems.append(problem)
                 }
             }
         }
 
-        private func compare(_ status: FileStatus, _ wanted: Expected, name: String, path: String, in folder: Descriptor,
-                             components: [String]) throws(AssetPackError) -> InstalledTreeProblem? {
-            switch wanted {
-            case .directory(let mode):
+        private func find(_ prefix: String, _ name: String) -> Int? {
+            pathBytes.removeAll(keepingCapacity: true)
+            pathBytes.append(contentsOf: prefix.utf8)
+            pathBytes.append(contentsOf: name.utf8)
+            return pathBytes.withUnsafeBytes { record.find($0) }
+        }
+
+        private func compare(_ status: FileStatus, _ wanted: RecordedEntryIndex.Slot, _ position: Int, name: String,
+                             prefix: String, in folder: Descriptor, components: [String]) throws(AssetPackError) -> InstalledTreeProblem? {
+            switch wanted.kind {
+            case .directory, .impliedDirectory:
+                let path = prefix + name
                 guard status.kind == .directory else { return Self.typeProblem(path, status.kind, recorded: .directory) }
-                let problem = mode.flatMap { Self.modeProblem(path, status.permissions, recorded: $0) }
+                let problem = wanted.kind == .directory ? Self.modeProblem(path, status.permissions, recorded: wanted.mode) : nil
                 do throws(AssetPackError) {
                     try visit(try io(folder.directory(name)), prefix: path + "/", components: components + [name])
                 } catch {
@@ -186,27 +186,52 @@ struct InstalledTreeCheck {
                     return problem ?? InstalledTreeProblem(path: path, kind: .unreadable, detail: "cannot be read: \(error.message)")
                 }
                 return problem
-            case .file(let file):
-                guard status.kind == .file else { return Self.typeProblem(path, status.kind, recorded: .file) }
-                guard status.size == file.size else {
-                    return InstalledTreeProblem(path: path, kind: .size, detail: "size \(status.size), recorded \(file.size)")
+            case .file:
+                guard status.kind == .file else { return Self.typeProblem(prefix + name, status.kind, recorded: .file) }
+                guard status.size == wanted.value else {
+                    return InstalledTreeProblem(path: prefix + name, kind: .size, detail: "size \(status.size), recorded \(wanted.value)")
                 }
-                if let problem = Self.modeProblem(path, status.permissions, recorded: file.mode) { return problem }
-                if readContents { toRead.append(ToRead(folder: components, name: name, file: file)) }
+                if let problem = Self.modeProblem(prefix + name, status.permissions, recorded: wanted.mode) { return problem }
+                if readContents && wanted.hasCRC {
+                    toRead.append(ToRead(folder: components, prefix: prefix, name: name, crc32: wanted.crc32))
+                    if toRead.count >= batch { try readBatch() }
+                }
                 return nil
-            case .link(let target):
-                guard status.kind == .symlink else { return Self.typeProblem(path, status.kind, recorded: .symlink) }
+            case .link:
+                guard status.kind == .symlink else { return Self.typeProblem(prefix + name, status.kind, recorded: .symlink) }
                 let actual = try io(folder.readSymlink(name))
-                guard actual != target else { return nil }
-                return InstalledTreeProblem(path: path, kind: .linkTarget,
-                                            detail: "links to \(AssetPath.quoted(actual)), recorded \(AssetPath.quoted(target))")
+                guard RecordedEntryIndex.targetHash(actual) != wanted.value else { return nil }
+                differingLinks[position] = actual
+                return nil
             }
         }
 
-        /// The recorded entries not seen (those below a folder that could not be opened left out).
-        func missing() -> [InstalledTreeProblem] {
-            expected.keys.filter { path in !seen.contains(path) && !unopened.contains { path.hasPrefix($0) } }
-                .map { InstalledTreeProblem(path: $0, kind: .missing, detail: "missing") }
+        /// Reads the files waiting to be read.
+        func readBatch() throws(AssetPackError) {
+            guard !toRead.isEmpty else { return }
+            problems += try contents(toRead)
+            toRead.removeAll(keepingCapacity: true)
+        }
+
+        /// The recorded entries not seen (those below a folder that could not be opened left out), and the
+        /// links whose target differs, from a second reading of the record when there are any.
+        func missingAndLinks(_ tree: Descriptor) throws(AssetPackError) -> [InstalledTreeProblem] {
+            guard !record.allSeen || !differingLinks.isEmpty else { return [] }
+            var found: [InstalledTreeProblem] = []
+            let read = record.readAgain(tree) { (path, slot, position, target) in
+                if !slot.seen {
+                    guard !unopened.contains(where: { path.hasPrefix($0) }) else { return }
+                    found.append(InstalledTreeProblem(path: path, kind: .missing, detail: "missing"))
+                } else if let target, let actual = differingLinks.removeValue(forKey: position) {
+                    found.append(InstalledTreeProblem(path: path, kind: .linkTarget,
+                                                      detail: "links to \(AssetPath.quoted(actual)), recorded \(AssetPath.quoted(target))"))
+                }
+            }
+            guard read else {
+                throw AssetPackError(.io, "the install record changed while the tree was checked",
+                                     path: tree.child(StagingNames.recordDirectory + "/" + StagingNames.recordFile))
+            }
+            return found
         }
 
         private static func typeProblem(_ path: String, _ kind: FileKind, recorded: FileKind) -> InstalledTreeProblem {
@@ -256,7 +281,7 @@ extension InstalledTreeCheck {
             }
             return Found(tree: tree, stamp: nil, outcome: Outcome(unknown: names.sorted()))
         }
-        guard let record = InstallRecord.read(of: tree) else {
+        guard let record = RecordedEntryIndex.of(tree) else {
             let path = StagingNames.recordDirectory + "/" + StagingNames.recordFile
             let problem = InstalledTreeProblem(path: path, kind: .record, detail: "missing or unreadable; nothing could be checked")
             return Found(tree: tree, stamp: stamp, outcome: Outcome(problems: [problem]))

@@ -41,8 +41,8 @@ struct TreeIdentity {
             append(target)
         }
         line.withUnsafeBytes { bytes in
-            first &+= Self.hash(bytes, seed: 0x9E37_79B9_7F4A_7C15)
-            second &+= Self.hash(bytes, seed: 0xC2B2_AE3D_27D4_EB4F)
+            first &+= MurmurHash64A.hash(bytes, seed: 0x9E37_79B9_7F4A_7C15)
+            second &+= MurmurHash64A.hash(bytes, seed: 0xC2B2_AE3D_27D4_EB4F)
         }
         count += 1
     }
@@ -69,31 +69,5 @@ struct TreeIdentity {
             rest /= radix
         }
         line[start...].reverse()
-    }
-
-    /// MurmurHash64A (Austin Appleby, public domain) of `bytes`.
-    private static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
-        let multiplier: UInt64 = 0xC6A4_A793_5BD1_E995
-        var h = seed ^ (UInt64(bytes.count) &* multiplier)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            var k = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            k &*= multiplier
-            k ^= k >> 47
-            k &*= multiplier
-            h ^= k
-            h &*= multiplier
-            offset += 8
-        }
-        if offset < bytes.count {
-            var tail: UInt64 = 0
-            for index in (offset..<bytes.count).reversed() { tail = tail << 8 | UInt64(bytes[index]) }
-            h ^= tail
-            h &*= multiplier
-        }
-        h ^= h >> 47
-        h &*= multiplier
-        h ^= h >> 47
-        return h
     }
 }
