@@ -95,4 +95,25 @@ import TestSupport
         let status = try InstalledTree.status(at: scratch.file("tree"))
         #expect(status.problems.map(\.description) == [".assetpack/installed.json: missing or unreadable; nothing could be checked"])
     }
+
+    @Test(arguments: [(0, nil), (1, nil), (2, nil), (17, nil), (5_000, nil), (40_000, nil), (5_000, 0), (5_000, 3)] as [(Int, Int?)])
+    func slotsAreSortedInPlaceAsTheStandardSortOrdersThem(count: Int, depthLimit: Int?) {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        // Few distinct first words, so that the second word and the kind decide too, and repeated slots.
+        var slots = (0..<count).map { number in
+            RecordedEntryIndex.Slot(key0: next() % 7, key1: next() & ~0xFF | (next() % 4), value: UInt64(number), crc32: 0, mode: 0)
+        }
+        if count > 10 { slots[3] = slots[9] }
+        let expected = slots.sorted(by: RecordedEntryIndex.Slot.precedes).map { [$0.key0, $0.key1] }
+        slots.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            RecordedEntryIndex.sortInPlace(base, count: buffer.count, depthLimit: depthLimit)
+        }
+        #expect(slots.map { [$0.key0, $0.key1] } == expected)
+        #expect(Set(slots.map(\.value)).count == count - (count > 10 ? 1 : 0), "every slot kept")
+    }
 }
