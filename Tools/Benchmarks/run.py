@@ -132,8 +132,12 @@ SCENARIOS = [
     Scenario("expand-small-bundle-durable", "Expand small.bundle, durable: the peers on small.zip followed by `sync -f OUT`",
              [assetpack_expand("small.bundle")] + durable_peers("small.zip")),
     # Each run writes 1,000,000 inodes: 2 runs, no baseline rows, and outputs removed when inodes run short.
-    Scenario("expand-small1m", "Expand 1,000,000 tiny files (small1m.zip, zip -r -D -6) and their bundle (2 runs)",
+    # The first 50,000 of those files (5 of the 100 top folders) in a zip and a bundle of their own: the same
+    # kind of files and folders, so that the time a file at 1,000,000 is compared with like for like.
+    Scenario("expand-small1m", "Expand 1,000,000 tiny files (small1m.zip, zip -r -D -6) and their bundle, and the "
+             "first 50,000 of them alike (2 runs)",
              assetpack_expands("small1m.zip") + [assetpack_expand("small1m.bundle", "--no-sync")]
+             + [assetpack_expand("small1m-50k.zip", "--no-sync"), assetpack_expand("small1m-50k.bundle", "--no-sync")]
              + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/small1m.zip", "-C", "{out}"], ["{in}/small1m.zip"],
                      peer="bsdtar", mkdir=True)], max_runs=2, baseline=False),
     Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
@@ -192,6 +196,12 @@ RECIPES = {
     # No folder entries: 1,000,000 file entries, the default entry limit.
     "small1m.zip": ["zip", "-r", "-D", "-6", "-q", "{out}", "small1m"],
     "small1m.bundle": ["{ap}", "build", "small1m", "-o", "{out}", "-q"],
+    # Its first 50,000 files: the zip's entries named as small1m.zip's; the bundle built from a folder of hard
+    # links to them (removed again), so its entries are named as small1m.bundle's.
+    "small1m-50k.zip": ["zip", "-r", "-D", "-6", "-q", "{out}"] + [f"small1m/d{number:03d}" for number in range(5)],
+    "small1m-50k.bundle": ["sh", "-c", "rm -rf {out}.tree && mkdir {out}.tree && cp -al "
+                           + " ".join(f"small1m/d{number:03d}" for number in range(5))
+                           + " {out}.tree/ && {ap} build {out}.tree -o {out} -q; status=$?; rm -rf {out}.tree; exit $status"],
 }
 
 
@@ -211,6 +221,7 @@ class Bench:
         self.baseline = args.baseline
         self.zf, self.zf_error = None, None
         self.moved = 0
+        self.probe = 0.0  # seconds of creation_probe when the call starts
         self.notes = []  # lines the report prints under its header
         self.url = "http://127.0.0.1:0"  # the loopback server's, while a scenario that needs it runs
         for folder in (self.inputs, self.trash, self.logs):
@@ -493,10 +504,45 @@ def report(bench, results, meta):
     print(f"written to {bench.work}/results.md and results.json", file=sys.stderr)
 
 
-# Seconds to wait after deleting outputs in the middle of a call: on some file systems (the benchmark
-# machine's ext4 with discard) creating files right after deleting many is several times slower for a
-# while, and the next scenario would time that instead of the tools.
-SETTLE_SECONDS = 90
+# After deleting outputs in the middle of a call: on some file systems (the benchmark machine's ext4 with
+# discard) creating files right after deleting many is several times slower for minutes, and the next
+# scenario would time that instead of the tools. So the call waits until creating files takes about as long
+# as it did when the call started (a probe of PROBE_FILES small files), at least SETTLE_MIN_SECONDS and at most
+# SETTLE_MAX_SECONDS; the report says how long it waited.
+PROBE_FILES = 2000
+SETTLE_MIN_SECONDS = 30
+SETTLE_MAX_SECONDS = 600
+
+
+def creation_probe(bench):
+    """Seconds to create, write and close PROBE_FILES files of 100 B in the work folder (then removed)."""
+    folder = os.path.join(bench.work, "probe")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    start = time.perf_counter()
+    for number in range(PROBE_FILES):
+        with open(os.path.join(folder, str(number)), "wb") as file:
+            file.write(b"x" * 100)
+    elapsed = time.perf_counter() - start
+    shutil.rmtree(folder)
+    return elapsed
+
+
+def settle(bench):
+    """Waits until file creation is back to its speed at the start of the call (see PROBE_FILES)."""
+    started = time.monotonic()
+    time.sleep(SETTLE_MIN_SECONDS)
+    fast = 0
+    while time.monotonic() - started < SETTLE_MAX_SECONDS and fast < 2:
+        probe = creation_probe(bench)
+        fast = fast + 1 if probe <= 2 * bench.probe else 0
+        if fast < 2:
+            time.sleep(10)
+    waited = time.monotonic() - started
+    print(f"  waited {waited:.0f} s for the file system to settle", file=sys.stderr)
+    bench.notes.append(f"waited {waited:.0f} s after a deletion of outputs for file creation to come back to its "
+                       f"speed at the start ({bench.probe * 1000:.0f} ms for {PROBE_FILES} files)"
+                       + ("" if fast >= 2 else "; it had not by then"))
 
 
 def empty_trash(bench, again=False):
@@ -509,8 +555,8 @@ def empty_trash(bench, again=False):
     if again:
         os.makedirs(bench.trash)
         subprocess.run(["sync"])
-        print(f"  waiting {SETTLE_SECONDS} s for the file system to settle ...", file=sys.stderr)
-        time.sleep(SETTLE_SECONDS)
+        print("  waiting for the file system to settle ...", file=sys.stderr)
+        settle(bench)
 
 
 def parse_arguments():
@@ -541,6 +587,8 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus, "--only", "small1m"]
                        + (["--quick"] if args.quick else []), check=True)
     prepare_inputs(bench, chosen)
+    subprocess.run(["sync"])
+    bench.probe = statistics.median(creation_probe(bench) for _ in range(3))
     results = []
     for scenario in chosen:
         print(f"{scenario.name}: {scenario.title}", file=sys.stderr)
