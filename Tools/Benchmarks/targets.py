@@ -103,7 +103,7 @@ def main():
             per_file = row["median_wall"] / 1e6 * 1e6  # µs per file
             compared = ""
             holds = row["peak_rss_mib"] < 64
-            if base and base in small_rows:
+            if base:
                 per_small = small_rows[base]["median_wall"] / 50_000 * 1e6
                 compared = f"{per_small:.1f} µs/file at 50,000 ({base.split()[2]})"
                 holds = holds and per_file <= per_small

@@ -30,7 +30,7 @@ final class RecordedEntryIndex {
     }
 
     /// One path: its key, what is expected there, and whether the walk saw it.
-    struct Slot: Equatable {
+    struct Slot {
         var key0: UInt64
         /// The second hash, its low byte holding the kind, `hasCRC` and `seen`.
         var key1: UInt64
@@ -82,16 +82,20 @@ final class RecordedEntryIndex {
         guard let file = InstallRecord.recordFile(of: tree) else { return nil }
         let index = RecordedEntryIndex()
         var summary = Summary()
-        var adder = EntryStream { (key, kind, value, crc, mode) in index.append(key, kind, value, crc, mode) }
+        var implied = ImpliedFolders()
+        func add(_ path: String, _ kind: Kind, value: UInt64 = 0, crc: UInt32? = nil, mode: UInt32) {
+            implied.forEach(above: path) { index.append(hash($0), .impliedDirectory, 0, nil, 0) }
+            index.append(hash(path), kind, value, crc, mode)
+        }
         let header = InstallRecordReader.read(file, limit: InstallRecord.maxRecordSize, eachFile: { file in
             summary.files += 1
             summary.bytes &+= file.size
-            adder.add(file.path, .file, value: file.size, crc: file.crc32, mode: file.mode)
+            add(file.path, .file, value: file.size, crc: file.crc32, mode: file.mode)
         }, eachDirectory: { directory in
-            adder.add(directory.path, .directory, value: 0, crc: nil, mode: directory.mode)
+            add(directory.path, .directory, mode: directory.mode)
         }, eachLink: { link in
             summary.files += 1
-            adder.add(link.path, .link, value: Self.hash(link.target).0, crc: nil, mode: 0)
+            add(link.path, .link, value: targetHash(link.target), mode: 0)
         })
         guard header != nil else { return nil }
         index.summary = summary
@@ -142,9 +146,9 @@ final class RecordedEntryIndex {
     /// listed twice comes once (a link's at each listing). False when the record can no longer be read.
     func readAgain(_ tree: Descriptor, _ each: (_ path: String, _ slot: Slot, _ position: Int, _ target: String?) -> Void) -> Bool {
         guard let file = InstallRecord.recordFile(of: tree) else { return false }
-        var stream = EntryStream { (_, _, _, _, _) in }
+        var implied = ImpliedFolders()
         func visit(_ path: String, _ kind: Kind, target: String? = nil) {
-            stream.forEachImplied(path) { visitOne($0, .impliedDirectory, target: nil) }
+            implied.forEach(above: path) { visitOne($0, .impliedDirectory, target: nil) }
             visitOne(path, kind, target: target)
         }
         func visitOne(_ path: String, _ kind: Kind, target: String?) {
@@ -171,11 +175,10 @@ final class RecordedEntryIndex {
         count += 1
     }
 
-    /// Moves the chunks into one block of ``count`` slots, freeing each once moved: the last first, so that
-    /// `malloc` can give the memory back as it goes (the top of its heap shrinks).
+    /// Moves the chunks into one block of ``count`` slots, freeing each once moved.
     private func gather() {
         let block = UnsafeMutablePointer<Slot>.allocate(capacity: max(count, 1))
-        for (number, chunk) in chunks.enumerated().reversed() {
+        for (number, chunk) in chunks.enumerated() {
             let start = number * Self.chunkSize
             (block + start).moveInitialize(from: chunk, count: min(Self.chunkSize, count - start))
             chunk.deallocate()
@@ -288,38 +291,27 @@ final class RecordedEntryIndex {
         (MurmurHash64A.hash(bytes, seed: 0x243F_6A88_85A3_08D3), MurmurHash64A.hash(bytes, seed: 0x1319_8A2E_0370_7344))
     }
 
-    /// Turns the record's entries into keyed slots, adding the folders each path implies. A folder's
-    /// entries come one after another in every record assetpack writes, so the implied folders of a
-    /// path that shares its parent with the path before are not added again; any that are (a folder
-    /// that comes back) are merged when the slots are sorted.
-    private struct EntryStream {
-        let emit: (_ key: (UInt64, UInt64), _ kind: Kind, _ value: UInt64, _ crc: UInt32?, _ mode: UInt32) -> Void
-        /// The parent of the path before, whose ancestors were all added.
+    /// The folders each path of the record implies, as they come. A folder's entries come one after another
+    /// in every record assetpack writes, so the folders above a path that shares its parent with the path
+    /// before are not handed out again; any that are (a folder that comes back) are merged when the slots
+    /// are sorted.
+    private struct ImpliedFolders {
+        /// The parent of the path before, whose ancestors were all handed out.
         private var lastParent = ""
 
-        init(_ emit: @escaping (_ key: (UInt64, UInt64), _ kind: Kind, _ value: UInt64, _ crc: UInt32?, _ mode: UInt32) -> Void) {
-            self.emit = emit
-        }
-
-        mutating func add(_ path: String, _ kind: Kind, value: UInt64, crc: UInt32?, mode: UInt32) {
-            let emit = self.emit
-            forEachImplied(path) { emit(RecordedEntryIndex.hash($0), .impliedDirectory, 0, nil, 0) }
-            emit(RecordedEntryIndex.hash(path), kind, value, crc, mode)
-        }
-
         /// Calls `each` with the folders above `path` not implied by the path before, deepest first.
-        mutating func forEachImplied(_ path: String, _ each: (String) -> Void) {
+        mutating func forEach(above path: String, _ each: (String) -> Void) {
             guard let slash = path.lastIndex(of: "/") else {
                 lastParent = ""
                 return
             }
             let parent = path[..<slash]
-            guard parent != lastParent[...] else { return }
+            guard !parent.utf8.elementsEqual(lastParent.utf8) else { return }
             var folder = parent
             while !folder.isEmpty {
-                if lastParent.utf8.count >= folder.utf8.count, lastParent.hasPrefix(folder),
-                   lastParent.utf8.count == folder.utf8.count || lastParent.utf8.dropFirst(folder.utf8.count).first == UInt8(ascii: "/") {
-                    break
+                let last = lastParent.utf8, count = folder.utf8.count
+                if last.starts(with: folder.utf8) && (last.count == count || last.dropFirst(count).first == UInt8(ascii: "/")) {
+                    break  // folder is the parent before or above it
                 }
                 each(String(folder))
                 guard let up = folder.lastIndex(of: "/") else { break }
