@@ -29,6 +29,27 @@ import TestSupport
         #expect(error?.path?.hasSuffix(victim) == true)
     }
 
+    /// Files are flushed in batches (their write-back started, then each `fsync`ed): a missing file in a later
+    /// batch, after files of the same batch were opened, still fails the flush, naming it.
+    @Test func aMissingFileInALaterBatchFailsTheFlushNamingIt() throws {
+        let scratch = try TemporaryDirectory("tree-flush-batches")
+        for folder in 0..<3 {
+            try FileManager.default.createDirectory(atPath: scratch.file("tree/d\(folder)"), withIntermediateDirectories: true)
+            for file in 0..<(TreeFlush.batch + 5) {
+                try Data(repeating: UInt8(file), count: file * 10).write(to: URL(fileURLWithPath: scratch.file("tree/d\(folder)/f\(file)")))
+            }
+        }
+        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")), options: ExpansionOptions())
+        #expect(plan.fileCount > 2 * TreeFlush.batch)
+        try TreeFlush.flush(plan, in: try Descriptor.directory(scratch.file("tree")), wholeFileSystem: false)
+        let victim = try #require(plan.items.last { $0.kind == .file }).path.string
+        try FileManager.default.removeItem(atPath: scratch.file("tree/" + victim))
+        let error = #expect(throws: AssetPackError.self) {
+            try TreeFlush.flush(plan, in: try Descriptor.directory(scratch.file("tree")), wholeFileSystem: false)
+        }
+        #expect(error?.path?.hasSuffix(victim) == true)
+    }
+
     /// The record's contents are written before the tree is flushed and flushed with it: per file, they are
     /// flushed too (a failing flush of one is the flush's error); missing ones are passed over.
     @Test func filesBesideThePlanAreFlushedWithIt() throws {

@@ -321,15 +321,37 @@ def warm(bench, paths):
 
 
 def write_foreign_dirty(bench, mib):
-    """Writes `mib` MiB to a file of the work folder and does not sync it: another program's writes still in
-    the page cache, which a whole-file-system flush (`syncfs`) would wait for. Untimed; the sync after the
-    run writes it back."""
+    """Writes `mib` MiB to a new file of the work folder and does not sync it: another program's writes still
+    in the page cache, which a whole-file-system flush (`syncfs`) would wait for. Untimed; the sync after the
+    run writes it back. The file of the run before is removed first, not truncated: ext4 (`auto_da_alloc`)
+    starts writing a file truncated and written again as soon as it is closed, so its pages would be on
+    their way to the device, not waiting, when the timed command starts (the scenario's rows until
+    2026-11-25 were measured so)."""
     if not mib:
         return
     block = os.urandom(MiB)
-    with open(os.path.join(bench.work, "foreign-dirty"), "wb") as file:
+    path = os.path.join(bench.work, "foreign-dirty")
+    if os.path.exists(path):
+        os.remove(path)
+        os.sync()
+    with open(path, "wb") as file:
         for _ in range(mib):
             file.write(block)
+    dirty = dirty_mib()
+    if dirty is not None and dirty < mib * 0.9:
+        print(f"  warning: only {dirty} MiB dirty after writing {mib} MiB of foreign data", file=sys.stderr)
+
+
+def dirty_mib():
+    """The page cache's dirty data (`Dirty:` of `/proc/meminfo`) in MiB, or None where there is none."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("Dirty:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        return None
+    return None
 
 
 def size_of(path):
@@ -401,8 +423,8 @@ def run_scenario(bench, scenario):
         for index in (i for i in order if not rows[i]["error"]):
             tool, row = scenario.tools[index], rows[index]
             print(f"  {scenario.name} run {round_ + 1}/{runs}: {tool.label}", file=sys.stderr)
-            if os.statvfs(bench.work).f_favail < 3_000_000:
-                empty_trash(bench, again=True)  # the next run needs up to a million inodes
+            if not room_for_a_run(bench.work):
+                empty_trash(bench, again=True)
             out = fixed.get(index) or os.path.join(bench.outputs, tool.out)
             os.makedirs(out if tool.mkdir else os.path.dirname(out), exist_ok=True)
             if tool.before:
@@ -545,6 +567,13 @@ def settle(bench):
     bench.notes.append(f"waited {waited:.0f} s after a deletion of outputs for file creation to come back to its "
                        f"speed at the start ({bench.probe * 1000:.0f} ms for {PROBE_FILES} files)"
                        + ("" if fast >= 2 else "; it had not by then"))
+
+
+def room_for_a_run(path):
+    """True when the file system of `path` has room for the largest run: up to a million inodes (the
+    1,000,000-file scenario) and 16 GiB (the huge file with its outputs and a GiB of foreign writes)."""
+    status = os.statvfs(path)
+    return status.f_favail >= 3_000_000 and status.f_bavail * status.f_frsize >= 16 * 1024 * MiB
 
 
 def empty_trash(bench, again=False):
