@@ -91,7 +91,10 @@ def main():
             small_rows.update(rows_by_label(scenarios[name]) if name in scenarios else {})
         small_rows.update(rows)  # the first 50,000 of the same files, when the run has them: like for like
         peak = max([peak] + [row["peak_rss_mib"] for key, row in rows.items() if key.startswith("assetpack")])
-        for label, bases in (("assetpack expand small1m.zip --no-sync",
+        # Durable against durable too: with --no-sync the kernel writes 50,000 files back after the command
+        # ends, but much of 1,000,000 files while it runs (past vm.dirty_background_ratio).
+        for label, bases in (("assetpack expand small1m.zip", ("assetpack expand small1m-50k.zip", "assetpack expand small.zip")),
+                             ("assetpack expand small1m.zip --no-sync",
                               ("assetpack expand small1m-50k.zip --no-sync", "assetpack expand small.zip --no-sync")),
                              ("assetpack expand small1m.bundle --no-sync",
                               ("assetpack expand small1m-50k.bundle --no-sync", "assetpack expand small.bundle --no-sync"))):
