@@ -8,6 +8,10 @@ package enum CurrentProcess {
         system_getenv(name).map { String(cString: $0) }
     }
 
+    /// How many descriptors the process may hold at once (the soft `RLIMIT_NOFILE`, `ulimit -n`); nil when
+    /// unknown or unlimited.
+    package static var openFileLimit: UInt64? { system_openFileLimit() }
+
     /// True when standard error is a terminal (`isatty(3)`).
     package static var standardErrorIsTerminal: Bool { system_isatty(2) == 1 }
 

@@ -182,7 +182,10 @@ extension InstallTransaction {
         try fill.folders.makeAll()
         try fill.makeSymlinks()
         try fill.addToRecord(record)
-        if durable { try TreeFlush.flush(plan, in: staging, openFolders: window.openFolders) }
+        if durable {
+            try TreeFlush.flush(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
+                                openFolders: window.openFolders)
+        }
         totals.files += plan.fileCount
         totals.bytes += plan.totalBytes
     }

@@ -162,7 +162,8 @@ struct InstallTransaction {
     private func flush(_ staging: Descriptor, plan: ExpansionPlan, skipping: Set<Int> = []) throws(AssetPackError) {
         guard durable else { return }
         progress.enter(.flushing)
-        try TreeFlush.flush(plan, in: staging, skipping: skipping, also: (StagingNames.recordDirectory, InstallRecord.fileNames))
+        try TreeFlush.flush(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem, skipping: skipping,
+                            also: (StagingNames.recordDirectory, InstallRecord.fileNames))
     }
 
     var durable: Bool { installer.options.durability == .flushOnCommit }

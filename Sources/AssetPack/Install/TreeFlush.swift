@@ -27,10 +27,18 @@ import AssetPackSystem
 /// A file that cannot be opened again for reading (written with no read permission for its owner) makes
 /// the flush fall back to one `syncfs` (or, without it, nothing is lost: such files were flushed as written).
 enum TreeFlush {
-    /// Threads that issue flushes.
+    /// Threads that issue flushes, at most.
     static let threads = 16
-    /// Files per unit of work (consecutive in path order, so a worker's folder cursor is reused).
+    /// Files per unit of work (consecutive in path order, so a worker's folder cursor is reused), each held
+    /// open by its worker until the batch is flushed.
     static let batch = 16
+    /// Descriptors a worker holds besides its batch's files (its folder cursor), at most.
+    static let cursorDescriptors = 4
+
+    /// Descriptors the flush may hold at once: half the process's limit (`ulimit -n`; macOS allows 256 by
+    /// default), 1,024 when it is unknown, so that a low limit means fewer threads and smaller batches, not a
+    /// failed install.
+    static var descriptorBudget: Int { Int(min(CurrentProcess.openFileLimit ?? 2048, 1 << 20)) / 2 }
 
     /// Bytes of pending write-back that cost as much to wait for as one file's `fsync` (40 µs at 0.33 ms
     /// a MiB, rounded up).
@@ -82,13 +90,15 @@ enum TreeFlush {
 
     /// Flushes the files at `positions`; returns true when one could not be opened for lack of permission.
     private static func flushFiles(_ positions: [Int], of plan: ExpansionPlan, in staging: Descriptor) throws(AssetPackError) -> Bool {
-        let batches = stride(from: 0, to: positions.count, by: batch).map { positions[$0..<min($0 + batch, positions.count)] }
-        let jobs = max(1, min(threads, batches.count))
+        let budget = descriptorBudget
+        let size = max(1, min(batch, budget / 2))
+        let batches = stride(from: 0, to: positions.count, by: size).map { positions[$0..<min($0 + size, positions.count)] }
+        let jobs = max(1, min(threads, batches.count, budget / (size + cursorDescriptors)))
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let denied = ResultSlots<Bool>(count: jobs)
         try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             var opened: [Descriptor] = []
-            opened.reserveCapacity(batch)
+            opened.reserveCapacity(size)
             for position in batches[index] {
                 let path = plan.items[position].path
                 let folder = try io(cursors[worker].parent(ofPath: path.string))
@@ -127,7 +137,7 @@ enum TreeFlush {
     private static func flushFolders(_ paths: [AssetPath], in staging: Descriptor) throws(AssetPackError) {
         let folders = paths.map(\.components).sorted { $0.count > $1.count }
         let batches = stride(from: 0, to: folders.count, by: batch).map { folders[$0..<min($0 + batch, folders.count)] }
-        let jobs = max(1, min(threads, batches.count))
+        let jobs = max(1, min(threads, batches.count, descriptorBudget / cursorDescriptors))
         try WorkerThreads.run(count: batches.count, jobs: jobs) { (index, _) throws(AssetPackError) in
             for components in batches[index] {
                 guard let folder = try io(staging.existingDirectory(at: components)) else { continue }

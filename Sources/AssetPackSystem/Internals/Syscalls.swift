@@ -229,6 +229,18 @@ internal func system_readdir(_ stream: CInterop.DirectoryStream) -> UnsafePointe
 /// `getpid(2)`.
 internal func system_getpid() -> Int32 { getpid() }
 
+/// The soft limit of `RLIMIT_NOFILE` (`getrlimit(2)`): descriptors the process may hold; nil when unknown or unlimited.
+internal func system_openFileLimit() -> UInt64? {
+    var limit = rlimit()
+    #if canImport(Glibc)
+    let result = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    #else
+    let result = getrlimit(RLIMIT_NOFILE, &limit)
+    #endif
+    guard result == 0, limit.rlim_cur < rlim_t(1) << 40 else { return nil }  // RLIM_INFINITY: all ones, or 2^63 - 1 on Darwin
+    return UInt64(limit.rlim_cur)
+}
+
 /// `getenv(3)`.
 internal func system_getenv(_ name: UnsafePointer<CChar>) -> UnsafeMutablePointer<CChar>? { getenv(name) }
 
