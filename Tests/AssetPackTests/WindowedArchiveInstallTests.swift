@@ -1,6 +1,8 @@
 @testable import AssetPack
+import AssetPackSystem
 import AssetPackZip
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -100,6 +102,37 @@ import TestSupport
         // The stamp is the whole plan's: a whole plan of the same archive finds the tree up to date.
         try FileManager.default.removeItem(atPath: dir.file("windowed/.assetpack/source"))  // no fingerprint shortcut
         #expect(try Self.install(dir.file("app.zip"), into: dir.file("windowed"), options: Self.options(window: nil)).upToDate)
+    }
+
+    /// A durable windowed install whose flush is one `syncfs` runs it once, after the last window, not once a
+    /// window with the writing stopped; it still runs before the record, and its failure fails the install
+    /// (the record never covers files not known to be on the device), which the next call finishes.
+    @Test func aWindowedInstallFlushesTheFileSystemOnceAfterItsLastWindow() throws {
+        let dir = try TemporaryDirectory("windowed-zip-syncfs")
+        try Self.write(Self.entries, to: dir.file("app.zip"))
+        var options = Self.options(window: 2, durable: true)
+        options.testSeam.flushesWholeFileSystem = true
+        let installed = try Self.install(dir.file("app.zip"), into: dir.file("flushed"), options: options)
+        #expect(DiskTree.read(dir.file("flushed"))?.files["game/levels/deep/2.bin"] != nil)
+        let written = Mutex(0)
+        let fault = FaultInjection.Fault("syncfs", fails: .ioError, under: dir.file(""))
+        let error = #expect(throws: AssetPackError.self) {
+            try FaultInjection.with(fault) {
+                let source = ZipAssetSource(archive: try ZipArchive(path: dir.file("app.zip")))
+                _ = try AssetInstaller(source: source, destination: dir.file("failed"), options: options)
+                    .installSynchronously(progress: { progress in written.withLock { $0 = max($0, progress.filesWritten) } })
+            }
+        }
+        guard case .system(let call, let errno)? = error?.cause else { Issue.record("no system cause: \(String(describing: error))"); return }
+        #expect(error?.code == .io && call == "syncfs" && errno == EIO)
+        #expect(written.withLock { $0 } == installed.files, "every window was written before the one flush")
+        // An I/O error leaves the staging tree for the next call (FailureCleanup), never recorded complete.
+        #expect(!FileManager.default.fileExists(atPath: dir.file("failed")))
+        #expect(hiddenNames(dir.path) == [".failed.assetpack-staging"])
+        #expect(!FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/installed.json")))
+        let again = try Self.install(dir.file("app.zip"), into: dir.file("failed"), options: options)
+        #expect(again.identity == installed.identity && DiskTree.read(dir.file("failed")) == DiskTree.read(dir.file("flushed")))
+        #expect(hiddenNames(dir.path).isEmpty)
     }
 
     /// A folder of the archive as the root (an APK's `assets/`): the windows take only what is below it; a

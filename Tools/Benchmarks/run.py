@@ -136,10 +136,14 @@ SCENARIOS = [
     # kind of files and folders, so that the time a file at 1,000,000 is compared with like for like.
     Scenario("expand-small1m", "Expand 1,000,000 tiny files (small1m.zip, zip -r -D -6) and their bundle, and the "
              "first 50,000 of them alike (2 runs)",
-             assetpack_expands("small1m.zip") + [assetpack_expand("small1m.bundle", "--no-sync")]
-             + assetpack_expands("small1m-50k.zip") + [assetpack_expand("small1m-50k.bundle", "--no-sync")]
+             assetpack_expands("small1m.zip") + assetpack_expands("small1m.bundle")
+             + assetpack_expands("small1m-50k.zip") + assetpack_expands("small1m-50k.bundle")
              + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/small1m.zip", "-C", "{out}"], ["{in}/small1m.zip"],
-                     peer="bsdtar", mkdir=True)], max_runs=2, baseline=False),
+                     peer="bsdtar", mkdir=True),
+                # The peer on the first 50,000 too: how much more a file costs at 1,000,000 on this file system
+                # for a tool that is not assetpack.
+                Tool("bsdtar -xf small1m-50k.zip", ["bsdtar", "-xf", "{in}/small1m-50k.zip", "-C", "{out}"],
+                     ["{in}/small1m-50k.zip"], peer="bsdtar 50k", mkdir=True)], max_runs=2, baseline=False),
     Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
              [*assetpack_expands("huge.bundle"),
               Tool("bsdtar -xf huge.zip", ["bsdtar", "-xf", "{in}/huge.zip", "-C", "{out}"], ["{in}/huge.zip"],

@@ -86,32 +86,32 @@ def main():
     million = scenarios.get("expand-small1m")
     if million:
         rows = rows_by_label(million)
-        small_rows = {}  # the 50,000-file rows each 1,000,000-file row is compared with, per file
-        for name in ("expand-small", "expand-small-bundle"):
-            small_rows.update(rows_by_label(scenarios[name]) if name in scenarios else {})
-        small_rows.update(rows)  # the first 50,000 of the same files, when the run has them: like for like
         peak = max([peak] + [row["peak_rss_mib"] for key, row in rows.items() if key.startswith("assetpack")])
-        # Durable against durable too: with --no-sync the kernel writes 50,000 files back after the command
-        # ends, but much of 1,000,000 files while it runs (past vm.dirty_background_ratio).
-        for label, bases in (("assetpack expand small1m.zip", ("assetpack expand small1m-50k.zip", "assetpack expand small.zip")),
-                             ("assetpack expand small1m.zip --no-sync",
-                              ("assetpack expand small1m-50k.zip --no-sync", "assetpack expand small.zip --no-sync")),
-                             ("assetpack expand small1m.bundle --no-sync",
-                              ("assetpack expand small1m-50k.bundle --no-sync", "assetpack expand small.bundle --no-sync"))):
-            base = next((base for base in bases if base in small_rows), None)
-            row = rows.get(label)
-            if row is None:
-                print(f"| 1,000,000 tiny files: {label} | n/a | | | | no |")
+        # Each 1,000,000-file row against the first 50,000 of the same files, per file. The target is judged
+        # durable against durable (the default): both then pay their write-back while they run. With
+        # --no-sync the kernel writes 50,000 files back after the command has ended but most of 1,000,000
+        # while it runs (past vm.dirty_background_ratio), so those rows are shown, not judged; and so is
+        # bsdtar's own cost a file at both sizes, what the file system itself adds at 1,000,000.
+        for label, base, judged in (("assetpack expand small1m.zip", "assetpack expand small1m-50k.zip", True),
+                                    ("assetpack expand small1m.bundle", "assetpack expand small1m-50k.bundle", True),
+                                    ("assetpack expand small1m.zip --no-sync", "assetpack expand small1m-50k.zip --no-sync", False),
+                                    ("assetpack expand small1m.bundle --no-sync", "assetpack expand small1m-50k.bundle --no-sync", False),
+                                    ("bsdtar -xf", "bsdtar -xf small1m-50k.zip", False)):
+            row, small = rows.get(label), rows.get(base)
+            if row is None or small is None:
+                print(f"| 1,000,000 tiny files: {label} | n/a | {base} | | | {'no' if judged else ''} |")
                 continue
-            per_file = row["median_wall"] / 1e6 * 1e6  # µs per file
-            compared = ""
-            holds = row["peak_rss_mib"] < 64
-            if base:
-                per_small = small_rows[base]["median_wall"] / 50_000 * 1e6
-                compared = f"{per_small:.1f} µs/file at 50,000 ({base.split()[2]})"
-                holds = holds and per_file <= per_small
-            print(f"| 1,000,000 tiny files: {label} | {row['median_wall']:.1f} s, {per_file:.1f} µs/file, "
-                  f"{row['peak_rss_mib']:.0f} MiB | {compared} | | no slower per file, < 64 MiB | {'yes' if holds else 'no'} |")
+            per_file = row["median_wall"]  # seconds for 1,000,000 files = µs a file
+            per_small = small["median_wall"] / 50_000 * 1e6
+            ratio = per_file / per_small
+            shown = f"{row['median_wall']:.1f} s, {per_file:.1f} µs/file" + (f", {row['peak_rss_mib']:.0f} MiB" if judged else "")
+            if judged:
+                holds = "yes" if row["peak_rss_mib"] < 64 and per_file <= per_small else "no"
+                limit = "no slower per file, < 64 MiB"
+            else:
+                holds, limit = "(not judged)", "for reference"
+            print(f"| 1,000,000 tiny files: {label} | {shown} | {per_small:.1f} µs/file for the first 50,000 "
+                  f"| {ratio:.2f}× per file | {limit} | {holds} |")
     again = scenarios.get("expand-again")
     if again:
         rows = rows_by_label(again)

@@ -7,7 +7,8 @@ import AssetPackSystem
 /// Each window of ``windowItems`` items is written into the staging tree as a plan of its own
 /// (``StagingFill``): free space checked for it, files written and verified, folders made, its lines added
 /// to the record (``InstallRecordLists``) and, when durable, its files and folders flushed (with the
-/// folders of earlier windows it wrote into). A bundle's manifest is known to be intact only once it is
+/// folders of earlier windows it wrote into) — or, where one `syncfs` is the cheaper flush, that `syncfs`
+/// left to after the last window, so the writing never stops for it. A bundle's manifest is known to be intact only once it is
 /// read to its end, and an archive's identity only once its last entry is planned; the record and the
 /// stamp are written after that, so a forged or damaged manifest ends like any bad input: the staging tree
 /// is removed and the destination is as it was.
@@ -135,6 +136,7 @@ extension InstallTransaction {
             }
         }
         guard let stamp, totals.files > 0 || installer.options.allowsEmpty else { return nil }
+        if totals.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
         BackupExclusion.apply(to: staging.path)
         try record.write(into: staging, source: SourceFingerprint.of(installer.source.storage, options: installer.options),
                          stamp: stamp)
@@ -182,17 +184,19 @@ extension InstallTransaction {
         try fill.folders.makeAll()
         try fill.makeSymlinks()
         try fill.addToRecord(record)
-        if durable {
-            try TreeFlush.flush(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
-                                openFolders: window.openFolders)
+        if durable, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
+                                                              openFolders: window.openFolders) {
+            totals.owesFileSystemFlush = true
         }
         totals.files += plan.fileCount
         totals.bytes += plan.totalBytes
     }
 }
 
-/// Files and bytes of the windows written so far.
+/// Files and bytes of the windows written so far, and whether one of them left its flush to a `syncfs`
+/// after the last window.
 private final class WindowTotals {
     var files = 0
     var bytes: UInt64 = 0
+    var owesFileSystemFlush = false
 }

@@ -13,8 +13,11 @@ import AssetPackSystem
 ///   the device's cache flush (the app tree's flush with 1 GiB of other writes waiting took 0.12 s instead
 ///   of 0.21 s with each file's write-back started by its own `fsync`). Still, each file or folder costs
 ///   about 40 µs more than one `syncfs` on the benchmark machine. Flushing each file on helper threads as
-///   soon as it was written was tried (2026-11-25) and saved nothing: each such `fsync` commits the
-///   journal, and a commit holds up the writers creating files meanwhile.
+///   soon as it was written was tried (2026-11-25, and again on 2026-11-27 in batches on 4 helper threads)
+///   and saved nothing: each such `fsync` commits the journal, and a commit holds up the writers creating
+///   files meanwhile. Neither did 32 or 64 threads, batches of 4 or 8, nor the folders flushed on the same
+///   threads as the files (2026-11-27: the flush of the app tree took 0.10–0.14 s in every variant, on
+///   a file system without a journal where each `fsync` is a write of the inode and a cache flush).
 /// - **whole file system:** one `syncfs(2)`, which waits for every dirty page of the file system, other
 ///   programs' included (on a phone, every app shares the data partition): with 1 GiB of them the app
 ///   tree's durable expansion took 0.89 s against 0.55 s with none, about 0.33 ms per foreign MiB; the
@@ -51,16 +54,30 @@ enum TreeFlush {
     /// those that exist are flushed too, then that folder. `wholeFileSystem` forces one way (for tests); nil chooses.
     static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil, skipping: Set<Int> = [],
                       openFolders: [AssetPath] = [], also: (folder: String, files: [String])? = nil) throws(AssetPackError) {
+        if try flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: wholeFileSystem, skipping: skipping,
+                                          openFolders: openFolders, also: also) {
+            try io(staging.fd.syncFileSystem(path: staging.path))
+        }
+    }
+
+    /// Does what ``flush(_:in:wholeFileSystem:skipping:openFolders:also:)`` does, except where one `syncfs`
+    /// is the way: then it flushes nothing and returns true, and the caller owes one `syncfs` of `staging`
+    /// before anything relies on these files. A windowed install pays that once, after its last window,
+    /// instead of once a window with the writing stopped (``EarlyWriteback`` keeps the device busy meanwhile).
+    static func flushUnlessWholeFileSystem(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
+                                           skipping: Set<Int> = [], openFolders: [AssetPath] = [],
+                                           also: (folder: String, files: [String])? = nil) throws(AssetPackError) -> Bool {
         let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
         let folders = plan.items.lazy.filter { $0.kind == .directory }.count  // each flushed on its own too
         if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders + openFolders.count) {
-            return try io(staging.fd.syncFileSystem(path: staging.path))
+            return true
         }
         var unreadable = try flushFiles(files, of: plan, in: staging)
         if let also, try !flushFiles(also.files, inFolder: also.folder, of: staging) { unreadable = true }
         if unreadable { try io(staging.fd.syncFileSystem(path: staging.path)) }
         let paths = plan.items.filter { $0.kind == .directory && !$0.path.isRoot }.map(\.path) + openFolders
         try flushFolders(paths, in: staging)
+        return false
     }
 
     /// Flushes the files `also` names that exist, in a folder directly below `staging` (the record's, written
