@@ -584,14 +584,31 @@ def empty_trash(bench, again=False):
     """Deletes the outputs set aside by this call and by interrupted earlier ones; in the middle of a call
     (`again`), then waits for the file system to settle."""
     print("removing the outputs set aside ...", file=sys.stderr)
+    started = time.monotonic()
+    remove_all([os.path.join(bench.work, name, output) for name in os.listdir(bench.work) if name.startswith("trash-")
+                for output in os.listdir(os.path.join(bench.work, name))])
     for name in os.listdir(bench.work):
         if name.startswith("trash-"):
             shutil.rmtree(os.path.join(bench.work, name), ignore_errors=True)
+    print(f"  removed in {time.monotonic() - started:.0f} s", file=sys.stderr)
     if again:
         os.makedirs(bench.trash)
         subprocess.run(["sync"])
         print("  waiting for the file system to settle ...", file=sys.stderr)
         settle(bench)
+
+
+def remove_all(paths, processes=8):
+    """Deletes `paths` with `rm -rf`, several at once: one process deletes about 7,000 inodes a second on the
+    benchmark machine (its file system is mounted with `discard`), 15 at once about 40,000 (2026-11-27); the
+    millions of inodes the 1,000,000-file scenario sets aside took over ten minutes one at a time."""
+    running = []
+    for path in paths:
+        if len(running) == processes:
+            running.pop(0).wait()
+        running.append(subprocess.Popen(["rm", "-rf", "--", path]))
+    for process in running:
+        process.wait()
 
 
 def parse_arguments():
