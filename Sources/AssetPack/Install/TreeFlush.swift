@@ -15,9 +15,10 @@ import AssetPackSystem
 ///   about 40 µs more than one `syncfs` on the benchmark machine. Flushing each file on helper threads as
 ///   soon as it was written was tried (2026-11-25, and again on 2026-11-27 in batches on 4 helper threads)
 ///   and saved nothing: each such `fsync` commits the journal, and a commit holds up the writers creating
-///   files meanwhile. Neither did 32 or 64 threads, batches of 4 or 8, nor the folders flushed on the same
-///   threads as the files (2026-11-27: the flush of the app tree took 0.10–0.14 s in every variant, on
-///   a file system without a journal where each `fsync` is a write of the inode and a cache flush).
+///   files meanwhile. Neither did 32 or 64 threads, batches of 4 or 8, the folders flushed on the same
+///   threads as the files, nor waiting for a batch's data (`sync_file_range`) before its `fsync` calls
+///   (2026-11-27: the flush of the app tree took 0.10–0.14 s in every variant, on a file system without a
+///   journal where each `fsync` is a write of the inode and a cache flush).
 /// - **whole file system:** one `syncfs(2)`, which waits for every dirty page of the file system, other
 ///   programs' included (on a phone, every app shares the data partition): with 1 GiB of them the app
 ///   tree's durable expansion took 0.89 s against 0.55 s with none, about 0.33 ms per foreign MiB; the
