@@ -35,23 +35,85 @@ struct BundleListing {
     private var files: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .file } }
     private var folders: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .directory } }
 
-    /// The heading, the file table with its total, and one zip table per packed archive.
+    /// The heading, the file table with its total, and one zip table per packed archive, whole (for a
+    /// manifest the reader could not take a run at a time; ``printTable(folder:emit:)`` otherwise).
     /// - Throws: ``ZipError`` when a packed archive's central directory can no longer be read.
     func table() throws -> String {
-        let names = files.map { AssetPath.printable($0.path) }
-        let width = max(4, names.map(\.count).max() ?? 0)
-        var out = "\(folder): \(counted(files.count, "file")), \(counted(folders.count, "folder")), "
-            + "\(counted(archives.count, "packed archive")) (\(located.path))\n"
-        out += "    Length  CRC-32    " + padded("Name", width) + "  Stored\n"
-        var total: UInt64 = 0
-        for (file, name) in zip(files, names) {
-            total += file.size ?? 0
-            out += pad(file.size ?? 0, 10) + "  " + hex(file.crc32 ?? 0) + "  "
-            out += padded(name, width) + "  " + AssetPath.printable(Self.stored(file)) + "\n"
-        }
-        out += pad(total, 10) + "            \(counted(files.count, "file"))\n"
+        var tally = Tally()
+        for file in files { tally.add(file) }
+        tally.folders = folders.count
+        var out = tally.heading(folder: folder, manifest: located.path)
+        for file in files { out += tally.row(file) }
+        out += tally.total
         for (path, archive) in archives { out += "\n\(AssetPath.printable(path)):\n" + (try AssetPackCLI.table(archive)) }
         return out
+    }
+
+    /// Prints the text of `list BUNDLE` for the bundle `folder` through `emit`, in pieces of about 64 KiB, as
+    /// the manifest is read: once for the heading's counts and the width of the names, once for the rows;
+    /// then each packed archive's table as it is read. No list of entries is held, so a bundle of a million
+    /// files is listed in a few megabytes. A manifest the reader cannot take a run at a time (not laid out
+    /// as the packer writes it) is read whole instead (``table()``).
+    /// - Throws: `.invalidArgument` when the folder has no manifest; the reader's and the zip layer's errors;
+    ///   `.manifest` when the manifest changed between the two readings.
+    static func printTable(folder: String, emit: (String) -> Void) throws {
+        let source = DirectorySource(root: folder)
+        var tally = Tally()
+        guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
+        if first.restarted { return emit(try BundleListing(folder: folder).table()) }
+        var out = tally.heading(folder: folder, manifest: first.located.path)
+        let rows = tally
+        let second = try BundleManifest.visitEntries(in: source) { (entry) throws(AssetPackError) in
+            guard entry.kind == .file else { return }
+            out += rows.row(entry)
+            if out.utf8.count >= 64 << 10 {
+                emit(out)
+                out = ""
+            }
+        }
+        if second?.restarted != false || second?.located.manifest.identity != first.located.manifest.identity {
+            throw AssetPackError(.manifest, "changed while it was listed", path: folder + "/" + first.located.path)
+        }
+        emit(out + tally.total)
+        for path in tally.archives.sorted() {
+            let archive: ZipArchive
+            do { archive = try ZipArchive(path: folder + "/" + path) } catch { throw AssetPackError(error) }
+            emit("\n\(AssetPath.printable(path)):\n")
+            try AssetPackCLI.table(archive, emit: emit)
+        }
+    }
+
+    /// What the text listing needs before its first row: counts, the total size, the widest name and the
+    /// packed archives.
+    struct Tally {
+        var files = 0, folders = 0
+        var bytes: UInt64 = 0
+        var width = 4
+        var archives: Set<String> = []
+
+        mutating func add(_ entry: BundleManifest.Entry) {
+            guard entry.kind == .file else { return folders += 1 }
+            files += 1
+            bytes += entry.size ?? 0
+            width = max(width, AssetPath.printable(entry.path).count)
+            if let storage = entry.storage, storage.form == .packed { archives.insert(storage.file) }
+        }
+
+        /// The first line and the column heads.
+        func heading(folder: String, manifest: String) -> String {
+            "\(folder): \(counted(files, "file")), \(counted(folders, "folder")), "
+                + "\(counted(archives.count, "packed archive")) (\(manifest))\n"
+                + "    Length  CRC-32    " + padded("Name", width) + "  Stored\n"
+        }
+
+        /// The line of one file.
+        func row(_ file: BundleManifest.Entry) -> String {
+            pad(file.size ?? 0, 10) + "  " + hex(file.crc32 ?? 0) + "  "
+                + padded(AssetPath.printable(file.path), width) + "  " + AssetPath.printable(BundleListing.stored(file)) + "\n"
+        }
+
+        /// The line after the rows.
+        var total: String { pad(bytes, 10) + "            \(counted(files, "file"))\n" }
     }
 
     /// `plain`, or `packed in ARCHIVE as ENTRY, METHOD[, N blocks]`.

@@ -17,11 +17,10 @@ struct ListCommand: ArchiveReadingCommand {
     @OptionGroup var format: JSONOption
 
     func run(bundleFolder folder: String) throws {
-        let bundle = try BundleListing(folder: folder)
         if format.json {
-            JSONReport.print(bundle.report, command: "list")
+            JSONReport.print(try BundleListing(folder: folder).report, command: "list")
         } else {
-            print(try bundle.table(), terminator: "")
+            try BundleListing.printTable(folder: folder) { print($0, terminator: "") }
         }
     }
 
