@@ -31,20 +31,41 @@ enum JSONReport {
     ///   changed while it was read can fail).
     static func printStreaming<Body: Encodable, Row: Encodable>(_ body: Body, key: String, command: String,
                                                                 rows: ((Row) -> Void) throws -> Void) throws {
-        let whole = line(body, command: command), empty = "\"\(key)\":[]"
-        guard let place = whole.range(of: empty) else { return Swift.print(whole) }
-        var out = String(whole[..<place.lowerBound]) + "\"\(key)\":["
-        let encoder = Self.encoder()
-        var first = true
-        try rows { row in
-            out += (first ? "" : ",") + String(decoding: (try? encoder.encode(row)) ?? Data("{}".utf8), as: UTF8.self)
-            first = false
-            if out.utf8.count >= 64 << 10 {
-                Swift.print(out, terminator: "")
-                out = ""
-            }
+        try withoutActuallyEscaping(rows) { rows in
+            try printStreaming(body, command: command, arrays: [(key, { (emit: (String) -> Void) throws in try rows { emit(encoded($0)) } })])
         }
-        Swift.print(out + "]" + whole[place.upperBound...])
+    }
+
+    /// Prints the line of `body`, each of whose members `arrays` names is an empty array, with that array's
+    /// elements, already encoded (``encoded(_:)``), printed as its function hands them over, in pieces of
+    /// about 64 KiB. The functions are called in the order their members come in the line (sorted keys).
+    /// - Throws: what a function throws (the line is then left unfinished).
+    static func printStreaming<Body: Encodable>(_ body: Body, command: String,
+                                                arrays: [(key: String, rows: ((String) -> Void) throws -> Void)]) throws {
+        let whole = line(body, command: command)
+        let places = arrays.compactMap { array in whole.range(of: "\"\(array.key)\":[]").map { (place: $0, rows: array.rows) } }
+            .sorted { $0.place.lowerBound < $1.place.lowerBound }
+        var out = "", printed = whole.startIndex
+        for array in places {
+            out += whole[printed..<array.place.lowerBound] + whole[array.place].dropLast()
+            printed = array.place.upperBound
+            var first = true
+            try array.rows { element in
+                out += (first ? "" : ",") + element
+                first = false
+                if out.utf8.count >= 64 << 10 {
+                    Swift.print(out, terminator: "")
+                    out = ""
+                }
+            }
+            out += "]"
+        }
+        Swift.print(out + whole[printed...])
+    }
+
+    /// `value` as one element of a streamed array: compact JSON with sorted keys.
+    static func encoded<Value: Encodable>(_ value: Value) -> String {
+        String(decoding: (try? encoder().encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// The encoder of every line: sorted keys, slashes as they are, ISO 8601 times.

@@ -122,18 +122,22 @@ import TestSupport
                 + "\(crc(Self.model)) (declared in the central directory), data has \(crc(damaged))\n")
     }
 
-    /// `list` reads the manifest as it streams; one laid out by another tool (pretty-printed here), which the
-    /// reader takes whole, lists the same.
+    /// `list` and `list --json` read the manifest as it streams; one laid out by another tool (pretty-printed
+    /// here), which the reader takes whole, lists the same, byte for byte.
     @Test func aManifestLaidOutByAnotherToolListsTheSame() throws {
         let dir = try TemporaryDirectory("cli-list-relaid")
         try bundle(dir)
         let streamed = try run(tool, ["list", "b.bundle"], cwd: dir.path)
         #expect(streamed.status == 0 && streamed.stdout.hasPrefix("b.bundle: 3 files, 2 folders, 2 packed archives"), "\(streamed.stderr)")
+        let streamedJSON = try run(tool, ["list", "--json", "b.bundle"], cwd: dir.path)
+        #expect(streamedJSON.status == 0 && streamedJSON.stdout.contains("\"folders\":[\"big\",\"empty\"]"), "\(streamedJSON.stdout)")
         let path = dir.file("b.bundle/assetpack-meta/manifest.json")
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
         try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]).write(to: URL(fileURLWithPath: path))
         let whole = try run(tool, ["list", "b.bundle"], cwd: dir.path)
         #expect(whole.status == 0 && whole.stdout == streamed.stdout, "\(whole.stderr)")
+        let wholeJSON = try run(tool, ["list", "--json", "b.bundle"], cwd: dir.path)
+        #expect(wholeJSON.status == 0 && wholeJSON.stdout == streamedJSON.stdout, "\(wholeJSON.stdout)")
     }
 
     /// The folder exists, so it is not "not found": it is the wrong kind of input for these commands, a usage

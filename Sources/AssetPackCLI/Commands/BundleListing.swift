@@ -23,11 +23,7 @@ struct BundleListing {
         self.located = located
         var archives: [(String, ZipArchive)] = []
         for path in Set(located.manifest.entries.compactMap { $0.storage?.form == .packed ? $0.storage?.file : nil }).sorted() {
-            do {
-                archives.append((path, try ZipArchive(path: folder + "/" + path)))
-            } catch {
-                throw AssetPackError(error)
-            }
+            archives.append((path, try Self.packedArchive(path, in: folder)))
         }
         self.archives = archives
     }
@@ -76,10 +72,59 @@ struct BundleListing {
         }
         emit(out + tally.total)
         for path in tally.archives.sorted() {
-            let archive: ZipArchive
-            do { archive = try ZipArchive(path: folder + "/" + path) } catch { throw AssetPackError(error) }
+            let archive = try packedArchive(path, in: folder)
             emit("\n\(AssetPath.printable(path)):\n")
             try AssetPackCLI.table(archive, emit: emit)
+        }
+    }
+
+    /// Prints the line of `list --json BUNDLE` for the bundle `folder` as the manifest is read, as
+    /// ``printTable(folder:emit:)`` prints the text: the packed archives' entries as each archive is read, then
+    /// the files and the folders, each from a reading of the manifest; no list of entries is held. A manifest
+    /// the reader cannot take a run at a time is read whole (``report``).
+    /// - Throws: as ``printTable(folder:emit:)``.
+    static func printJSON(folder: String) throws {
+        let source = DirectorySource(root: folder)
+        var tally = Tally()
+        guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
+        if first.restarted { return JSONReport.print(try BundleListing(folder: folder).report, command: "list") }
+        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.located.path, files: [], folders: [], archives: [])
+        let manifest = folder + "/" + first.located.path
+        /// The manifest's entries of one kind, encoded, read again; refused when it changed since the first reading.
+        func entries(_ kind: BundleManifest.Kind, _ encode: @escaping (BundleManifest.Entry) -> String) -> ((String) -> Void) throws -> Void {
+            { (emit: (String) -> Void) throws in
+                let again = try BundleManifest.visitEntries(in: source) { if $0.kind == kind { emit(encode($0)) } }
+                if again?.restarted != false || again?.located.manifest.identity != first.located.manifest.identity {
+                    throw AssetPackError(.manifest, "changed while it was listed", path: manifest)
+                }
+            }
+        }
+        let archives: ((String) -> Void) throws -> Void = { emit in
+            for path in tally.archives.sorted() {
+                let archive = try packedArchive(path, in: folder)
+                var text = "{\"entries\":["
+                var entries = archive.entries()
+                var first = true
+                while let entry = try entries.next() {
+                    text += (first ? "" : ",") + JSONReport.encoded(ZipEntryRow(entry))
+                    first = false
+                }
+                emit(text + "],\"path\":" + JSONReport.encoded(path) + "}")
+            }
+        }
+        try JSONReport.printStreaming(heading, command: "list", arrays: [
+            ("archives", archives),
+            ("files", entries(.file) { JSONReport.encoded(FileRow($0)) }),
+            ("folders", entries(.directory) { JSONReport.encoded($0.path) }),
+        ])
+    }
+
+    /// The packed archive at bundle path `path` of `folder`, opened.
+    private static func packedArchive(_ path: String, in folder: String) throws(AssetPackError) -> ZipArchive {
+        do {
+            return try ZipArchive(path: folder + "/" + path)
+        } catch {
+            throw AssetPackError(error)
         }
     }
 

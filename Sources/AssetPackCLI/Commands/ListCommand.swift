@@ -18,7 +18,7 @@ struct ListCommand: ArchiveReadingCommand {
 
     func run(bundleFolder folder: String) throws {
         if format.json {
-            JSONReport.print(try BundleListing(folder: folder).report, command: "list")
+            try BundleListing.printJSON(folder: folder)
         } else {
             try BundleListing.printTable(folder: folder) { print($0, terminator: "") }
         }
