@@ -8,8 +8,8 @@ import AssetPackZip
 /// entry has a SHA-256 is hashed as it is read and must match it. The first failure is thrown, naming the file.
 ///
 /// The manifest is taken as the expander takes it: read a run at a time, each entry checked as it comes,
-/// names that collide refused, planned and checked ``windowItems`` files at a time
-/// (``ManifestWindowPlanner``; a manifest not laid out as the packer writes it is planned whole), so its
+/// names that collide refused, planned and checked 16,384 files at a time (`ManifestWindowPlanner`, as a
+/// large first install is; a manifest not laid out as the packer writes it is planned whole), so its
 /// entry list is never held whole, and each packing archive's entries are held only while it is read.
 ///
 /// - Complexity: reads every byte of the bundle's files once, and every packed entry once more.
