@@ -89,7 +89,8 @@ public enum BundleVerification {
                 if let current, current !== handle { current.release() }  // its entries go; opened again if needed
                 current = handle
                 if let handle { archives[ObjectIdentifier(handle)] = handle }
-                bytes += try BundleVerification.drain(try BundleVerification.open(item, of: plan, in: base), name: "\(base.name): \(item.path)", sha256: item.digest)
+                let stream = try BundleVerification.open(item, of: plan, in: base)
+                bytes += try BundleVerification.drain(stream, name: "\(base.name): \(item.path)", sha256: item.digest)
                 files += 1
             }
         }

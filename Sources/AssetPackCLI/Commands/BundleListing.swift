@@ -59,16 +59,13 @@ struct BundleListing {
         if first.restarted { return emit(try BundleListing(folder: folder).table()) }
         var out = tally.heading(folder: folder, manifest: first.located.path)
         let rows = tally
-        let second = try BundleManifest.visitEntries(in: source) { (entry) throws(AssetPackError) in
+        try readAgain(source, as: first.located, in: folder) { (entry) in
             guard entry.kind == .file else { return }
             out += rows.row(entry)
             if out.utf8.count >= 64 << 10 {
                 emit(out)
                 out = ""
             }
-        }
-        if second?.restarted != false || second?.located.manifest.identity != first.located.manifest.identity {
-            throw AssetPackError(.manifest, "changed while it was listed", path: folder + "/" + first.located.path)
         }
         emit(out + tally.total)
         for path in tally.archives.sorted() {
@@ -89,14 +86,10 @@ struct BundleListing {
         guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
         if first.restarted { return JSONReport.print(try BundleListing(folder: folder).report, command: "list") }
         let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.located.path, files: [], folders: [], archives: [])
-        let manifest = folder + "/" + first.located.path
-        /// The manifest's entries of one kind, encoded, read again; refused when it changed since the first reading.
+        /// The manifest's entries of one kind, encoded, from another reading.
         func entries(_ kind: BundleManifest.Kind, _ encode: @escaping (BundleManifest.Entry) -> String) -> ((String) -> Void) throws -> Void {
             { (emit: (String) -> Void) throws in
-                let again = try BundleManifest.visitEntries(in: source) { if $0.kind == kind { emit(encode($0)) } }
-                if again?.restarted != false || again?.located.manifest.identity != first.located.manifest.identity {
-                    throw AssetPackError(.manifest, "changed while it was listed", path: manifest)
-                }
+                try readAgain(source, as: first.located, in: folder) { if $0.kind == kind { emit(encode($0)) } }
             }
         }
         let archives: ((String) -> Void) throws -> Void = { emit in
@@ -104,10 +97,10 @@ struct BundleListing {
                 let archive = try packedArchive(path, in: folder)
                 var text = "{\"entries\":["
                 var entries = archive.entries()
-                var first = true
+                var separator = ""
                 while let entry = try entries.next() {
-                    text += (first ? "" : ",") + JSONReport.encoded(ZipEntryRow(entry))
-                    first = false
+                    text += separator + JSONReport.encoded(ZipEntryRow(entry))
+                    separator = ","
                 }
                 emit(text + "],\"path\":" + JSONReport.encoded(path) + "}")
             }
@@ -117,6 +110,17 @@ struct BundleListing {
             ("files", entries(.file) { JSONReport.encoded(FileRow($0)) }),
             ("folders", entries(.directory) { JSONReport.encoded($0.path) }),
         ])
+    }
+
+    /// Reads the manifest of `source` (the bundle `folder`) once more, handing each entry to `visit`.
+    /// - Throws: `.manifest` when it is no longer the manifest an earlier reading found (`earlier`), or when the
+    ///   reader started over (`visit` has then seen entries twice); the reader's errors.
+    private static func readAgain(_ source: DirectorySource, as earlier: BundleManifest.Located, in folder: String,
+                                  _ visit: (BundleManifest.Entry) -> Void) throws(AssetPackError) {
+        let again = try BundleManifest.visitEntries(in: source) { visit($0) }
+        guard let again, !again.restarted, again.located.manifest.identity == earlier.manifest.identity else {
+            throw AssetPackError(.manifest, "changed while it was listed", path: folder + "/" + earlier.path)
+        }
     }
 
     /// The packed archive at bundle path `path` of `folder`, opened.
