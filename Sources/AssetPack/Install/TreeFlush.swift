@@ -22,9 +22,10 @@ import AssetPackSystem
 ///   first and flushing them on 8 helper threads while the large ones were written (2026-11-27, 19:40): more
 ///   metadata writes and more system time (0.44–0.59 s against 0.34–0.41 s). On that machine (a virtual
 ///   one: each device request costs an exit and an interrupt) the floor is the kernel's, not this code's:
-///   a C program that only starts the write-back of the app tree's 2,923 small files and then `fsync`s them
-///   and its 768 folders on 16 threads needs 0.08–0.10 s and about 25 µs of CPU an entry (the same on 4 to
-///   64 threads), while the expansion without the flush already keeps both cores busy.
+///   `Tools/Benchmarks/flush-floor.c`, which only starts the write-back of the app tree's 2,923 small files
+///   and then `fsync`s them and its 768 folders on 16 threads, needs 0.12–0.15 s with 1 GiB of other writes
+///   waiting and 25–32 µs of CPU an entry (on 4 to 64 threads alike), while the expansion without the flush
+///   already keeps both cores busy.
 /// - **whole file system:** one `syncfs(2)`, which waits for every dirty page of the file system, other
 ///   programs' included (on a phone, every app shares the data partition): with 1 GiB of them the app
 ///   tree's durable expansion took 0.89 s against 0.55 s with none, about 0.33 ms per foreign MiB; the
