@@ -103,3 +103,55 @@ final class ObservedTrees: @unchecked Sendable {
     /// The names given with each tree.
     var namesSeen: [[String]] { lock.lock(); defer { lock.unlock() }; return names }
 }
+
+/// An upgrade reads the installed record beside the plan (``UpgradeDiff``), both in path order; a record in
+/// another order is read into a table instead, with the same outcome.
+@Suite struct UpgradeRecordOrderTests {
+    /// Installs v1, rewrites its record's file list with `edit`, upgrades to v2: the result.
+    func upgrade(editingRecord edit: ([[String: Any]]) -> [[String: Any]]) throws -> (ExpansionResult, String) {
+        let scratch = try TemporaryDirectory("upgrade-record-order")
+        let destination = scratch.file("assets")
+        try ExpansionFixtures.bundle(InstallUpgradeTests.v1, packed: [:], at: scratch.file("v1"), scratch: scratch)
+        try ExpansionFixtures.bundle(InstallUpgradeTests.v2, packed: [:], at: scratch.file("v2"), scratch: scratch)
+        try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).installSynchronously()
+        let path = try #require(FileManager.default.contentsOfDirectory(atPath: destination)
+            .map { destination + "/" + $0 + "/installed.json" }.first { FileManager.default.fileExists(atPath: $0) })
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        record["files"] = edit(try #require(record["files"] as? [[String: Any]]))
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path))
+        let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).installSynchronously()
+        #expect(DiskTree.read(destination) == DiskTree(InstallUpgradeTests.v2))
+        return (result, destination)
+    }
+
+    @Test func aRecordInPathOrderLinksTheUnchangedFiles() throws {
+        #expect(try upgrade { $0 }.0.filesLinked == 2)
+    }
+
+    @Test func aRecordInAnotherOrderLinksTheSameFiles() throws {
+        #expect(try upgrade { $0.reversed() }.0.filesLinked == 2)
+    }
+
+    @Test func aPathListedTwiceCountsOnceAsFirstListed() throws {
+        // Listed again right after itself with another CRC-32: the first entry still counts.
+        let doubled = try upgrade { files in
+            files.flatMap { file -> [[String: Any]] in
+                guard file["path"] as? String == "same/unchanged.txt" else { return [file] }
+                var wrong = file
+                wrong["crc32"] = 12345
+                return [file, wrong]
+            }
+        }
+        #expect(doubled.0.filesLinked == 2)
+        // A wrong first entry is what counts: that file is written again, not linked.
+        let wrongFirst = try upgrade { files in
+            files.flatMap { file -> [[String: Any]] in
+                guard file["path"] as? String == "same/unchanged.txt" else { return [file] }
+                var wrong = file
+                wrong["crc32"] = 12345
+                return [wrong, file]
+            }
+        }
+        #expect(wrongFirst.0.filesLinked == 1)
+    }
+}

@@ -147,9 +147,8 @@ struct InstallTransaction {
     /// Files of the installed tree that the plan keeps unchanged (CRCs by item index).
     private func unchangedFiles(in current: Descriptor?, plan: ExpansionPlan,
                                 excluding present: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
-        guard let current, var previous = InstallRecord.filesByPath(of: current) else { return [:] }
-        for path in repairing { previous[path] = nil }
-        return try UpgradeDiff(plan: plan).unchanged(in: current, previous: previous, excluding: present)
+        guard let current else { return [:] }
+        return try UpgradeDiff(plan: plan).unchanged(in: current, repairing: repairing, excluding: present)
     }
 
     /// With ``Durability/flushOnCommit``, puts every file and folder of the staging tree on the device,
