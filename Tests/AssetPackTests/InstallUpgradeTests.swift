@@ -134,24 +134,18 @@ final class ObservedTrees: @unchecked Sendable {
 
     @Test func aPathListedTwiceCountsOnceAsFirstListed() throws {
         // Listed again right after itself with another CRC-32: the first entry still counts.
-        let doubled = try upgrade { files in
-            files.flatMap { file -> [[String: Any]] in
-                guard file["path"] as? String == "same/unchanged.txt" else { return [file] }
-                var wrong = file
-                wrong["crc32"] = 12345
-                return [file, wrong]
-            }
-        }
-        #expect(doubled.0.filesLinked == 2)
+        #expect(try upgrade { Self.listingTwice("same/unchanged.txt", in: $0, wrongFirst: false) }.0.filesLinked == 2)
         // A wrong first entry is what counts: that file is written again, not linked.
-        let wrongFirst = try upgrade { files in
-            files.flatMap { file -> [[String: Any]] in
-                guard file["path"] as? String == "same/unchanged.txt" else { return [file] }
-                var wrong = file
-                wrong["crc32"] = 12345
-                return [wrong, file]
-            }
+        #expect(try upgrade { Self.listingTwice("same/unchanged.txt", in: $0, wrongFirst: true) }.0.filesLinked == 1)
+    }
+
+    /// `files` with the file at `path` listed twice in a row, once with a wrong CRC-32 (first or second).
+    static func listingTwice(_ path: String, in files: [[String: Any]], wrongFirst: Bool) -> [[String: Any]] {
+        files.flatMap { file -> [[String: Any]] in
+            guard file["path"] as? String == path else { return [file] }
+            var wrong = file
+            wrong["crc32"] = 12345
+            return wrongFirst ? [wrong, file] : [file, wrong]
         }
-        #expect(wrongFirst.0.filesLinked == 1)
     }
 }
