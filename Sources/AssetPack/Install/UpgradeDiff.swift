@@ -6,10 +6,11 @@ import AssetPackSystem
 /// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
 /// than rewriting. Such files are hard-linked, not rewritten.
 ///
-/// The record lists its files in path order (it is written in the plan's order), so it is read once beside
-/// the plan, a file at a time, and only the files that may be kept are held, as 16 bytes each: a table of
-/// the record by path would hold a few hundred bytes a file (at 1,000,000 files, most of an upgrade's
-/// memory). A record in another order (edited by hand) is read into that table instead.
+/// The record lists its files in path order (it is written in the plan's order), so it is read once into
+/// flat arrays (``RecordedFiles``, about 50 bytes a file) and walked beside the plan with one cursor: a
+/// table of the record by path would hold several hundred bytes a file (at 1,000,000 files, most of an
+/// upgrade's memory). A windowed upgrade walks it beside each window in turn. A record in another order
+/// (edited by hand) is read into that table instead.
 struct UpgradeDiff {
     let plan: ExpansionPlan
 
@@ -17,19 +18,30 @@ struct UpgradeDiff {
     /// `repairing`; empty when `installed` has no readable record.
     func unchanged(in installed: Descriptor, repairing: Set<String>,
                    excluding excluded: Set<Int>) throws(AssetPackError) -> [Int: UInt32] {
-        guard let record = InstallRecord.recordFile(of: installed) else { return [:] }
-        var candidates: [(position: Int, crc: UInt32)] = []
-        var merge = RecordMerge(items: plan.items)
-        let header = InstallRecordReader.read(record, limit: InstallRecord.maxRecordSize, eachFile: { file in
-            guard let position = merge.position(of: file.path), let crc = file.crc32,
-                  !excluded.contains(position), repairing.isEmpty || !repairing.contains(file.path), mayKeep(plan.items[position], file) else { return }
-            candidates.append((position, crc))
-        }, eachDirectory: { _ in }, eachLink: { _ in })
-        guard header != nil else { return [:] }
-        guard merge.inOrder else { return try unchangedByTable(in: installed, repairing: repairing, excluding: excluded) }
-        let cursor = DirectoryCursor(root: installed)
+        guard let recorded = RecordedFiles.read(of: installed) else {
+            return try unchangedByTable(in: installed, repairing: repairing, excluding: excluded)
+        }
+        var cursor = 0
+        return try unchanged(in: installed, recorded: recorded, from: &cursor, repairing: repairing, excluding: excluded)
+    }
+
+    /// Unchanged files' CRCs by item index, the record `recorded` of `installed` walked from `cursor` (left
+    /// past this plan's last path, for the next window's plan).
+    func unchanged(in installed: Descriptor, recorded: RecordedFiles, from cursor: inout Int, repairing: Set<String> = [],
+                   excluding excluded: Set<Int> = []) throws(AssetPackError) -> [Int: UInt32] {
+        let folders = DirectoryCursor(root: installed)
         var result: [Int: UInt32] = [:]
-        for (position, crc) in candidates where try isStillThere(plan.items[position], crc, in: cursor) { result[position] = crc }
+        for (position, item) in plan.items.enumerated() where item.kind == .file {
+            let found = item.path.withUTF8 { path -> Bool in
+                while cursor < recorded.count, recorded.withPath(cursor, { AssetPath.precedes($0, path) }) { cursor += 1 }
+                return cursor < recorded.count && recorded.withPath(cursor) { $0.elementsEqual(path) }
+            }
+            guard found, !excluded.contains(position), repairing.isEmpty || !repairing.contains(item.path.string) else { continue }
+            let old = recorded[cursor]
+            guard mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
+                  try isStillThere(item, old.crc32, in: folders) else { continue }
+            result[position] = old.crc32
+        }
         return result
     }
 
@@ -41,18 +53,19 @@ struct UpgradeDiff {
         let cursor = DirectoryCursor(root: installed)
         var result: [Int: UInt32] = [:]
         for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {
-            guard let old = previous[item.path.string], let crc = old.crc32, mayKeep(item, old),
+            guard let old = previous[item.path.string], let crc = old.crc32, old.sha256.map({ SHA256Digest(hex: $0) != nil }) ?? true,
+                  mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256.flatMap(SHA256Digest.init(hex:))),
                   try isStillThere(item, crc, in: cursor) else { continue }
             result[position] = crc
         }
         return result
     }
 
-    /// True when the record's `old` says what the plan says of `item`: a file of the same size and
-    /// permissions, with a CRC-32, and the same SHA-256 when both have one.
-    private func mayKeep(_ item: ExpansionItem, _ old: InstallRecord.File) -> Bool {
-        item.kind == .file && old.crc32 != nil && old.size == item.size && old.mode == item.permissions
-            && (old.sha256 == nil || item.digest == nil || old.sha256.flatMap(SHA256Digest.init(hex:)) == item.digest)
+    /// True when the record says what the plan says of `item`: a file of the same `size` and permissions
+    /// (`mode`), and the same SHA-256 when both have one.
+    private func mayKeep(_ item: ExpansionItem, size: UInt64, mode: UInt32, sha256: SHA256Digest?) -> Bool {
+        item.kind == .file && size == item.size && mode == item.permissions
+            && (sha256 == nil || item.digest == nil || sha256 == item.digest)
     }
 
     /// True when `item`'s data has the recorded CRC-32 `installed` and the installed tree still holds it as
@@ -67,39 +80,5 @@ struct UpgradeDiff {
         if let crc = item.crc32 { return crc == installed }
         let (stream, origin) = try ItemSource.open(item, in: plan.source)
         return try StreamMeasure.measure(stream, name: origin.description).crc32 == installed
-    }
-}
-
-/// Walks a plan's items (in path order) beside a record's files as they are read, finding each file's
-/// item without a table; notes when the record is not in path order, after which it finds nothing.
-struct RecordMerge {
-    let items: [ExpansionItem]
-    /// The next item that may match.
-    private var next = 0
-    /// The record's last path so far.
-    private var last: String?
-    /// False once a record path did not come after the one before it (a path listed twice is skipped:
-    /// the first counts, as in the table).
-    private(set) var inOrder = true
-
-    init(items: [ExpansionItem]) { self.items = items }
-
-    /// The position of the item at `path`, or nil when the plan has none (or the record is out of order).
-    mutating func position(of path: String) -> Int? {
-        guard inOrder else { return nil }
-        var path = path, previous = last
-        if var previous {
-            let isAfter = previous.withUTF8 { before in path.withUTF8 { AssetPath.precedes(before, $0) } }
-            if !isAfter {
-                inOrder = previous.withUTF8 { before in path.withUTF8 { before.elementsEqual($0) } }
-                return nil
-            }
-        }
-        last = path
-        return path.withUTF8 { bytes -> Int? in
-            while next < items.count, items[next].path.withUTF8({ AssetPath.precedes($0, bytes) }) { next += 1 }
-            guard next < items.count, items[next].path.withUTF8({ $0.elementsEqual(bytes) }) else { return nil }
-            return next
-        }
     }
 }
