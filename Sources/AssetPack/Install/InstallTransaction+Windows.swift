@@ -13,11 +13,14 @@ import AssetPackSystem
 /// stamp are written after that, so a forged or damaged manifest ends like any bad input: the staging tree
 /// is removed and the destination is as it was.
 ///
-/// Only a first install is expanded this way — nothing at the destination yet, no staging tree of an
-/// earlier call — of a bundle stored (not delivered) whose manifest is at least ``windowedManifestBytes``
-/// long, or of an archive given as the source whose central directory is too large for it to hold
-/// (``ZipLimits/maxHeldDirectoryBytes``, about 100,000 entries). An upgrade (which links the unchanged
-/// files of the installed tree) and a resumed install (which checks what an interrupted call left) plan
+/// A first install goes this way — nothing at the destination yet, no staging tree of an earlier call —
+/// of a bundle stored (not delivered) whose manifest is at least ``windowedManifestBytes`` long, or of an
+/// archive given as the source whose central directory is too large for it to hold
+/// (``ZipLimits/maxHeldDirectoryBytes``, about 100,000 entries); and so does the upgrade of an installed
+/// tree by such a bundle, when the tree's record lists its files in path order (as assetpack writes it):
+/// each window's unchanged files are linked from the installed tree, the record walked beside the windows
+/// with one cursor (``RecordedFiles``, ``UpgradeDiff``). The upgrade by an archive (whose identity is known
+/// only at its end), a repair, and a resumed install (which checks what an interrupted call left) plan
 /// the tree whole, and so does an install whose source turns out to need it (see the planners: entries
 /// out of order, two names that may collide, a `.zip` file inside an archive); what was written is then
 /// removed and the whole plan decides and words any error. A windowed archive install that is interrupted
@@ -46,7 +49,7 @@ extension InstallTransaction {
     /// Installs the tree a window at a time when this install is one that can be (see the notes above);
     /// nil when it is not, or when the source turned out to need a whole plan (nothing of this call is then left).
     func runWindowed() throws(AssetPackError) -> ExpansionResult? {
-        guard let (windowed, windowSize, estimatedFiles, restarts) = try windowedInstall() else { return nil }
+        guard let (windowed, windowSize, estimatedFiles, restarts, upgrade) = try windowedInstall() else { return nil }
         let marker: String
         switch windowed {
         case .manifest(let identity): marker = ExpansionPlan.manifestStamp(identity)
@@ -59,7 +62,8 @@ extension InstallTransaction {
         let (staging, _) = try StagingArea.prepare(stagingName, in: parent, stamp: marker)
         let filled: (totals: WindowTotals, stamp: String)
         do {
-            guard let done = try fillWindows(staging, from: windowed, windowSize: windowSize, estimatedFiles: estimatedFiles) else {
+            guard let done = try fillWindows(staging, from: windowed, windowSize: windowSize, estimatedFiles: estimatedFiles,
+                                             upgrade: upgrade) else {
                 try io(TreeRemoval.remove(stagingName, in: parent))
                 progress.restart()
                 return nil
@@ -74,15 +78,15 @@ extension InstallTransaction {
         progress.enter(.done)
         let totals = filled.totals
         return ExpansionResult(destination: installer.destination, upToDate: false, identity: filled.stamp, files: totals.files,
-                               bytes: totals.bytes, filesWritten: progress.snapshot.filesWritten, bytesWritten: totals.bytes,
-                               filesLinked: 0, filesResumed: 0, bytesResumed: 0)
+                               bytes: totals.bytes, filesWritten: progress.snapshot.filesWritten, bytesWritten: totals.bytes - (upgrade?.bytesLinked ?? 0),
+                               filesLinked: upgrade?.linked ?? 0, filesResumed: 0, bytesResumed: 0)
     }
 
     /// What the install goes through, the window size, the tree's estimated files, and whether it starts over
     /// an interrupted windowed archive install (whose staging tree is there), when this install goes a
     /// window at a time.
     private func windowedInstall() throws(AssetPackError)
-        -> (WindowedSource, windowSize: Int, estimatedFiles: Int, restarts: Bool)? {
+        -> (WindowedSource, windowSize: Int, estimatedFiles: Int, restarts: Bool, upgrade: WindowedUpgrade?)? {
         guard repairing.isEmpty else { return nil }
         let forced = installer.options.testSeam.windowItems
         let windowed: WindowedSource, estimatedFiles: Int
@@ -107,24 +111,29 @@ extension InstallTransaction {
         } else {
             return nil
         }
-        // A first install: no tree at the destination (or an empty folder), no staging tree of an earlier call
-        // but one of a windowed archive install, which is started over (runWindowed).
-        if let current = try currentTree(), InstallRecord.stamp(of: current) != nil { return nil }
+        // A first install (no tree at the destination, or an empty folder), or the upgrade of a tree whose record
+        // is in path order by a bundle; no staging tree of an earlier call but one of a windowed archive
+        // install, which is started over (runWindowed).
+        var upgrade: WindowedUpgrade?
+        if let current = try currentTree(), InstallRecord.stamp(of: current) != nil {
+            guard case .manifest = windowed, let recorded = RecordedFiles.read(of: current) else { return nil }
+            upgrade = WindowedUpgrade(tree: current, recorded: recorded, wasFlushed: Self.wasFlushed(current))
+        }
         let restarts = try io(parent.status(stagingName)) != nil
         if restarts {
             guard case .archive = windowed, StagingArea.marker(of: stagingName, in: parent) == Self.unknownStamp else { return nil }
         }
-        return (windowed, forced ?? Self.windowItems, estimatedFiles, restarts)
+        return (windowed, forced ?? Self.windowItems, estimatedFiles, restarts, upgrade)
     }
 
     /// Writes the tree into `staging` a window at a time, then its record and (durable) its stamp; returns
     /// the totals and the stamp, or nil when the source needs a whole plan.
-    private func fillWindows(_ staging: Descriptor, from windowed: WindowedSource, windowSize: Int,
-                             estimatedFiles: Int) throws(AssetPackError) -> (totals: WindowTotals, stamp: String)? {
+    private func fillWindows(_ staging: Descriptor, from windowed: WindowedSource, windowSize: Int, estimatedFiles: Int,
+                             upgrade: WindowedUpgrade?) throws(AssetPackError) -> (totals: WindowTotals, stamp: String)? {
         let record = try InstallRecordLists(tree: staging)
         let totals = WindowTotals()
         let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
-            try self.write(window, into: staging, record: record, totals: totals)
+            try self.write(window, into: staging, record: record, totals: totals, upgrade: upgrade)
         }
         // The windows are written on a thread of their own while the next is read and planned (WindowHandoff).
         let stamp = try EarlyWriteback.around(staging, files: estimatedFiles, durable: durable) { () throws(AssetPackError) in
@@ -171,25 +180,36 @@ extension InstallTransaction {
     /// Writes one window: checks the free space for it, writes its files and folders, adds it to the record
     /// and, durable, flushes it.
     private func write(_ window: PlanWindow, into staging: Descriptor, record: InstallRecordLists,
-                       totals: WindowTotals) throws(AssetPackError) {
+                       totals: WindowTotals, upgrade: WindowedUpgrade?) throws(AssetPackError) {
         let plan = window.plan
         progress.grow(files: plan.fileCount, bytes: plan.totalBytes)
-        let files = plan.items.indices.filter { plan.items[$0].kind == .file }
-        let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, totals.bytes) }
-        try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
+        let unchanged = try upgrade?.unchangedFiles(of: plan) ?? [:]
+        var files = plan.items.indices.filter { plan.items[$0].kind == .file && unchanged[$0] == nil }
+        let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, totals.bytesWritten) }
+        let sizes = files.map { plan.items[$0].size }
+        try SpacePreflight.check(sizes: sizes, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: assumedFree)
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
                                options: installer.options, kept: [:])
+        var onDevice: Set<Int> = []
+        if let upgrade, !unchanged.isEmpty {
+            let failed = try fill.linkUnchanged(unchanged, from: upgrade.tree)
+            files = (files + failed).sorted()
+            let linked = Set(unchanged.keys).subtracting(failed)
+            upgrade.count(linked, of: plan)
+            if upgrade.wasFlushed { onDevice = linked }
+        }
         try fill.writeFiles(files)
         try fill.folders.makeAll()
         try fill.makeSymlinks()
         try fill.addToRecord(record)
         if durable, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
-                                                              openFolders: window.openFolders) {
+                                                              skipping: onDevice, openFolders: window.openFolders) {
             totals.owesFileSystemFlush = true
         }
         totals.files += plan.fileCount
         totals.bytes += plan.totalBytes
+        totals.bytesWritten += files.reduce(0) { $0 + plan.items[$1].size }
     }
 }
 
@@ -198,5 +218,38 @@ extension InstallTransaction {
 private final class WindowTotals {
     var files = 0
     var bytes: UInt64 = 0
+    /// Bytes of the files written (not linked from the installed tree).
+    var bytesWritten: UInt64 = 0
     var owesFileSystemFlush = false
+}
+
+/// The installed tree a windowed upgrade links its unchanged files from, and its record, walked beside the
+/// windows in path order (one cursor, carried from window to window: ``UpgradeDiff``).
+private final class WindowedUpgrade {
+    let tree: Descriptor
+    let recorded: RecordedFiles
+    /// True when the installed tree was flushed when it was installed: its linked files need no flush.
+    let wasFlushed: Bool
+    /// The record's next file to compare.
+    private var cursor = 0
+    /// Files linked so far, and their bytes.
+    private(set) var linked = 0
+    private(set) var bytesLinked: UInt64 = 0
+
+    init(tree: Descriptor, recorded: RecordedFiles, wasFlushed: Bool) {
+        self.tree = tree
+        self.recorded = recorded
+        self.wasFlushed = wasFlushed
+    }
+
+    /// The files of the window `plan` the installed tree holds unchanged (CRCs by item index).
+    func unchangedFiles(of plan: ExpansionPlan) throws(AssetPackError) -> [Int: UInt32] {
+        try UpgradeDiff(plan: plan).unchanged(in: tree, recorded: recorded, from: &cursor)
+    }
+
+    /// Counts the files at `positions` of `plan` as linked.
+    func count(_ positions: Set<Int>, of plan: ExpansionPlan) {
+        linked += positions.count
+        bytesLinked += positions.reduce(0) { $0 + plan.items[$1].size }
+    }
 }

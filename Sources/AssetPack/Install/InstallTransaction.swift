@@ -121,7 +121,7 @@ struct InstallTransaction {
 
     /// True when `tree`'s record says its files were on the device before the record was written
     /// (``StagingNames/flushedMarkerFile``): an upgrade links its unchanged files without flushing them again.
-    private static func wasFlushed(_ tree: Descriptor) -> Bool {
+    static func wasFlushed(_ tree: Descriptor) -> Bool {
         guard let folder = try? tree.directory(StagingNames.recordDirectory) else { return false }
         return (try? folder.status(StagingNames.flushedMarkerFile))??.kind == .file
     }
