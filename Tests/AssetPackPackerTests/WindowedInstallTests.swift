@@ -34,6 +34,18 @@ import TestSupport
         return options
     }
 
+    /// Installs `bundle` into `destination` in windows of 2 on one thread, cancelled once `stop` says so of a
+    /// progress report; what it threw.
+    static func cancelled(installing bundle: String, into destination: String,
+                          when stop: @escaping @Sendable (ExpansionProgress) -> Bool) throws -> AssetPackError? {
+        let cancellation = ExpansionCancellation()
+        let installer = try AssetInstaller(source: DirectorySource(root: bundle), destination: destination,
+                                           options: options(window: 2, jobs: 1))
+        return #expect(throws: AssetPackError.self) {
+            try installer.installSynchronously(progress: { if stop($0) { cancellation.cancel() } }, cancellation: cancellation)
+        }
+    }
+
     /// Installs `bundle` into `destination`, returning the result and every total the progress reported.
     static func install(_ bundle: String, into destination: String,
                         options: ExpansionOptions) throws -> (result: ExpansionResult, totals: Set<Int>, last: ExpansionProgress?) {
@@ -134,12 +146,7 @@ import TestSupport
     @Test func anInterruptedWindowedInstallResumesWithoutItsTemporaryRecord() throws {
         let dir = try TemporaryDirectory("windowed-resume")
         try Self.build(dir)
-        let cancellation = ExpansionCancellation()
-        let installer = try AssetInstaller(source: DirectorySource(root: dir.file("bundle")), destination: dir.file("out"),
-                                           options: Self.options(window: 2, jobs: 1))
-        let error = #expect(throws: AssetPackError.self) {
-            try installer.installSynchronously(progress: { if $0.filesWritten >= 9 { cancellation.cancel() } }, cancellation: cancellation)
-        }
+        let error = try Self.cancelled(installing: dir.file("bundle"), into: dir.file("out")) { $0.filesWritten >= 9 }
         #expect(error?.code == .cancelled)
         #expect(hiddenNames(dir.path) == [".out.assetpack-staging"])
         let resumed = try Self.install(dir.file("bundle"), into: dir.file("out"), options: Self.options(window: 2))

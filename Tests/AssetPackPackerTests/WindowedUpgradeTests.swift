@@ -75,12 +75,7 @@ import TestSupport
         try Self.prepare(dir, "a", durable: false)
         try Self.prepare(dir, "b", durable: false)
         try Self.buildV2(dir)
-        let cancellation = ExpansionCancellation()
-        let installer = try AssetInstaller(source: DirectorySource(root: dir.file("v2")), destination: dir.file("out-a"),
-                                           options: WindowedInstallTests.options(window: 2, jobs: 1))
-        let error = #expect(throws: AssetPackError.self) {
-            try installer.installSynchronously(progress: { if $0.filesDone >= 9 { cancellation.cancel() } }, cancellation: cancellation)
-        }
+        let error = try WindowedInstallTests.cancelled(installing: dir.file("v2"), into: dir.file("out-a")) { $0.filesDone >= 9 }
         #expect(error?.code == .cancelled)
         #expect(hiddenNames(dir.path) == [".out-a.assetpack-staging"])
         #expect(DiskTree.read(dir.file("out-a")) == DiskTree.read(dir.file("out-b")), "the installed tree is untouched")
