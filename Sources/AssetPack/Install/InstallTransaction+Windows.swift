@@ -78,7 +78,7 @@ extension InstallTransaction {
         progress.enter(.done)
         let totals = filled.totals
         return ExpansionResult(destination: installer.destination, upToDate: false, identity: filled.stamp, files: totals.files,
-                               bytes: totals.bytes, filesWritten: progress.snapshot.filesWritten, bytesWritten: totals.bytes - (upgrade?.bytesLinked ?? 0),
+                               bytes: totals.bytes, filesWritten: progress.snapshot.filesWritten, bytesWritten: totals.bytesWritten,
                                filesLinked: upgrade?.linked ?? 0, filesResumed: 0, bytesResumed: 0)
     }
 
@@ -186,8 +186,7 @@ extension InstallTransaction {
         let unchanged = try upgrade?.unchangedFiles(of: plan) ?? [:]
         var files = plan.items.indices.filter { plan.items[$0].kind == .file && unchanged[$0] == nil }
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, totals.bytesWritten) }
-        let sizes = files.map { plan.items[$0].size }
-        try SpacePreflight.check(sizes: sizes, directories: plan.items.count - plan.fileCount,
+        try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: assumedFree)
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
                                options: installer.options, kept: [:])
@@ -196,7 +195,7 @@ extension InstallTransaction {
             let failed = try fill.linkUnchanged(unchanged, from: upgrade.tree)
             files = (files + failed).sorted()
             let linked = Set(unchanged.keys).subtracting(failed)
-            upgrade.count(linked, of: plan)
+            upgrade.linked += linked.count
             if upgrade.wasFlushed { onDevice = linked }
         }
         try fill.writeFiles(files)
@@ -232,9 +231,8 @@ private final class WindowedUpgrade {
     let wasFlushed: Bool
     /// The record's next file to compare.
     private var cursor = 0
-    /// Files linked so far, and their bytes.
-    private(set) var linked = 0
-    private(set) var bytesLinked: UInt64 = 0
+    /// Files linked so far.
+    var linked = 0
 
     init(tree: Descriptor, recorded: RecordedFiles, wasFlushed: Bool) {
         self.tree = tree
@@ -245,11 +243,5 @@ private final class WindowedUpgrade {
     /// The files of the window `plan` the installed tree holds unchanged (CRCs by item index).
     func unchangedFiles(of plan: ExpansionPlan) throws(AssetPackError) -> [Int: UInt32] {
         try UpgradeDiff(plan: plan).unchanged(in: tree, recorded: recorded, from: &cursor)
-    }
-
-    /// Counts the files at `positions` of `plan` as linked.
-    func count(_ positions: Set<Int>, of plan: ExpansionPlan) {
-        linked += positions.count
-        bytesLinked += positions.reduce(0) { $0 + plan.items[$1].size }
     }
 }

@@ -53,18 +53,19 @@ struct UpgradeDiff {
         let cursor = DirectoryCursor(root: installed)
         var result: [Int: UInt32] = [:]
         for (position, item) in plan.items.enumerated() where item.kind == .file && !excluded.contains(position) {
-            guard let old = previous[item.path.string], let crc = old.crc32, old.sha256.map({ SHA256Digest(hex: $0) != nil }) ?? true,
-                  mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256.flatMap(SHA256Digest.init(hex:))),
-                  try isStillThere(item, crc, in: cursor) else { continue }
+            guard let old = previous[item.path.string], let crc = old.crc32 else { continue }
+            let digest = old.sha256.flatMap(SHA256Digest.init(hex:))
+            guard (digest == nil) == (old.sha256 == nil),  // a SHA-256 that is not 64 hex digits: never reused
+                  mayKeep(item, size: old.size, mode: old.mode, sha256: digest), try isStillThere(item, crc, in: cursor) else { continue }
             result[position] = crc
         }
         return result
     }
 
-    /// True when the record says what the plan says of `item`: a file of the same `size` and permissions
+    /// True when the record says what the plan says of the file `item`: the same `size` and permissions
     /// (`mode`), and the same SHA-256 when both have one.
     private func mayKeep(_ item: ExpansionItem, size: UInt64, mode: UInt32, sha256: SHA256Digest?) -> Bool {
-        item.kind == .file && size == item.size && mode == item.permissions
+        size == item.size && mode == item.permissions
             && (sha256 == nil || item.digest == nil || sha256 == item.digest)
     }
 
