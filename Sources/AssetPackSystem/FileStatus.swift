@@ -12,14 +12,18 @@ package struct FileStatus: Hashable, Sendable {
     package var inode: UInt64
     /// When its contents last changed: whole seconds since 1970-01-01 UTC (`st_mtime`).
     package var modified: Int64
+    /// How many names the node has (`st_nlink`): more than one for a file that is also linked elsewhere.
+    package var links: UInt64
 
-    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64, modified: Int64 = 0) {
+    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64, modified: Int64 = 0,
+                 links: UInt64 = 1) {
         self.kind = kind
         self.size = size
         self.permissions = permissions
         self.device = device
         self.inode = inode
         self.modified = modified
+        self.links = links
     }
 
     /// True when the owner may execute the file (the bit zip tools look at).

@@ -113,11 +113,15 @@ extension InstallRecord {
         try Data(record.json()).write(to: URL(fileURLWithPath: scratch.file("installed.json")))
         let fd = open(scratch.file("installed.json"), O_RDONLY)
         #expect(fd >= 0)
-        let read = try #require(InstallRecordReader.filesByPath(Descriptor(fd, path: scratch.file("installed.json")), limit: 512 << 20))
+        var read: [String: InstallRecord.File] = [:]
+        let header = InstallRecordReader.read(Descriptor(fd, path: scratch.file("installed.json")), limit: 512 << 20,
+                                              eachFile: { read[$0.path] = $0 }, eachDirectory: { _ in }, eachLink: { _ in })
+        #expect(header != nil)
         #expect(read.count == files.count)
         #expect(files.allSatisfy { file in read[file.path].map { $0.size == file.size && $0.crc32 == file.crc32 && $0.mode == file.mode } == true })
         let small = open(scratch.file("installed.json"), O_RDONLY)
-        #expect(InstallRecordReader.filesByPath(Descriptor(small, path: "x"), limit: 100_000) == nil, "over the limit")
+        #expect(InstallRecordReader.read(Descriptor(small, path: "x"), limit: 100_000, eachFile: { _ in }, eachDirectory: { _ in },
+                                         eachLink: { _ in }) == nil, "over the limit")
     }
 
     @Test(arguments: [

@@ -226,7 +226,8 @@ final class GatedSource: SizedAssetSource, @unchecked Sendable {
     func size(of path: AssetPath) throws(AssetPackError) -> UInt64? { try base.size(of: path) }
 
     func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
-        if !path.string.hasPrefix(".assetpack") { gate.pass() }  // not the planner's look for a manifest
+        // Not the planner's look for a bundle's identity or manifest.
+        if !path.string.hasPrefix(".assetpack") && !path.string.hasPrefix(BundleManifest.reservedDirectory) { gate.pass() }
         return try base.open(path)
     }
 }

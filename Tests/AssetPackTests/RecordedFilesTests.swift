@@ -31,15 +31,23 @@ import TestSupport
     }
 
     @Test func filesThatCannotBeReusedAndRepeatsAreLeftOut() throws {
-        // No CRC-32, a SHA-256 that is not hex: never reused. A path again: the first counts, even without a CRC.
+        // No CRC-32, a SHA-256 that is not hex: never reused. A path again: the first that can be reused counts.
         let files = try #require(try recorded([file("a", crc: nil), file("a"), file("b", sha256: "xyz"), file("c"), file("c", crc: 1)]))
-        #expect(paths(files) == ["c"])
-        #expect(files[0].crc32 == 7)
+        #expect(paths(files) == ["a", "c"])
+        #expect(files[1].crc32 == 7)
     }
 
-    @Test func aRecordOutOfPathOrderIsNotWalked() throws {
-        #expect(try recorded([file("b"), file("a")]) == nil)
-        #expect(try recorded([file("a/b.txt"), file("a/b/c.txt")]) == nil, "a folder's contents sort before its extensions")
+    /// A record not in path order (a tree installed from an archive lists its files in the archive's order)
+    /// is sorted, and every file is found by its path.
+    @Test func aRecordOutOfPathOrderIsSortedAndFound() throws {
+        let files = try #require(try recorded([file("b"), file("a/b.txt", crc: 1), file("a", crc: 2), file("a/b/c.txt", crc: 3),
+                                               file("b", crc: 4)]))
+        #expect(paths(files) == ["a", "a/b/c.txt", "a/b.txt", "b"], "a folder's contents sort before its extensions")
+        for (path, crc) in [("a", 2), ("a/b/c.txt", 3), ("a/b.txt", 1), ("b", 7)] {
+            let index = try #require(Array(path.utf8).withUnsafeBufferPointer { files.find($0) }, "\(path)")
+            #expect(files[index].crc32 == UInt32(crc), "\(path): the first listed counts")
+        }
+        #expect(Array("a/b".utf8).withUnsafeBufferPointer { files.find($0) } == nil)
         #expect(try recorded([]).map(\.count) == 0)
     }
 }

@@ -193,8 +193,38 @@ import TestSupport
         #expect(result.identity == whole.identity)
     }
 
+    /// Interrupted, a windowed archive install is resumed by the next call, a window at a time again: the files
+    /// the first call wrote are checked and kept, a file tampered with in staging is written again, a stray
+    /// planted there is removed, and the tree is exactly the archive's.
+    @Test func anInterruptedWindowedArchiveInstallResumesWhatItWrote() throws {
+        let dir = try TemporaryDirectory("windowed-zip-resumed")
+        try Self.write(Self.entries, to: dir.file("app.zip"))
+        var options = Self.options(window: 2)
+        options.jobs = 1
+        let cancellation = ExpansionCancellation()
+        let first = try AssetInstaller(source: ZipAssetSource(archive: try Self.summarized(dir.file("app.zip"))),
+                                       destination: dir.file("out"), options: options)
+        let error = #expect(throws: AssetPackError.self) {
+            try first.installSynchronously(progress: { if $0.filesWritten >= 4 { cancellation.cancel() } }, cancellation: cancellation)
+        }
+        #expect(error?.code == .cancelled)
+        let staging = dir.file(".out.assetpack-staging")
+        let written = try #require(FileManager.default.subpathsOfDirectory(atPath: staging).filter {
+            !$0.hasPrefix(".assetpack") && (try? FileManager.default.attributesOfItem(atPath: staging + "/" + $0)[.type] as? FileAttributeType) == .typeRegular
+        }.sorted().first)
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: staging + "/" + written))
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: staging + "/planted.txt"))
+        let again = try AssetInstaller(source: ZipAssetSource(archive: try Self.summarized(dir.file("app.zip"))),
+                                       destination: dir.file("out"), options: options).installSynchronously()
+        #expect(again.filesResumed >= 2, "kept \(again.filesResumed)")
+        let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
+        #expect(DiskTree.read(dir.file("out")) == DiskTree.read(dir.file("whole")))
+        #expect(again.identity == whole.identity)
+        #expect(hiddenNames(dir.path).isEmpty)
+    }
+
     /// Interrupted, a windowed archive install is started over by the next call, a window at a time again
-    /// (the archive's entries are still not read into memory), even when the archive changed in between:
+    /// (the archive's entries are still not read into memory), when the archive changed in between:
     /// nothing the first call wrote is kept.
     @Test func anInterruptedWindowedArchiveInstallIsStartedOverAWindowAtATime() throws {
         let dir = try TemporaryDirectory("windowed-zip-interrupted")

@@ -9,8 +9,8 @@ package struct InstallTestSeam: Sendable, Hashable {
     /// Plan an archive given as the source by walking it with `list`/`open` instead of reading its central
     /// directory (tests compare the two plans).
     package var walksArchives: Bool
-    /// Expand a bundle a window of this many items at a time, whatever the size of its manifest, when the
-    /// install is one that can go that way (``InstallTransaction/runWindowed()``).
+    /// Plan windows of this many items (`InstallPlanning.windowItems` otherwise), for a source planned as it
+    /// is read (a bundle's manifest, an archive's central directory).
     package var windowItems: Int?
     /// Kill the process with SIGKILL once this many files were written, ...
     package var killAfterFiles: Int?

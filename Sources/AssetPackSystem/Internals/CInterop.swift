@@ -110,7 +110,7 @@ extension FileStatus {
         let modified = Int64(info.st_mtim.tv_sec)
         #endif
         self.init(kind: kind, size: UInt64(info.st_size), permissions: mode & 0o7777, device: UInt64(info.st_dev),
-                  inode: UInt64(info.st_ino), modified: modified)
+                  inode: UInt64(info.st_ino), modified: modified, links: UInt64(info.st_nlink))
     }
 }
 

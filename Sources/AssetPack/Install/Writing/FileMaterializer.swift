@@ -8,7 +8,7 @@ import AssetPackZip
 /// `openat`, one `write` and `close` (and `fchmod` when its CRC-32 is not known in advance).
 ///
 /// Why no temporary name and rename: the staging tree is invisible until it is switched in as a whole,
-/// and on resume ``StagingPruner`` keeps a file only when its size and permission bits are the planned
+/// and on resume ``ResumeCheck`` keeps a file only when its size and permission bits are the planned
 /// ones and, when the plan knows the CRC-32 (every archive entry, every file of a bundle), when the
 /// bytes read back match it — so a file a crash left half-written or unchecked is removed, whatever its
 /// name. Such a file is therefore created with its planned bits at once (when the umask, read once per

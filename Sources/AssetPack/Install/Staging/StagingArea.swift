@@ -3,23 +3,26 @@ import Foundation
 
 /// The hidden sibling `.<name>.assetpack-staging` where the next version of a destination is built, on
 /// the same file system so that it can be switched in with one rename. Its `.assetpack/staging` marker
-/// holds the stamp being built, so a later call can tell what it finds there:
+/// says what is being built (the stamp, or for an archive the fingerprint of its central directory:
+/// `InstallPlanning.marker`), so a later call can tell what it finds there:
 /// - the stamp file equals the wanted stamp: a complete tree that only needs switching in;
-/// - the marker equals the wanted stamp: an interrupted build of the same bundle, to resume;
+/// - the marker equals the wanted marker: an interrupted build of the same source, to resume (``ResumeCheck``
+///   checks every file in it again);
 /// - anything else (another bundle, a previous tree left after a switch): removed and started afresh.
 enum StagingArea {
     /// What was found.
     enum State { case fresh, resumable, complete }
 
-    /// Opens (creating when needed) the staging tree `name` in `parent` for `stamp`; `discarded` is called
-    /// with the path of a staging tree that is removed because it holds something else.
-    static func prepare(_ name: String, in parent: Descriptor, stamp: String,
+    /// Opens (creating when needed) the staging tree `name` in `parent` for a tree marked `marker` whose
+    /// stamp is `stamp` (nil when not known yet); `discarded` is called with the path of a staging tree that
+    /// is removed because it holds something else.
+    static func prepare(_ name: String, in parent: Descriptor, stamp: String?, marker wanted: String,
                         discarded: (String) -> Void = { _ in }) throws(AssetPackError) -> (Descriptor, State) {
         if let status = try io(parent.status(name)) {
             if status.kind == .directory {
                 let tree = try io(parent.directory(name))
-                if InstallRecord.stamp(of: tree) == stamp { return (tree, .complete) }
-                if marker(of: tree) == stamp { return (tree, .resumable) }
+                if let stamp, InstallRecord.stamp(of: tree) == stamp { return (tree, .complete) }
+                if marker(of: tree) == wanted { return (tree, .resumable) }
             }
             try discard(name, in: parent, discarded: discarded)
         }
@@ -35,7 +38,7 @@ enum StagingArea {
         try io(tree.fd.setPermissions(PermissionPolicy.defaultDirectory, path: tree.path))
         let record = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
         // Never flushed: a marker lost to a power loss only makes the next call start this tree afresh.
-        try SmallFiles.write(Array((stamp + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record, durable: false)
+        try SmallFiles.write(Array((wanted + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record, durable: false)
         return (tree, .fresh)
     }
 

@@ -17,17 +17,6 @@ struct InstallRecordReader {
 
     private init(_ input: ChunkedInput) { self.input = input }
 
-    /// The files of the record in `file` by path (the first of a path that appears twice), or nil when it
-    /// is not a record. What an upgrade compares with, built without the list of files beside it.
-    static func filesByPath(_ file: Descriptor, limit: Int) -> [String: InstallRecord.File]? {
-        var reader = InstallRecordReader(ChunkedInput(file: file, limit: limit))
-        var files: [String: InstallRecord.File] = [:]
-        guard (try? reader.record(eachFile: { file in if files[file.path] == nil { files[file.path] = file } })) != nil else {
-            return nil
-        }
-        return files
-    }
-
     /// Reads the record in `file` a piece at a time, handing each file, folder and link to the closures as
     /// it is read, in the order written; its other fields, or nil when it is not a record (what was
     /// handed over until then must then be dropped). What ``InstalledTreeCheck`` indexes, never whole.

@@ -96,14 +96,6 @@ struct InstallRecord: Codable, Sendable {
         try json.end(afterLinks: links != nil, source: source, stamp: stamp, to: emit)
     }
 
-    /// The files of a tree's record by path (the first of a path listed twice), or nil when it has no
-    /// readable record (the tree is then treated as unknown and nothing in it is reused): what an upgrade
-    /// compares the plan with, read a piece at a time (``InstallRecordReader``), never whole.
-    static func filesByPath(of tree: Descriptor) -> [String: File]? {
-        guard let file = recordFile(of: tree) else { return nil }
-        return InstallRecordReader.filesByPath(file, limit: maxRecordSize)
-    }
-
     /// The most bytes `installed.json` may have.
     static let maxRecordSize = 512 << 20
 

@@ -1,0 +1,113 @@
+import AssetPackSystem
+import AssetPackZip
+
+/// Resumes an interrupted install: checks what the earlier call left in the staging tree against the plan,
+/// a window at a time (``check(_:)``), and at the end removes whatever no window planned (``sweep()``).
+///
+/// A file is kept only when it is a regular file with no other name (a link count of 1: a hard link planted
+/// in staging would let whoever owns its other name change the asset), of the planned size and permissions,
+/// and its CRC-32, read once more, is the planned one when the plan knows it (a crash could have left it
+/// half-written, and a crash of the whole machine could have lost unflushed data). A file whose CRC the plan
+/// does not know is created with no permission bits and gets its planned ones only once complete
+/// (``FileMaterializer``). A block-indexed file left unfinished beside its ``BlockJournal`` is kept as
+/// partial, with the blocks its journal records: the fill continues it (and checks those blocks again).
+/// Everything else at a planned path is removed before the window is written.
+final class ResumeCheck {
+    private let root: Descriptor
+    /// The hashes of every path planned so far (8 bytes a path, only while resuming).
+    private var planned: Set<Int> = []
+
+    /// What an interrupted run left that can be used, in one window.
+    struct Outcome {
+        /// Complete, verified files: their CRC-32s by item index.
+        var kept: [Int: UInt32] = [:]
+        /// Unfinished block-indexed files: the blocks recorded as written, by item index.
+        var partial: [Int: Set<Int>] = [:]
+    }
+
+    /// A check of the staging tree `root`.
+    init(root: Descriptor) { self.root = root }
+
+    /// Checks the entries at the paths of `plan` (one window); removes those that cannot be used.
+    func check(_ plan: ExpansionPlan) throws(AssetPackError) -> Outcome {
+        let cursor = DirectoryCursor(root: root)
+        var outcome = Outcome()
+        for position in plan.items.indices {
+            let item = plan.items[position]
+            planned.insert(Self.hash(item.path.string))
+            guard let folder = cursor.existingParent(ofPath: item.path.string),
+                  let status = try io(folder.status(item.path.name)) else { continue }
+            switch (item.kind, status.kind) {
+            case (.directory, .directory):
+                continue
+            case (.file, .file) where status.links == 1:
+                if let blocks = item.blocks, let journal = try BlockJournal.open(for: item.path.name, in: folder),
+                   case let written = try journal.writtenBlocks(count: blocks.pairs.count), !written.isEmpty {
+                    outcome.partial[position] = written
+                    continue
+                }
+                if status.size == item.size, status.permissions == item.permissions,
+                   let crc = try checksum(item.path.name, in: folder), item.crc32 == nil || item.crc32 == crc {
+                    outcome.kept[position] = crc
+                    continue
+                }
+            default:
+                break
+            }
+            try io(TreeRemoval.remove(item.path.name, in: folder))
+        }
+        return outcome
+    }
+
+    /// Removes from the staging tree everything that no window planned: stray names, names that are not
+    /// UTF-8 (none the plan wrote, see `FileName`), temporaries and journals left over. The record folder at
+    /// the top is the install's own (its lists are being gathered there).
+    func sweep() throws(AssetPackError) {
+        try sweep(root, at: "")
+    }
+
+    private func sweep(_ folder: Descriptor, at prefix: String) throws(AssetPackError) {
+        for entry in try io(folder.names()) {
+            guard let name = entry.string else {
+                try io(TreeRemoval.remove(entry, in: folder))
+                continue
+            }
+            if prefix.isEmpty && name == StagingNames.recordDirectory { continue }
+            let path = prefix + name
+            guard planned.contains(Self.hash(path)), !name.hasPrefix(StagingNames.temporaryPrefix) else {
+                try io(TreeRemoval.remove(name, in: folder))
+                continue
+            }
+            if try io(folder.status(name))?.kind == .directory {
+                try sweep(try io(folder.directory(name)), at: path + "/")
+            }
+        }
+    }
+
+    /// A hash of the path's bytes (`String`'s own hash would take a decomposed name for its composed twin).
+    private static func hash(_ path: String) -> Int {
+        var hasher = Hasher()
+        var text = path
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize()
+    }
+
+    private func checksum(_ name: String, in folder: Descriptor) throws(AssetPackError) -> UInt32? {
+        let file = try io(folder.openFile(name))
+        return try FileChecksum.crc32(of: file)
+    }
+}
+
+/// The CRC-32 of an open file, read front to back.
+enum FileChecksum {
+    static func crc32(of file: Descriptor) throws(AssetPackError) -> UInt32 {
+        var crc = CRC32()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try io(file.fd.read(into: buffer, path: file.path))
+            if count == 0 { return crc.value }
+            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+    }
+}

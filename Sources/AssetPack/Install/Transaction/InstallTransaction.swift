@@ -1,0 +1,321 @@
+import AssetPackSystem
+
+/// One install under the lock: plan, prepare or resume staging, fill it a window at a time, record it,
+/// switch it in, and remove the previous tree. Each step leaves the destination either as it was or complete.
+///
+/// Every install takes the same steps, whatever its source (`InstallPlanning` chooses how it is planned):
+/// the plan comes as windows (``PlanWindow``: a whole plan is one window), and each window is written into
+/// the staging tree as a plan of its own (``write(_:into:state:)``): what an interrupted call left there
+/// checked (``ResumeCheck``), the files the installed tree holds unchanged linked (``UpgradeDiff``), free
+/// space checked, the rest written and verified (``StagingFill``), its folders and links made, its lines
+/// added to the record (``InstallRecordLists``) and, when durable, its files and folders flushed (or, where
+/// one `syncfs` is the cheaper flush, that left to after the last window). The windows are written on a
+/// thread of their own while the next is planned (``WindowHandoff``). The record and the stamp come after
+/// the last window: a bundle's manifest is known to be intact, and an archive's identity known, only then,
+/// so a forged or damaged manifest ends like any bad input: the staging tree is removed and the
+/// destination is as it was.
+///
+/// The install of a delivered bundle (a bundle on a server) leaves the previous tree under its aside name
+/// (``StagingNames/previous(for:)``) when it returns, for the next call for that destination to remove:
+/// removing a tree can cost as much as building the new one (each freed block may be a discard the device
+/// waits for), and an app waits for its update. The next install removes it on a thread of its own while it
+/// plans, fetches and writes (never later than its switch), and the next up-to-date check of a remote bundle
+/// under the install lock (`AssetInstaller.upToDateResult(identity:destination:)`); a local call removes it
+/// with its other leftovers. A tree under the aside name is never used again, so a removal cut short by a
+/// kill only leaves more of it for the next call.
+struct InstallTransaction {
+    let installer: AssetInstaller
+    let parent: Descriptor
+    let progress: ProgressTracker
+    /// Paths of the installed tree that differ from its record (``InstalledTreeCheck``): never linked, so
+    /// they are written again, and the tree is rebuilt even when its stamp is the plan's (a repair).
+    var repairing: Set<String> = []
+
+    var stagingName: String { StagingNames.staging(for: installer.name) }
+
+    func run() throws(AssetPackError) -> ExpansionResult {
+        progress.enter(.planning)
+        let current = try currentTree()
+        let stagingExists = try io(parent.status(stagingName)) != nil
+        var planning = try InstallPlanning.choose(installer, needsStampFirst: current != nil || stagingExists)
+        var createdStaging = false
+        while true {
+            if let result = try upToDate(planning, current: current) { return result }
+            if let result = try install(planning, current: current, createdStaging: &createdStaging) { return result }
+            // The source needs a whole plan: what was written stays in staging, checked again as it is resumed,
+            // unless the whole plan refuses the source.
+            progress.restart()
+            progress.enter(.planning)
+            do {
+                planning = try InstallPlanning.whole(installer)
+            } catch {
+                FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: createdStaging)
+                throw error
+            }
+        }
+    }
+
+    /// The result for an installed tree that already has the stamp `planning` gives, or nil.
+    private func upToDate(_ planning: InstallPlanning, current: Descriptor?) throws(AssetPackError) -> ExpansionResult? {
+        guard let current, repairing.isEmpty, let stamp = planning.stamp, InstallRecord.stamp(of: current) == stamp else { return nil }
+        try removeLeftovers()
+        guard case .whole(let plan) = planning.way else {
+            return ExpansionResult(destination: installer.destination, upToDate: true, identity: stamp)
+        }
+        return ExpansionResult(destination: installer.destination, upToDate: true, identity: stamp, files: plan.fileCount,
+                               bytes: plan.totalBytes)
+    }
+
+    /// Builds the tree `planning` gives in staging and switches it in; nil when the source turned out to need
+    /// a whole plan. `createdStaging` becomes true when this call made the staging tree (not an earlier call).
+    private func install(_ planning: InstallPlanning, current: Descriptor?,
+                         createdStaging: inout Bool) throws(AssetPackError) -> ExpansionResult? {
+        // A previous tree beside a complete destination is an earlier call's leftover: removed while this one works.
+        let complete = current.flatMap { InstallRecord.stamp(of: $0) } != nil
+        let retired = complete ? RetiredTreeRemoval(StagingNames.previous(for: installer.name), in: parent) : nil
+        let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: planning.stamp, marker: planning.marker,
+                                                      discarded: { progress.log(.stagingDiscarded(path: $0)) })
+        if state == .fresh { createdStaging = true }
+        var filled: WindowState?
+        do {
+            // The removal's thread is joined before the switch, which needs the aside name.
+            try WorkerThreads.withHelpers(retired == nil ? 0 : 1, helper: { _ in retired?.run() }) { () throws(AssetPackError) in
+                if state == .complete {
+                    // Completed by an earlier call, which may not have flushed it.
+                    if durable && !Self.wasFlushed(staging) { try io(staging.fd.syncFileSystem(path: staging.path)) }
+                    filled = WindowState(upgrade: nil, resume: nil)
+                } else {
+                    filled = try fill(staging, planning: planning, resuming: state == .resumable, current: complete ? current : nil)
+                }
+                if filled != nil { try commit(staging) }
+            }
+            try retired?.check()
+            guard let filled else { return nil }
+            try switchIn()
+            progress.enter(.done)
+            return result(filled, stamp: filled.stamp ?? planning.stamp ?? "")
+        } catch {
+            FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: createdStaging)
+            throw error
+        }
+    }
+
+    private func result(_ filled: WindowState, stamp: String) -> ExpansionResult {
+        let inBlocks = progress.bytesResumedInBlocks
+        return ExpansionResult(destination: installer.destination, upToDate: false, identity: stamp, files: filled.files,
+                               bytes: filled.bytes, filesWritten: progress.snapshot.filesWritten,
+                               bytesWritten: filled.bytesWritten - min(filled.bytesWritten, inBlocks), filesLinked: filled.linked,
+                               filesResumed: filled.resumed, bytesResumed: filled.bytesResumed + inBlocks)
+    }
+
+    /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
+    func currentTree() throws(AssetPackError) -> Descriptor? {
+        guard let status = try io(parent.status(installer.name)) else { return nil }
+        guard status.kind == .directory else {
+            let reason = status.kind == .symlink
+                ? "the destination is a symbolic link; give the folder itself (assetpack replaces a destination with one "
+                    + "rename, which would replace the link, not the folder it points to)"
+                : "the destination exists and is not a folder"
+            throw AssetPackError(.invalidArgument, reason, path: installer.destination)
+        }
+        let tree = try io(parent.directory(installer.name))
+        if InstallRecord.stamp(of: tree) == nil, try !io(tree.names()).isEmpty {
+            throw AssetPackError(.invalidArgument, "the destination is a folder that assetpack did not create and it is not empty; "
+                                 + "refusing to replace it", path: installer.destination)
+        }
+        return tree
+    }
+
+    /// Writes the tree into `staging` a window at a time, then its record and (durable) its stamp; nil when
+    /// the source needs a whole plan. `current`: the complete installed tree, whose unchanged files are linked.
+    private func fill(_ staging: Descriptor, planning: InstallPlanning, resuming: Bool,
+                      current: Descriptor?) throws(AssetPackError) -> WindowState? {
+        if resuming { try forgetFlush(of: staging) }
+        let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordedFiles.read(of: $0) ?? RecordedFiles(),
+                                                          wasFlushed: Self.wasFlushed($0)) }
+        let state = WindowState(upgrade: upgrade, resume: resuming ? ResumeCheck(root: staging) : nil)
+        let record = try InstallRecordLists(tree: staging)
+        let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
+            try self.write(window, into: staging, state: state, record: record)
+        }
+        let files = planning.estimatedFiles
+        let stamp = try EarlyWriteback.around(staging, files: files, durable: durable) { () throws(AssetPackError) in
+            try WorkerThreads.withHelpers(1, helper: { _ in handoff.drain() }) { () throws(AssetPackError) -> String? in
+                defer { handoff.close() }
+                let stamp = try planning.run { (window) throws(AssetPackError) in try handoff.put(window) }
+                try handoff.finish()
+                return stamp
+            }
+        }
+        guard let stamp, state.files > 0 || installer.options.allowsEmpty else { return nil }
+        state.stamp = stamp
+        try state.resume?.sweep()
+        if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
+        BackupExclusion.apply(to: staging.path)
+        try record.write(into: staging, source: SourceFingerprint.of(installer.source.storage, options: installer.options),
+                         stamp: stamp)
+        if durable {
+            progress.enter(.flushing)
+            try TreeFlush.flushRecord(in: staging, also: (StagingNames.recordDirectory, InstallRecord.fileNames))
+            try markFlushed(staging)
+        }
+        try InstallRecord.writeStamp(stamp, into: staging, durable: durable)
+        return state
+    }
+
+    /// Writes one window: checks what an interrupted call left at its paths, links its unchanged files from
+    /// the installed tree, checks the free space for the rest, writes them and its folders and links, adds it
+    /// to the record and, durable, flushes it.
+    private func write(_ window: PlanWindow, into staging: Descriptor, state: WindowState,
+                       record: InstallRecordLists) throws(AssetPackError) {
+        let plan = window.plan
+        progress.grow(files: plan.fileCount, bytes: plan.totalBytes)
+        let left = try state.resume?.check(plan) ?? ResumeCheck.Outcome()
+        for position in left.kept.keys.sorted() {
+            progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
+        }
+        let present = Set(left.kept.keys).union(left.partial.keys)
+        let unchanged = try state.upgrade.map { (upgrade) throws(AssetPackError) in
+            try UpgradeDiff(plan: plan).unchanged(in: upgrade.tree, recorded: upgrade.recorded, repairing: repairing, excluding: present)
+        } ?? [:]
+        var files = plan.items.indices.filter { plan.items[$0].kind == .file && left.kept[$0] == nil && unchanged[$0] == nil }
+        let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
+        try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
+                                 on: parent, destination: installer.destination, freeOverride: assumedFree)
+        let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
+                               options: installer.options, kept: left.kept, partial: left.partial)
+        var onDevice: Set<Int> = []
+        if let upgrade = state.upgrade, !unchanged.isEmpty {
+            let failed = try fill.linkUnchanged(unchanged, from: upgrade.tree)
+            files = (files + failed).sorted()
+            let linked = Set(unchanged.keys).subtracting(failed)
+            state.linked += linked.count
+            if upgrade.wasFlushed { onDevice = linked }
+        }
+        try fill.writeFiles(files)
+        try fill.folders.makeAll()
+        try fill.makeSymlinks()
+        try fill.addToRecord(record)
+        if durable, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
+                                                              skipping: onDevice, openFolders: window.openFolders) {
+            state.owesFileSystemFlush = true
+        }
+        state.files += plan.fileCount
+        state.bytes += plan.totalBytes
+        state.bytesWritten += files.reduce(0) { $0 + plan.items[$1].size }
+        state.resumed += left.kept.count
+        state.bytesResumed += left.kept.keys.reduce(0) { $0 + plan.items[$1].size }
+    }
+
+    /// True when `tree`'s record says its files were on the device before the record was written
+    /// (``StagingNames/flushedMarkerFile``): an upgrade links its unchanged files without flushing them again.
+    static func wasFlushed(_ tree: Descriptor) -> Bool {
+        guard let folder = try? tree.directory(StagingNames.recordDirectory) else { return false }
+        return (try? folder.status(StagingNames.flushedMarkerFile))??.kind == .file
+    }
+
+    /// Writes ``StagingNames/flushedMarkerFile`` into the record folder of the flushed staging tree; the record's
+    /// durable write that follows puts it on the device with the stamp.
+    func markFlushed(_ staging: Descriptor) throws(AssetPackError) {
+        let folder = try io(staging.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
+        try SmallFiles.write([], to: StagingNames.flushedMarkerFile, in: folder, durable: false)
+    }
+
+    /// Removes the flushed marker an interrupted durable call may have left in a staging tree this call resumes:
+    /// what this call writes is flushed only if it is durable.
+    private func forgetFlush(of staging: Descriptor) throws(AssetPackError) {
+        guard let folder = try io(staging.existingDirectory(at: [StagingNames.recordDirectory])) else { return }
+        try io(folder.remove(StagingNames.flushedMarkerFile))
+    }
+
+    var durable: Bool { installer.options.durability == .flushOnCommit }
+
+    /// Makes the complete staging tree ready to switch: no marker (its record was written by ``fill``).
+    func commit(_ staging: Descriptor) throws(AssetPackError) {
+        try StagingArea.removeMarker(from: staging)
+        progress.enter(.committed)
+    }
+
+    /// Switches the staging tree in and removes the previous one (a delivered bundle's is left for the next call).
+    func switchIn() throws(AssetPackError) {
+        let previous = try AtomicSwitch.perform(staging: stagingName, destination: installer.name, in: parent)
+        if durable { try io(parent.fd.sync(path: parent.path)) }
+        progress.enter(.switched)
+        if leavesPreviousTree { return try io(TreeRemoval.remove(stagingName, in: parent)) }
+        if let previous { try AtomicSwitch.removePrevious(previous, in: parent) }
+        try removeLeftovers()
+    }
+
+    /// True for a delivered bundle, whose previous tree is left for the next call to remove (see the type's notes).
+    private var leavesPreviousTree: Bool {
+        if case .delivered = installer.source.storage { return true }
+        return false
+    }
+
+    /// Removes a staging or previous tree left beside a complete destination by an interrupted call.
+    private func removeLeftovers() throws(AssetPackError) {
+        try io(TreeRemoval.remove(stagingName, in: parent))
+        try AtomicSwitch.removePrevious(StagingNames.previous(for: installer.name), in: parent)
+    }
+}
+
+/// What the windows of one install share: the installed tree an upgrade links from, the check of a resumed
+/// staging tree, and the counts so far. Written by the thread that writes the windows, one at a time.
+private final class WindowState {
+    /// The installed tree an upgrade links its unchanged files from, and its record.
+    struct Upgrade {
+        let tree: Descriptor
+        let recorded: RecordedFiles
+        /// True when the installed tree was flushed when it was installed: its linked files need no flush.
+        let wasFlushed: Bool
+    }
+
+    let upgrade: Upgrade?
+    let resume: ResumeCheck?
+    var files = 0
+    var bytes: UInt64 = 0
+    /// Bytes of the files written (not linked from the installed tree, not kept from staging).
+    var bytesWritten: UInt64 = 0
+    var linked = 0, resumed = 0
+    var bytesResumed: UInt64 = 0
+    /// True once a window left its flush to one `syncfs` after the last window.
+    var owesFileSystemFlush = false
+    /// The tree's stamp, once the last window is planned.
+    var stamp: String?
+
+    init(upgrade: Upgrade?, resume: ResumeCheck?) {
+        self.upgrade = upgrade
+        self.resume = resume
+    }
+}
+
+/// The removal of a previous tree an earlier call left beside the destination, run on a helper thread of
+/// ``WorkerThreads/withHelpers(_:helper:_:)`` so that it overlaps the install's own work; ``check()``, after
+/// the helper is joined, throws what the removal threw.
+private final class RetiredTreeRemoval: @unchecked Sendable {
+    private let name: String
+    private let parent: Descriptor
+    /// Written by the helper thread, read once it has been joined.
+    private var failure: AssetPackError?
+
+    /// The removal of `name` in `parent`; nil (nothing to remove) when there is no such entry.
+    init?(_ name: String, in parent: Descriptor) {
+        guard (try? parent.status(name)) ?? nil != nil else { return nil }
+        self.name = name
+        self.parent = parent
+    }
+
+    /// Removes the tree (on the helper thread).
+    func run() {
+        do throws(AssetPackError) {
+            try AtomicSwitch.removePrevious(name, in: parent)
+        } catch {
+            failure = error
+        }
+    }
+
+    /// Throws what ``run()`` threw.
+    func check() throws(AssetPackError) {
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,52 @@
+import AssetPackSystem
+
+/// Finds the files of a plan (one window of it) that the installed tree already holds unchanged: same path,
+/// size, permissions and CRC-32 (and SHA-256, when the record and the plan both have one) in the installed
+/// record, and still a regular file of that size on disk. When the plan does not know a file's CRC (a plain
+/// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
+/// than rewriting. Such files are hard-linked, not rewritten.
+///
+/// The record is read once into flat arrays in path order (``RecordedFiles``, about 50 bytes a file) and
+/// each planned file looked up there by binary search, so that a window may come in any order.
+struct UpgradeDiff {
+    let plan: ExpansionPlan
+
+    /// Unchanged files' CRCs by item index, from the record `recorded` of `installed`, skipping `excluded`
+    /// (files already in staging) and the paths `repairing`.
+    func unchanged(in installed: Descriptor, recorded: RecordedFiles, repairing: Set<String> = [],
+                   excluding excluded: Set<Int> = []) throws(AssetPackError) -> [Int: UInt32] {
+        let folders = DirectoryCursor(root: installed)
+        var result: [Int: UInt32] = [:]
+        for position in plan.items.indices where plan.items[position].kind == .file && !excluded.contains(position) {
+            let item = plan.items[position]
+            guard repairing.isEmpty || !repairing.contains(item.path.string),
+                  let index = item.path.withUTF8({ recorded.find($0) }) else { continue }
+            let old = recorded[index]
+            guard mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
+                  try isStillThere(item, old.crc32, in: folders) else { continue }
+            result[position] = old.crc32
+        }
+        return result
+    }
+
+    /// True when the record says what the plan says of the file `item`: the same `size` and permissions
+    /// (`mode`), and the same SHA-256 when both have one.
+    private func mayKeep(_ item: ExpansionItem, size: UInt64, mode: UInt32, sha256: SHA256Digest?) -> Bool {
+        size == item.size && mode == item.permissions
+            && (sha256 == nil || item.digest == nil || sha256 == item.digest)
+    }
+
+    /// True when `item`'s data has the recorded CRC-32 `installed` and the installed tree still holds it as
+    /// a regular file of its size.
+    private func isStillThere(_ item: ExpansionItem, _ installed: UInt32, in cursor: DirectoryCursor) throws(AssetPackError) -> Bool {
+        guard try sameCRC(item, installed), let folder = cursor.existingParent(ofPath: item.path.string),
+              let status = try io(folder.status(item.path.name)) else { return false }
+        return status.kind == .file && status.size == item.size
+    }
+
+    private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
+        if let crc = item.crc32 { return crc == installed }
+        let (stream, origin) = try ItemSource.open(item, in: plan.source)
+        return try StreamMeasure.measure(stream, name: origin.description).crc32 == installed
+    }
+}
