@@ -6,8 +6,7 @@ import AssetPackZip
 /// and for Linux (the host shim over Android 10's `libandroidfw`); only the C module differs.
 ///
 /// **Listing.** The NDK lists regular files only, never folders, so the tree comes from elsewhere:
-/// from the packed bundle's manifest (`assetpack-meta/manifest.json` under `root`, or the legacy
-/// `.assetpack/manifest.json`) when it has one — read through the NDK, so no path is needed — and otherwise from the APK's central directory, read with
+/// from the packed bundle's manifest (`assetpack-meta/manifest.json` under `root`) when it has one — read through the NDK, so no path is needed — and otherwise from the APK's central directory, read with
 /// `ZipArchive` from `apkPath` (the app's `ApplicationInfo.sourceDir`). ``listing`` says which.
 ///
 /// **Reading** is the NDK's: ``open(_:)`` streams the asset with `AAsset_read` (Android inflates a
@@ -145,8 +144,8 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
         root.isRoot ? relative : relative.isEmpty ? root.string : root.string + "/" + relative
     }
 
-    /// The bundle manifest under `root`, read through the NDK by the one manifest reader (new name first,
-    /// then the legacy one, the identity file beside it checked); nil when there is none.
+    /// The bundle manifest under `root`, read through the NDK by the one manifest reader (the identity
+    /// file beside it checked); nil when there is none.
     private static func readManifest(_ manager: NDKAssetManager, root: AssetPath) throws(AssetPackError) -> BundleManifest.Located? {
         try BundleManifest.locate(named: root.isRoot ? "assets" : "assets/" + root.string) { name in
             manager.open(joined(root, name))

@@ -68,40 +68,6 @@ struct APKExpansionTests {
         try expectManifestInstall(try ZipAssetSource(path: host.apk, root: "assets"), original: original, scratch: scratch, as: "zip")
     }
 
-    @Test("A legacy bundle (.assetpack/) packaged with --ignore-assets is still read by its manifest",
-          arguments: AssetBackend.allCases)
-    func legacyBundleKeptByIgnoreAssets(_ backend: AssetBackend) throws {
-        let scratch = try TemporaryDirectory("apk-legacy")
-        let original = try PackedAssets.build(in: scratch, legacy: true)
-        let stderr = try APKBuilder.build(assets: scratch.file("bundle"), to: scratch.file("app.apk"),
-                                          options: .init(noCompress: ["zip"], ignoreAssets: APKBuilder.keepDotNames))
-        #expect(!stderr.contains(".assetpack"), "aapt said: \(stderr)")
-        let host = try HostAssetManager(apk: scratch.file("app.apk"), backend: backend)
-        let source = try NDKAssetSource(manager: host.manager, apkPath: nil)
-        #expect(source.listing == .manifest)
-        try expectManifestInstall(source, original: original, scratch: scratch, as: "ndk",
-                                  identityReads: [BundleManifest.identityPath, ".assetpack/identity"])
-        try expectManifestInstall(try ZipAssetSource(path: host.apk, root: "assets"), original: original, scratch: scratch, as: "zip",
-                                  identityReads: [BundleManifest.identityPath, ".assetpack/identity"])
-    }
-
-    @Test("aapt's default ignore pattern drops a legacy bundle's .assetpack/: it still expands, by a walk",
-          arguments: AssetBackend.allCases)
-    func legacyBundleWithoutManifest(_ backend: AssetBackend) throws {
-        let scratch = try TemporaryDirectory("apk-legacy-default")
-        let original = try PackedAssets.build(in: scratch, legacy: true)
-        let stderr = try APKBuilder.build(assets: scratch.file("bundle"), to: scratch.file("app.apk"))
-        #expect(stderr.contains("skipping dir '.assetpack'"), "aapt said: \(stderr)")
-        let host = try HostAssetManager(apk: scratch.file("app.apk"), backend: backend)
-        let refused = #expect(throws: AssetPackError.self) { try NDKAssetSource(manager: host.manager, apkPath: nil) }
-        #expect(refused?.code == .invalidArgument)
-        let source = try NDKAssetSource(manager: host.manager, apkPath: host.apk)
-        #expect(source.listing == .centralDirectory(apk: host.apk))
-        let (result, tree) = try install(source, into: scratch, as: "ndk")
-        #expect(result.identity.hasPrefix("assetpack-1 tree "))
-        #expect(tree == original.withoutEmptyFolders, "\(tree.differences(from: original.withoutEmptyFolders))")
-    }
-
     @Test("The 2012 recipe: a big file pre-zipped beside plain files and folders, unzipped at first launch",
           arguments: AssetBackend.allCases)
     func recipe2012(_ backend: AssetBackend) throws {
@@ -176,22 +142,14 @@ struct APKExpansionTests {
 /// The APK test assets with a file large enough to be packed in blocks, built into a packed bundle by
 /// the package's packer (as `assetpack build` does) at `scratch/bundle`.
 enum PackedAssets {
-    /// Writes the tree, packs it, and returns the tree the bundle must expand to. `legacy`: the bundle's
-    /// bookkeeping folder is renamed to `.assetpack`, as bundles were built before `assetpack-meta`.
-    static func build(in scratch: TemporaryDirectory, legacy: Bool = false) throws -> FolderTree {
+    /// Writes the tree, packs it, and returns the tree the bundle must expand to.
+    static func build(in scratch: TemporaryDirectory) throws -> FolderTree {
         var tree = FolderTree.androidAssets
         var random = SeededRandom(seed: 7)
         tree.files["big/corpus.txt"] = random.text(9 << 20)  // over the 4 MiB block size: packed in blocks
         tree.folders.insert("big")
         try tree.write(to: scratch.file("source"))
-        // A legacy bundle predates pack archives (which live in the bookkeeping folder): small files plain.
-        var rules = PackingRules()
-        if legacy { rules.packMemberLimit = 0 }
-        _ = try Packer(options: BuildOptions(rules: rules)).build(source: scratch.file("source"), output: scratch.file("bundle"))
-        if legacy {
-            try FileManager.default.moveItem(atPath: scratch.file("bundle/" + BundleManifest.reservedDirectory),
-                                             toPath: scratch.file("bundle/" + BundleManifest.legacyReservedDirectory))
-        }
+        _ = try Packer(options: BuildOptions(rules: PackingRules())).build(source: scratch.file("source"), output: scratch.file("bundle"))
         return tree
     }
 

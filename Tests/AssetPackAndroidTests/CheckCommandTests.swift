@@ -62,7 +62,7 @@ struct CheckCommandTests {
         let json = try check(["--json", "app.apk"], in: scratch)
         #expect(json.status == 0)
         #expect(json.stdout == #"{"alignment":4,"bundles":[{"aligned":true,"alignedEntries":4,"archives":["assets/big/model.bin.zip","#
-                + #""assets/big/words.txt.zip"],"files":4,"layout":"apk","legacy":false,"manifest":"assets/assetpack-meta/manifest.json","#
+                + #""assets/big/words.txt.zip"],"files":4,"layout":"apk","manifest":"assets/assetpack-meta/manifest.json","#
                 + #""matches":true,"root":"assets","stored":true}],"command":"check","file":"\#(scratch.file("app.apk"))","ok":true,"problems":[],"schema":1}"# + "\n")
     }
 
@@ -150,16 +150,6 @@ struct CheckCommandTests {
         #expect(result.stderr == "assetpack: error: app.apk: 2 problems in 1 bundle\n")
     }
 
-    @Test func aLegacyBundleKeptByIgnoreAssetsIsCheckedUnderItsOldName() throws {
-        let scratch = try TemporaryDirectory("check-legacy")
-        let bundle = try bundle(scratch)
-        try FileManager.default.moveItem(atPath: bundle + "/assetpack-meta", toPath: bundle + "/.assetpack")
-        try APKBuilder.build(assets: bundle, to: scratch.file("app.apk"), options: .init(noCompress: [], ignoreAssets: APKBuilder.keepDotNames))
-        let result = try check(["app.apk"], in: scratch)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == Self.passing.replacingOccurrences(of: "bundle assets/:", with: "bundle assets/ (legacy .assetpack):"))
-    }
-
     @Test func anAppBundleZippedWithoutKeepingZipsStoredIsReported() throws {
         let scratch = try TemporaryDirectory("check-aab")
         try FileManager.default.createDirectory(atPath: scratch.file("aab/base/assets"), withIntermediateDirectories: true)
@@ -220,7 +210,7 @@ struct CheckCommandTests {
         let none = try check(["app.apk"], in: scratch)
         #expect(none.status == 1 && none.stdout.isEmpty)
         #expect(none.stderr == "assetpack: error: app.apk: holds no assetpack bundle "
-                + "(no assetpack-meta/manifest.json or .assetpack/manifest.json at any depth)\n")
+                + "(no assetpack-meta/manifest.json at any depth)\n")
         let folder = try check(["plain"], in: scratch)
         #expect(folder.status == 64 && folder.stdout.isEmpty)
         #expect(folder.stderr == "assetpack: error: plain: is a folder; check reads an APK, AAB, IPA or zip "

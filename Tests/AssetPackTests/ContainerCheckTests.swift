@@ -29,19 +29,19 @@ import TestSupport
         return path
     }
 
-    @Test func aGoodContainerPassesAndItsBundlesAreFoundAtAnyDepthUnderBothNames() throws {
+    @Test func aGoodContainerPassesAndItsBundlesAreFoundAtAnyDepth() throws {
         let scratch = try TemporaryDirectory("check-good")
         let files = try bundle(scratch).files
-        var legacy: [String: [UInt8]] = [:]
+        var hidden: [String: [UInt8]] = [:]
         for (path, bytes) in files {
-            legacy[path.hasPrefix(BundleManifest.reservedDirectory + "/") ? ".assetpack" + path.dropFirst(BundleManifest.reservedDirectory.count) : path] = bytes
+            hidden[path.hasPrefix(BundleManifest.reservedDirectory + "/") ? ".assetpack" + path.dropFirst(BundleManifest.reservedDirectory.count) : path] = bytes
         }
-        let path = try container(scratch.file("c.zip"), ["": files, "deep/er/old.bundle": legacy])
+        // A folder whose bookkeeping is under `.assetpack` (the install record's name) is no bundle.
+        let path = try container(scratch.file("c.zip"), ["": files, "deep/er/other.bundle": files, "deep/old.bundle": hidden])
         let check = try ContainerCheck(path: path)
         #expect(check.passed, "\(check.problems)")
-        #expect(check.bundles.map(\.root) == ["", "deep/er/old.bundle"])
-        #expect(check.bundles.map(\.manifest) == ["assetpack-meta/manifest.json", "deep/er/old.bundle/.assetpack/manifest.json"])
-        #expect(check.bundles.map(\.isLegacy) == [false, true])
+        #expect(check.bundles.map(\.root) == ["", "deep/er/other.bundle"])
+        #expect(check.bundles.map(\.manifest) == ["assetpack-meta/manifest.json", "deep/er/other.bundle/assetpack-meta/manifest.json"])
         #expect(check.bundles.map(\.layout) == [.zip, .zip])
         #expect(check.bundles[0].archives == ["big.bin.zip", "nested/deeper/x.bin.zip"])
         #expect(check.bundles[0].files == AssetTree.standard.files.count)
@@ -54,7 +54,7 @@ import TestSupport
         #expect(!check.passed && check.bundles.isEmpty)
         #expect(check.problems.map(\.kind) == [.noBundle])
         #expect(check.problems.first?.description == scratch.file("c.zip")
-                + ": holds no assetpack bundle (no assetpack-meta/manifest.json or .assetpack/manifest.json at any depth)")
+                + ": holds no assetpack bundle (no assetpack-meta/manifest.json at any depth)")
     }
 
     @Test func aDeflatedArchiveAndMisalignedDataAreReported() throws {

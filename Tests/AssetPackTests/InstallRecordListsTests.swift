@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 /// The record's lists (``InstallRecordLists``) past what they keep in memory go through temporary files
-/// of the record folder, removed once `installed.json` is written: the text is the same either way, and the
-/// same as a whole plan's record written straight from the plan.
+/// of the record folder, removed once `installed.json` is written: the text is the same either way.
 @Suite struct InstallRecordListsTests {
     @Test func aRecordLargerThanItsMemoryIsTheSameText() throws {
         let dir = try TemporaryDirectory("record-lists")
@@ -30,12 +29,6 @@ import TestSupport
         }
         #expect(texts[0] == texts[1])
         #expect(texts[0].count > 64 << 10)
-        // A whole plan's record, written straight from the plan, is the same text too.
-        let path = dir.file("tree-whole")
-        try mkdir(path)
-        try InstallRecordLists.write(plan, checksums: checksums, into: Descriptor(open(path, O_RDONLY | O_DIRECTORY), path: path),
-                                     source: nil, stamp: plan.stamp)
-        #expect(try fileBytes(path + "/.assetpack/installed.json") == texts[0])
         let read = try #require(InstallRecordReader.read(bytes: texts[1]))
         #expect(read.files.count == 1_500 && read.directories?.count == 16)
     }

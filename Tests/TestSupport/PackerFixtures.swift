@@ -17,7 +17,7 @@ package enum Node: Equatable, CustomStringConvertible {
 }
 
 /// Every path below `root` (relative, `/`-separated) and what is there. The bookkeeping folder at the top
-/// (`assetpack-meta`, or the legacy `.assetpack`) is left out when `skippingReserved`.
+/// (`assetpack-meta`, or an install's `.assetpack`) is left out when `skippingReserved`.
 package func snapshot(_ root: String, skippingReserved: Bool = true) throws -> [String: Node] {
     var result: [String: Node] = [:]
     func walk(_ relative: String) throws {

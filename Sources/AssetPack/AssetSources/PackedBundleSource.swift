@@ -4,7 +4,7 @@ import AssetPackZip
 /// ``BundleManifest/path`` of `base` describes it, whatever way each file is stored.
 ///
 /// - ``list(_:)`` gives the logical children: a file packed as `big.bin.zip` appears as `big.bin`, and the
-///   bookkeeping folder (`assetpack-meta`, or the legacy `.assetpack`) is hidden.
+///   bookkeeping folder (`assetpack-meta`) is hidden.
 /// - ``open(_:)`` of a packed file opens its archive — with random access when `base` can hand the archive
 ///   out that way (a file on disk, a stored entry of an APK), else forward-only with `ZipStreamReader`
 ///   over `base.open` — and returns the inner entry's stream. Every stream, plain or packed, is wrapped in

@@ -17,7 +17,7 @@ struct PackedBundleTree: Sendable {
     private var files: [Key: File] = [:]
     private var children: [Key: [String]] = [:]
 
-    /// Indexes `manifest`; entries under a bookkeeping folder (``BundleManifest/reservedDirectories``) are hidden.
+    /// Indexes `manifest`; entries under a reserved folder (`BundleManifest.isReservedName(_:)`) are hidden.
     /// - Parameter origin: where the manifest was read, for messages.
     init(_ manifest: BundleManifest, origin: String) throws(AssetPackError) {
         var names: [Key: Set<Key>] = [[]: []]

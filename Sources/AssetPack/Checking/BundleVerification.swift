@@ -16,7 +16,7 @@ import AssetPackZip
 public enum BundleVerification {
     /// What a verification read.
     public struct Summary: Sendable, Equatable {
-        /// Where the manifest was (`assetpack-meta/manifest.json`, or the legacy `.assetpack/manifest.json`).
+        /// Where the manifest was (`assetpack-meta/manifest.json`).
         public var manifest: String
         /// Files checked against the manifest.
         public var files: Int
@@ -45,8 +45,7 @@ public enum BundleVerification {
             (window) throws(AssetPackError) in try run.verifyFiles(of: window.plan)
         }
         guard var located = try BundleManifest.locate(in: base, into: windows) else {
-            throw AssetPackError(.notFound, "no bundle manifest at \(BundleManifest.path) (or the legacy "
-                                 + "\(BundleManifest.legacyReservedDirectory)/\(BundleManifest.manifestName))", path: base.name)
+            throw AssetPackError(.notFound, "no bundle manifest at \(BundleManifest.path)", path: base.name)
         }
         if windows.needsWholePlan {
             // Not laid out as the packer writes it, or names to compare across windows: planned whole.

@@ -49,15 +49,14 @@ struct BundleCheck {
         }
         let archives = packed.keys.sorted()
         for path in archives { checkArchive(path, holding: packed[path] ?? [], in: source) }
-        return ContainerCheck.Bundle(root: root, layout: layout, manifest: entryName(located.path), isLegacy: located.isLegacy, files: files.count,
+        return ContainerCheck.Bundle(root: root, layout: layout, manifest: entryName(located.path), files: files.count,
                                      archives: archives.map { entryName($0.string) }, alignedEntries: alignedEntries, problems: problems)
     }
 
     /// A bundle whose manifest cannot be read: that is its one problem.
     private func unreadable(_ message: String) -> ContainerCheck.Bundle {
-        let names = BundleManifest.reservedDirectories.map { entryName($0 + "/" + BundleManifest.manifestName) }
-        let manifest = names.first { archive.entry(named: $0) != nil } ?? names[0]
-        return ContainerCheck.Bundle(root: root, layout: layout, manifest: manifest, isLegacy: manifest != names[0], files: 0, archives: [],
+        let manifest = entryName(BundleManifest.path)
+        return ContainerCheck.Bundle(root: root, layout: layout, manifest: manifest, files: 0, archives: [],
                                      alignedEntries: 0, problems: [Problem(kind: .manifest, path: manifest, message: message)])
     }
 

@@ -5,8 +5,8 @@ import AssetPackZip
 /// archives stored (not deflated a second time), does stored data start at an aligned offset so it can be
 /// mapped in place, and is every file the manifest lists there with the size and CRC-32 it records.
 ///
-/// A bundle is found by its manifest at any depth: an entry `…/assetpack-meta/manifest.json` (or the legacy
-/// `…/.assetpack/manifest.json`) makes the folder above it a bundle (`assets/assets.bundle` in an APK,
+/// A bundle is found by its manifest at any depth: an entry `…/assetpack-meta/manifest.json` makes the folder
+/// above it a bundle (`assets/assets.bundle` in an APK,
 /// `base/assets/…` in an AAB, `Payload/App.app/…` in an IPA). Its manifest is read by the one manifest
 /// reader (``BundleManifest/locate(in:)``, identity checks included) through ``ZipAssetSource``, and its
 /// packing archives are opened as the expander opens them: in place when stored, spooled when not.
@@ -52,8 +52,6 @@ public struct ContainerCheck: Sendable {
         public let layout: Layout
         /// The manifest's entry name in the container.
         public let manifest: String
-        /// True when its bookkeeping folder has the legacy name `.assetpack`.
-        public let isLegacy: Bool
         /// Files its manifest lists (0 when the manifest could not be read).
         public let files: Int
         /// Its packing archives, as entry names of the container.
@@ -107,17 +105,15 @@ public struct ContainerCheck: Sendable {
         }
     }
 
-    /// The folders holding a manifest (new or legacy name), sorted by bytes.
+    /// The folders holding a manifest, sorted by bytes.
     static func bundleRoots(in archive: ZipArchive) -> [String] {
         var roots = Set<String>()
+        let tail = BundleManifest.path
         for entry in archive.entries where entry.kind == .file {
-            for directory in BundleManifest.reservedDirectories {
-                let tail = directory + "/" + BundleManifest.manifestName
-                if entry.name == tail {
-                    roots.insert("")
-                } else if entry.name.hasSuffix("/" + tail) {
-                    roots.insert(String(entry.name.dropLast(tail.utf8.count + 1)))
-                }
+            if entry.name == tail {
+                roots.insert("")
+            } else if entry.name.hasSuffix("/" + tail) {
+                roots.insert(String(entry.name.dropLast(tail.utf8.count + 1)))
             }
         }
         return roots.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -125,7 +121,6 @@ public struct ContainerCheck: Sendable {
 
     private static func noBundle(_ container: String) -> Problem {
         Problem(kind: .noBundle, path: container,
-                message: "holds no assetpack bundle (no \(BundleManifest.path) or \(BundleManifest.legacyReservedDirectory)/"
-                    + "\(BundleManifest.manifestName) at any depth)")
+                message: "holds no assetpack bundle (no \(BundleManifest.path) at any depth)")
     }
 }

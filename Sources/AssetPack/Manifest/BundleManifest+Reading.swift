@@ -11,8 +11,7 @@ extension BundleManifest {
     /// of manifests: the packed-bundle view, the planner, the packer's incremental build, the NDK source
     /// and the container check all use it (``locate(in:)``, ``locate(named:opening:)``).
     ///
-    /// The manifest is looked for under ``reservedDirectory`` first, then under
-    /// ``legacyReservedDirectory`` (bundles built before the new name). Checks: at most
+    /// The manifest is ``path`` (under ``reservedDirectory``). Checks: at most
     /// ``maxEncodedSize`` bytes; a known format, valid paths and complete file entries
     /// (``decode(_:origin:)``); an ``identity`` that matches the entries (``ContentIdentity``); and, when
     /// the same folder has the small `identity` file, that it holds the same identity.
@@ -21,17 +20,12 @@ extension BundleManifest {
         try locate(in: source)?.manifest
     }
 
-    /// A manifest read from a bundle, and which of the bookkeeping folders it was in.
+    /// A manifest read from a bundle.
     public struct Located: Sendable {
         /// The manifest, checked as ``BundleManifest/read(from:)`` checks it.
         public let manifest: BundleManifest
-        /// The bookkeeping folder it was in: ``BundleManifest/reservedDirectory`` or
-        /// ``BundleManifest/legacyReservedDirectory``.
-        public let directory: String
-        /// Its path in the bundle (`assetpack-meta/manifest.json` or `.assetpack/manifest.json`).
-        public var path: String { directory + "/" + BundleManifest.manifestName }
-        /// True when it was in the legacy `.assetpack` folder.
-        public var isLegacy: Bool { directory == BundleManifest.legacyReservedDirectory }
+        /// Its path in the bundle: ``BundleManifest/path``.
+        public var path: String { BundleManifest.path }
     }
 
     /// Reads the manifest of the bundle `source` as ``read(from:)`` does, and says where it was.
@@ -52,8 +46,8 @@ extension BundleManifest {
 
     /// Reads the manifest of a bundle that is not an ``AssetSource`` yet (Android's asset manager, before
     /// the tree is known) through `open`, which returns the stream of a bundle path or nil when there is
-    /// no such file; as ``read(from:)`` does: the new folder first, then the legacy one, the identity file
-    /// beside the manifest checked. `name` names the bundle in messages.
+    /// no such file; as ``read(from:)`` does, the identity file beside the manifest checked. `name` names the
+    /// bundle in messages.
     public static func locate(named name: String,
                               opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
         let list = ManifestEntryList()
@@ -66,24 +60,19 @@ extension BundleManifest {
     /// Its entries go to `sink`.
     private static func locate(named name: String, sizing: (String) -> UInt64?, into sink: any ManifestEntrySink,
                                opening open: (String) throws(AssetPackError) -> (any ByteStream)?) throws(AssetPackError) -> Located? {
-        for directory in reservedDirectories {
-            let manifestPath = directory + "/" + manifestName
-            guard let stream = try open(manifestPath) else { continue }
-            let origin = "\(name): \(manifestPath)"
-            let manifest = try read(stream, expected: sizing(manifestPath), origin: origin, into: sink) { () throws(AssetPackError) in
-                guard let again = try open(manifestPath) else {
-                    throw AssetPackError(.notFound, "the manifest disappeared while it was read", path: origin)
-                }
-                return again
+        guard let stream = try open(path) else { return nil }
+        let origin = "\(name): \(path)"
+        let manifest = try read(stream, expected: sizing(path), origin: origin, into: sink) { () throws(AssetPackError) in
+            guard let again = try open(path) else {
+                throw AssetPackError(.notFound, "the manifest disappeared while it was read", path: origin)
             }
-            let identityPath = directory + "/" + identityName
-            if let identity = try open(identityPath),
-               OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
-                throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
-            }
-            return Located(manifest: manifest, directory: directory)
+            return again
         }
-        return nil
+        if let identity = try open(identityPath),
+           OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
+            throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
+        }
+        return Located(manifest: manifest)
     }
 
     /// Reads the manifest from `stream` (a source that cannot be opened as an ``AssetSource`` yet, such as
@@ -136,17 +125,11 @@ extension BundleManifest {
         return manifest
     }
 
-    /// The identity in the bundle's small `identity` file (under ``reservedDirectory``, else under
-    /// ``legacyReservedDirectory``), or nil when `source` has none: all that the installer's up-to-date
-    /// check reads from a bundle.
+    /// The identity in the bundle's small `identity` file (``identityPath``), or nil when `source` has none:
+    /// all that the installer's up-to-date check reads from a bundle.
     static func readIdentity(from source: any AssetSource) throws(AssetPackError) -> String? {
-        for directory in reservedDirectories {
-            let path = directory + "/" + identityName
-            if let stream = try open(path, of: source) {
-                return OneLineFile.text(try readAll(stream, limit: OneLineFile.maxSize, origin: "\(source.name): \(path)"))
-            }
-        }
-        return nil
+        guard let stream = try open(identityPath, of: source) else { return nil }
+        return OneLineFile.text(try readAll(stream, limit: OneLineFile.maxSize, origin: "\(source.name): \(identityPath)"))
     }
 
     /// Throws `.manifest` when ``identity`` is not the ``ContentIdentity`` of ``entries``.

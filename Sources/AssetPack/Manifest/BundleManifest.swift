@@ -4,8 +4,7 @@ import AssetPackSystem
 /// tree (the app's original asset folder) and how each file is stored in the bundle, so the expander can
 /// plan without walking, report progress against known totals, check free space, and verify every byte.
 ///
-/// Everything under the bundle's bookkeeping folder (``reservedDirectory``, or ``legacyReservedDirectory``
-/// in a bundle built before it) belongs to assetpack and is never copied.
+/// Everything under the bundle's bookkeeping folder (``reservedDirectory``) belongs to assetpack and is never copied.
 ///
 /// **Why `assetpack-meta`.** A bundle travels through other tools' packaging, and each of them drops some
 /// names by default: aapt and AGP's `ignoreAssetsPattern` (`!.svn:!.git:!.ds_store:!*.scc:.*:<dir>_*:!CVS:
@@ -24,21 +23,20 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     /// A small file holding only ``identity``, so an up-to-date check reads a few bytes.
     public static let identityPath = "assetpack-meta/identity"
 
-    /// The bookkeeping folder of bundles built before ``reservedDirectory``: still read (after the new
-    /// name), never written. aapt's default ignore list drops it.
-    public static let legacyReservedDirectory = ".assetpack"
-    /// Both bookkeeping folders, in the order they are looked for: hidden from the logical tree at a
-    /// bundle's root.
-    public static let reservedDirectories = [reservedDirectory, legacyReservedDirectory]
+    /// The folder an install keeps its record in, at the top of a destination: a tree holding it is an
+    /// installed tree, never part of a bundle's content.
+    public static let installRecordDirectory = ".assetpack"
 
-    /// True when `name`, at the root of a bundle, is one of its bookkeeping folders.
+    /// True when `name`, at the root of a tree, is reserved: the bundle's bookkeeping folder
+    /// (``reservedDirectory``) or an install's record folder (``installRecordDirectory``). The packer refuses
+    /// a source that holds one at its top, and the installer never expands one from a source.
     public static func isReservedName(_ name: String) -> Bool {
-        name == reservedDirectory || name == legacyReservedDirectory
+        name == reservedDirectory || name == installRecordDirectory
     }
 
-    /// True when `name` (a path's first component, without a copy of it) is one of the bookkeeping folders.
+    /// True when `name` (a path's first component, without a copy of it) is reserved (``isReservedName(_:)``).
     package static func isReservedName(_ name: Substring) -> Bool {
-        name == reservedDirectory || name == legacyReservedDirectory
+        name == reservedDirectory || name == installRecordDirectory
     }
     /// The format version this code writes: 2 since manifests may carry SHA-256s (``Entry/sha256``,
     /// ``Storage/blockSHA256``) and the packed data's offset (``Storage/dataOffset``), whose identity is

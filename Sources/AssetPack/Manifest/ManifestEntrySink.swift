@@ -34,7 +34,7 @@ extension BundleManifest.Located {
     func with(entries: [BundleManifest.Entry]) -> BundleManifest.Located {
         var manifest = manifest
         manifest.entries = entries
-        return BundleManifest.Located(manifest: manifest, directory: directory)
+        return BundleManifest.Located(manifest: manifest)
     }
 }
 

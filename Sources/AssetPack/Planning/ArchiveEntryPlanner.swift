@@ -31,7 +31,7 @@ struct ArchiveEntryPlanner {
         var createsLinks: Bool
         /// `.zip` files are planned as unzipped into their folder, once every entry of this archive is in.
         var unpacksZips: Bool
-        /// The bookkeeping folders at the top (``BundleManifest/reservedDirectories``) are refused, as the
+        /// The reserved folders at the top (`BundleManifest.isReservedName(_:)`) are refused, as the
         /// planner of a walked tree refuses them (``SourceCheck/notBookkeeping(_:source:)``).
         var refusesBookkeeping: Bool
 

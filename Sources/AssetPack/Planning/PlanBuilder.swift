@@ -178,10 +178,8 @@ struct PlanBuilder {
     /// The prefix of the temporary names the installer writes under (reserved anywhere in a plan).
     static let temporaryPrefix = ".assetpack-tmp-"
 
-    /// The record folder at the top of a destination. It keeps the hidden name bundles had before
-    /// ``BundleManifest/reservedDirectory``: a destination is never packaged by another tool, and the
-    /// record of every install made so far stays where the up-to-date check looks.
-    static let recordDirectory = BundleManifest.legacyReservedDirectory
+    /// The record folder at the top of a destination (``BundleManifest/installRecordDirectory``).
+    static let recordDirectory = BundleManifest.installRecordDirectory
 
     /// Names beginning with ``recordDirectory`` at the top are assetpack's record; ``temporaryPrefix``
     /// anywhere is a temporary name the expander uses. `origin` and `source` are as in ``reservedName(_:origin:source:)``.

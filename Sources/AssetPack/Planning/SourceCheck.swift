@@ -35,7 +35,7 @@ enum SourceCheck {
     }
 
     /// Refuses `path` of a tree planned without a manifest when it lies in a bookkeeping folder at the top
-    /// (``BundleManifest/reservedDirectories``: `assetpack-meta`, the legacy `.assetpack`), as a nested
+    /// (`BundleManifest.isReservedName(_:)`: `assetpack-meta`, an install's `.assetpack`), as a nested
     /// archive's entry there is refused. A bundle is planned from its manifest, whose folder is rightly no
     /// part of its tree; without one the folder is no bundle's, and skipping it would drop its files without
     /// a word (`assetpack build` refuses such a folder at the top of what it packs, for the same reason).

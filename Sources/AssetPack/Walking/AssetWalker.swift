@@ -11,8 +11,8 @@
 /// ``AssetPath/maxDepth``. A name listed twice (byte for byte) is reported once; names that differ only
 /// in Unicode normalization or case are both reported.
 ///
-/// The bookkeeping folders ``BundleManifest/reservedDirectories`` (`assetpack-meta`, and the legacy
-/// `.assetpack`) at the root are skipped: they hold the bundle's own bookkeeping (manifest, identity),
+/// The reserved folders at the root (`BundleManifest.isReservedName(_:)`: a bundle's
+/// `assetpack-meta` and an install's `.assetpack`) are skipped: they hold assetpack's own bookkeeping,
 /// never app assets. Deeper folders of those names are ordinary assets. (The expander walks only sources
 /// without a manifest, where such a folder is no bundle's: it walks them too, and refuses them.)
 ///

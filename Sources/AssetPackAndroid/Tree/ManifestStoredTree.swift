@@ -3,7 +3,7 @@ import AssetPack
 /// The asset tree of a packed bundle as its manifest describes the bundle's storage: each plain file at
 /// its path (with the manifest's size and CRC-32), each packing archive once, the manifest's folders
 /// (empty ones included) and every folder above a stored file. The bundle's own bookkeeping folder
-/// (``BundleManifest/reservedDirectories``) is not listed; it is read by name.
+/// (`assetpack-meta`) is not listed; it is read by name.
 ///
 /// Nothing is listed through the NDK: this is how a bundle is walked on Android without the APK path.
 struct ManifestStoredTree: StoredTree {

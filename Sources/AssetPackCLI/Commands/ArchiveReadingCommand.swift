@@ -33,14 +33,9 @@ extension ArchiveReadingCommand {
 
 extension ArchiveReadingCommand {
     /// True when `folder` has a bundle manifest file where ``BundleManifest/locate(in:)`` looks for one
-    /// (`assetpack-meta/manifest.json`, or the legacy `.assetpack/manifest.json`); its contents are not read.
+    /// (`assetpack-meta/manifest.json`); its contents are not read.
     static func holdsManifest(_ folder: String) throws(AssetPackError) -> Bool {
-        let name = BundleManifest.path.split(separator: "/").last.map(String.init) ?? "manifest.json"
-        for directory in BundleManifest.reservedDirectories
-        where try io(FileSystem.status(folder + "/" + directory + "/" + name))?.kind == .file {
-            return true
-        }
-        return false
+        try io(FileSystem.status(folder + "/" + BundleManifest.path))?.kind == .file
     }
 
     /// The usage error for a folder without a bundle manifest: it exists, but this command reads bundles and zips.

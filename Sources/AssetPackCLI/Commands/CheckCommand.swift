@@ -12,9 +12,9 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check the packed bundles inside an APK, AAB, IPA or zip: archives stored, stored data aligned, files as the manifest records them.",
         discussion: """
-            Every folder holding assetpack-meta/manifest.json (or the legacy .assetpack/manifest.json) at any \
-            depth is a bundle. For each: its packed archives must be stored by the container, not compressed \
-            again (Gradle: noCompress += "zip"; aapt: -0 zip); the data of every stored file and archive must \
+            Every folder holding assetpack-meta/manifest.json at any depth is a bundle. For each: its packed \
+            archives must be stored by the container, not compressed again (Gradle: noCompress += "zip"; \
+            aapt: -0 zip); the data of every stored file and archive must \
             start at a multiple of 4 bytes (4096 with --page-align), so it can be mapped in place; and every \
             file the manifest lists must be there with the size and CRC-32 it records (from the container's \
             central directory, and for packed files from the archive's). Exits 1 on any problem.
@@ -57,8 +57,7 @@ enum CheckText {
         var out = ""
         for bundle in check.bundles {
             let place = bundle.root.isEmpty ? "at the top" : bundle.root + "/"
-            let legacy = bundle.isLegacy ? " (legacy .assetpack)" : ""
-            out += "\(check.container): bundle \(place)\(legacy): \(counted(bundle.files, "file")), "
+            out += "\(check.container): bundle \(place): \(counted(bundle.files, "file")), "
                 + "\(counted(bundle.archives.count, "packed archive"))\n"
             if !bundle.layout.checksStorage {
                 out += "  stored: not checked, an IPA is unpacked at install\n"
@@ -114,7 +113,6 @@ struct CheckReport: Encodable {
     /// A bundle; `stored` and `aligned` are left out where the layout does not check them.
     struct BundleRow: Encodable {
         var root, layout, manifest: String
-        var legacy: Bool
         var files: Int
         var archives: [String]
         var alignedEntries: Int
@@ -122,7 +120,7 @@ struct CheckReport: Encodable {
         var matches: Bool
 
         init(_ bundle: ContainerCheck.Bundle) {
-            (root, layout, manifest, legacy) = (bundle.root, bundle.layout.rawValue, bundle.manifest, bundle.isLegacy)
+            (root, layout, manifest) = (bundle.root, bundle.layout.rawValue, bundle.manifest)
             (files, archives, alignedEntries) = (bundle.files, bundle.archives, bundle.alignedEntries)
             stored = bundle.layout.checksStorage ? bundle.stored : nil
             aligned = bundle.layout.checksAlignment ? bundle.aligned : nil

@@ -5,8 +5,7 @@ import AssetPackZip
 /// Writes a bundle's `assetpack-meta/manifest.json` (deterministic JSON, see `BundleManifest`) and
 /// `assetpack-meta/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
 /// entries of a bundle archive. The folder's name survives the default ignore lists of aapt, AGP, SwiftPM
-/// and Xcode (`BundleManifest.reservedDirectory` says why); bundles built with the legacy `.assetpack`
-/// are still read, but never written.
+/// and Xcode (`BundleManifest.reservedDirectory` says why).
 public enum ManifestWriter {
     /// The generator recorded in every manifest this packer writes.
     public static let generator = "assetpack 0.1.0"

@@ -90,20 +90,15 @@ struct OutputLocation {
         return true
     }
 
-    /// True when the folder at `path` holds a manifest (`assetpack-meta/manifest.json`, or the legacy
-    /// `.assetpack/manifest.json`).
+    /// True when the folder at `path` holds a manifest (`assetpack-meta/manifest.json`).
     static func isBundleFolder(_ path: String) throws(AssetPackError) -> Bool {
-        for directory in BundleManifest.reservedDirectories
-        where try io(FileSystem.status(path + "/" + directory + "/manifest.json"))?.kind == .file {
-            return true
-        }
-        return false
+        try io(FileSystem.status(path + "/" + BundleManifest.path))?.kind == .file
     }
 
-    /// True when the file at `path` is a zip with a manifest entry (new or legacy name).
+    /// True when the file at `path` is a zip with a manifest entry.
     static func isBundleArchive(_ path: String) -> Bool {
         guard let archive = try? ZipArchive(path: path) else { return false }
-        return BundleManifest.reservedDirectories.contains { archive.entry(named: $0 + "/manifest.json") != nil }
+        return archive.entry(named: BundleManifest.path) != nil
     }
 
     // MARK: - Staging and committing

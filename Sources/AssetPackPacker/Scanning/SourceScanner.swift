@@ -26,8 +26,8 @@ public struct SourceItem: Sendable, Hashable {
 /// It refuses, with an error naming the path: a symlink (unless ``followSymlinks``; a followed link that
 /// dangles, loops back to a folder being walked, or points into `excluded` is refused too), a FIFO, socket
 /// or device, a name that is not valid UTF-8 or not a safe `AssetPath` component, a folder it cannot
-/// read, and a top-level `assetpack-meta` or `.assetpack` (the bookkeeping folders of bundles,
-/// `BundleManifest.reservedDirectories`).
+/// read, and a top-level `assetpack-meta` or `.assetpack` (a bundle's bookkeeping folder and an install's
+/// record folder, `BundleManifest.isReservedName(_:)`).
 ///
 /// What ``exclusions`` match is left out before any of those checks (an excluded folder is not entered).
 ///

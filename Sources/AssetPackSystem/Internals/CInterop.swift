@@ -19,8 +19,6 @@ internal enum CInterop {
     typealias Status = stat
     /// `struct statvfs`.
     typealias FileSystemStatus = statvfs
-    /// `pthread_mutex_t`.
-    typealias Mutex = pthread_mutex_t
     #if canImport(Darwin)
     /// What `opendir(3)` returns.
     typealias DirectoryStream = UnsafeMutablePointer<DIR>

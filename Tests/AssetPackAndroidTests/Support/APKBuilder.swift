@@ -18,8 +18,6 @@ enum APKBuilder {
         var aligned = true
     }
 
-    /// A pattern that keeps dot-names (a legacy bundle's `.assetpack/`) and drops only VCS folders.
-    static let keepDotNames = "!.svn:!.git"
 
     /// Packages the folder `assets` into the aligned APK `apk`; returns what aapt said on stderr (the
     /// names it skipped). Call `try ExternalTool.require(APKBuilder.aapt, APKBuilder.zipalign)` first.

@@ -1,12 +1,10 @@
 import AssetPackSystem
 
-/// The record of a staging tree (``InstallRecord``) as `installed.json`: written straight from a whole plan
-/// (``write(_:checksums:into:source:stamp:)``), or gathered a window of a plan at a time (``add(_:checksums:)``)
-/// and written once the tree is complete (``write(into:source:stamp:)``). Gathered, each of its three lists —
-/// folders, files, links — is kept as JSON text (``InstallRecordJSON``), in memory up to ``defaultMemoryLimit``
-/// bytes and beyond that in a temporary file of the record folder (``Spool``), so the record of a tree
-/// expanded a window at a time is written without its entries ever being all in hand. Both ways write the
-/// same lines (one function makes an item's line), in the same order.
+/// The record of a staging tree (``InstallRecord``) as `installed.json`: gathered a window of a plan at a time
+/// (``add(_:checksums:)``) and written once the tree is complete (``write(into:source:stamp:)``). Each of its
+/// three lists — folders, files, links — is kept as JSON text (``InstallRecordJSON``), in memory up to
+/// ``defaultMemoryLimit`` bytes and beyond that in a temporary file of the record folder (``Spool``), so the
+/// record of a tree is written without its entries ever being all in hand.
 final class InstallRecordLists {
     /// Bytes of a list's text kept in memory, by default, before it goes to its temporary file.
     static let defaultMemoryLimit = 1 << 20
@@ -40,32 +38,6 @@ final class InstallRecordLists {
                 Self.line(of: position, in: plan, checksums: checksums, to: &links.json)
                 try links.handOver(in: folder)
             }
-        }
-    }
-
-    /// Writes `installed.json` (and the source file) of a whole plan into the record folder of `tree`
-    /// straight from the plan, one pass over its items per list: nothing is gathered, so the record of a
-    /// plan in hand never costs memory or a temporary file.
-    static func write(_ plan: ExpansionPlan, checksums: ResultSlots<UInt32>, into tree: Descriptor, source: String?,
-                      stamp: String) throws(AssetPackError) {
-        try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
-            var json = InstallRecordJSON()
-            json.begin(directories: true)
-            for position in plan.items.indices where plan.items[position].kind == .directory {
-                line(of: position, in: plan, checksums: checksums, to: &json)
-                try json.handOver(to: emit)
-            }
-            json.beginFiles(afterDirectories: true)
-            for position in plan.items.indices where plan.items[position].kind == .file {
-                line(of: position, in: plan, checksums: checksums, to: &json)
-                try json.handOver(to: emit)
-            }
-            json.endFiles(format: InstallRecord.currentFormat, links: true)
-            for position in plan.items.indices where plan.items[position].kind == .symlink {
-                line(of: position, in: plan, checksums: checksums, to: &json)
-                try json.handOver(to: emit)
-            }
-            try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)
         }
     }
 

@@ -134,14 +134,6 @@ final class StagingFill: @unchecked Sendable {
         return handle.location.error(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", entry: name)
     }
 
-    /// Writes the contents of the finished tree's record (its files, folders and links, ``InstallRecord``)
-    /// into `tree`, before the tree is flushed; its stamp comes after (``InstallRecord/writeStamp(_:into:durable:)``).
-    /// Straight from the plan (``InstallRecordLists``), so the record of a million files is never held whole.
-    func writeRecordContents(into tree: Descriptor) throws(AssetPackError) {
-        try InstallRecordLists.write(plan, checksums: checksums, into: tree,
-                                     source: SourceFingerprint.of(source.storage, options: options), stamp: plan.stamp)
-    }
-
     /// Adds the plan's items, with the CRC-32s of the files written, to `lists`.
     func addToRecord(_ lists: InstallRecordLists) throws(AssetPackError) {
         try lists.add(plan, checksums: checksums)
