@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the library products (AssetPackZip, AssetPack, AssetPackPacker,
-# AssetPackAndroid) with swiftlang/swift-docc-plugin, and fails on any warning: an unresolved link, a link to
-# a symbol that is not public, a malformed article. A step of .ci/run.
+# Builds the DocC documentation of every library product (AssetPackZip, AssetPack, AssetPackPacker,
+# AssetPackRemote, AssetPackAndroid) with swiftlang/swift-docc-plugin, and fails on any warning: an unresolved
+# link, a link to a symbol that is not public, a malformed article. A step of .ci/run.
 #   bash Tools/generate-docs.sh            # archives in .build/plugins/Swift-DocC/outputs/<Target>.doccarchive
 #   bash Tools/generate-docs.sh --static   # for static hosting, in .build/docs/<Target>.doccarchive
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # Package.swift adds the docc plugin only then (it costs every clean build otherwise).
 export ASSETPACK_DOCC=1
 
-targets=(AssetPackZip AssetPack AssetPackPacker AssetPackAndroid)
+targets=(AssetPackZip AssetPack AssetPackPacker AssetPackRemote AssetPackAndroid)
 arguments=()
 for target in "${targets[@]}"; do arguments+=(--target "$target"); done
 if [ "${1:-}" = "--static" ]; then

@@ -120,14 +120,14 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Returns a copy with the archive path filled in when it was not known yet.
-    public func inArchive(_ path: String?) -> ZipError {
+    package func inArchive(_ path: String?) -> ZipError {
         var copy = self
         if copy.archive == nil { copy.archive = path }
         return copy
     }
 
     /// Returns a copy with the entry name filled in when it was not known yet.
-    public func forEntry(_ name: String?) -> ZipError {
+    package func forEntry(_ name: String?) -> ZipError {
         var copy = self
         if copy.entry == nil { copy.entry = name }
         return copy

@@ -1,4 +1,4 @@
-@testable import AssetPack
+import AssetPack
 import AssetPackZip
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import AssetPack
 import AssetPackZip
 import Foundation
-@testable import AssetPackPacker
+import AssetPackPacker
 
 /// What a tree holds at one path: a folder, or a file's bytes and executable bit.
 package enum Node: Equatable, CustomStringConvertible {

@@ -26,9 +26,9 @@ struct PackGroup: Sendable, Equatable {
 /// take the current one past the budget. Archives are named `assetpack-meta/packs/N.zip`, numbered from 1
 /// in walking order: inside the bookkeeping folder no source name can clash with them, and the logical
 /// tree (``BundleManifest/reservedDirectory`` is hidden) never shows them.
-enum PackGrouping {
+package enum PackGrouping {
     /// The folder of a bundle that holds its pack archives.
-    static let folder = BundleManifest.reservedDirectory + "/packs"
+    package static let folder = BundleManifest.reservedDirectory + "/packs"
 
     /// The packs for `files` (position in the plan, item), in walking order, each at most `budget`
     /// uncompressed bytes unless it holds a single file.

@@ -5,11 +5,11 @@ import AssetPack
 public enum BlockRanges {
     /// The byte ranges of `storage`'s blocks within its archive, in order, covering the entry's compressed data.
     /// - Parameters:
-    ///   - storage: a packed entry's storage from the manifest (``BundleManifest/Storage/blocks`` as the packer
+    ///   - storage: a packed entry's storage from the manifest (`BundleManifest/Storage/blocks` as the packer
     ///     records them: `[uncompressed offset, compressed offset]` pairs, the first `[0, 0]`); an entry without
     ///     blocks is one block.
     ///   - dataOffset: where the entry's compressed data starts in the archive file (after its local header).
-    /// - Throws: ``AssetPackError/Code/manifest`` when the storage is not packed, lacks its compressed size, or
+    /// - Throws: `AssetPackError/Code/manifest` when the storage is not packed, lacks its compressed size, or
     ///   its block offsets do not start at 0, increase, and stay inside the data.
     public static func of(_ storage: BundleManifest.Storage, dataOffset: UInt64) throws(AssetPackError) -> [Range<UInt64>] {
         guard storage.form == .packed, let size = storage.compressedSize else {

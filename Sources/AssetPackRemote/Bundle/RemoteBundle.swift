@@ -1,8 +1,8 @@
 import AssetPack
 import Foundation
 
-/// A bundle folder served over HTTP, as `assetpack build` writes it: ``BundleManifest/identityPath``,
-/// ``BundleManifest/path``, its signature ``ManifestSignature/path`` (all in the reserved folder), and the
+/// A bundle folder served over HTTP, as `assetpack build` writes it: `BundleManifest/identityPath`,
+/// `BundleManifest/path`, its signature ``ManifestSignature/path`` (all in the reserved folder), and the
 /// files and archives
 /// the manifest names, each at `ROOT/<bundle-relative path>`.
 public struct RemoteBundle: Sendable {
@@ -36,7 +36,7 @@ public struct RemoteBundle: Sendable {
     /// A manifest that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file
     /// that does not match its hash is: over plain HTTP a byte flipped or cut on the way looks like tampering.
     /// A refetch gives a server nothing it did not have; the check is the same every time.
-    /// - Throws: ``AssetPackError/Code/untrusted`` when the check fails, and the fetcher's errors.
+    /// - Throws: `AssetPackError/Code/untrusted` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
         var refetches = 0
         while true {

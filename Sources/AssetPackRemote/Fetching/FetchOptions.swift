@@ -23,7 +23,7 @@ public struct FetchOptions: Sendable {
     /// The defaults: https only, 30 s timeout, 4 requests at once of at most 2 MiB each, ``RetryPolicy/init()``.
     public init() {}
 
-    /// Throws ``AssetPackError/Code/invalidArgument`` unless `url` is `https://host/…`, or `http://host/…`
+    /// Throws `AssetPackError/Code/invalidArgument` unless `url` is `https://host/…`, or `http://host/…`
     /// when ``allowsPlainHTTP``.
     public func check(_ url: URL) throws(AssetPackError) {
         let scheme = url.scheme?.lowercased()
@@ -51,7 +51,7 @@ public struct FetchOptions: Sendable {
 ///
 /// Content that arrives complete but does not hash to the expected SHA-256 is fetched again from its start
 /// at most `maxMismatches` times (a byte flipped on the way); then it is a
-/// ``AssetPackError/Code/verification`` error, never accepted.
+/// `AssetPackError/Code/verification` error, never accepted.
 public struct RetryPolicy: Sendable {
     /// Failures in a row (without any byte received) before giving up.
     public var maxAttempts = 5

@@ -3,16 +3,19 @@ import Foundation
 
 /// Byte counts of downloads as they happen, shared by any number of concurrent fetches; safe from any thread.
 ///
-/// - ``received``: body bytes that crossed the network, including those discarded (skipped in a whole-file
+/// - ``Snapshot/received``: body bytes that crossed the network, including those discarded (skipped in a whole-file
 ///   answer to a range request, or thrown away when a download started over). Only grows.
-/// - ``completed``: bytes currently accepted into sinks; it goes back when a download starts over, so at the
+/// - ``Snapshot/completed``: bytes currently accepted into sinks; it goes back when a download starts over, so at the
 ///   end it is the sum of the items' lengths.
-/// - ``verified``: bytes of items whose SHA-256 checked out.
+/// - ``Snapshot/verified``: bytes of items whose SHA-256 checked out.
 public final class FetchProgress: @unchecked Sendable {
     /// The counts at one moment.
     public struct Snapshot: Sendable, Equatable {
+        /// Body bytes that crossed the network, discarded ones included. Only grows.
         public var received: UInt64 = 0
+        /// Bytes currently accepted into sinks.
         public var completed: UInt64 = 0
+        /// Bytes of items whose SHA-256 checked out.
         public var verified: UInt64 = 0
         /// Items verified.
         public var items = 0

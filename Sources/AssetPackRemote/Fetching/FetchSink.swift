@@ -13,7 +13,7 @@ public protocol FetchSink: AnyObject {
     /// Forgets everything written: the next ``write(_:)`` is the item's first byte again.
     func restart() throws(AssetPackError)
     /// Called once the item's last byte is in (and matched ``FetchItem/sha256`` when the item has one): throws
-    /// ``AssetPackError/Code/verification`` when the bytes do not check out, and the fetcher then fetches the
+    /// `AssetPackError/Code/verification` when the bytes do not check out, and the fetcher then fetches the
     /// item again from its start, as after a hash mismatch. The default accepts them.
     func complete() throws(AssetPackError)
 }

@@ -6,8 +6,9 @@ extension RemoteFetcher {
     /// manifest's signature) into memory, whole, retried like any fetch (each try from the start).
     ///
     /// Nothing vouches for these bytes: check them (``ManifestTrust``) before using them.
-    /// - Parameter limit: the most bytes accepted; a longer resource is a ``AssetPackError/Code/limitExceeded``
-    ///   error.
+    /// - Parameters:
+    ///   - url: the resource (`https://`, or `http://` with ``FetchOptions/allowsPlainHTTP``).
+    ///   - limit: the most bytes accepted; a longer resource is a `AssetPackError/Code/limitExceeded` error.
     public func fetchBytes(_ url: URL, limit: Int) async throws(AssetPackError) -> [UInt8] {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)

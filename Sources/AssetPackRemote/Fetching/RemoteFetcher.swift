@@ -12,12 +12,12 @@ import Foundation
 ///   taken, and the transfer stopped; memory stays bounded.
 /// - **Failures**: connection refused or dropped, timeouts, 408/429/5xx and bodies shorter than announced are
 ///   retried with backoff under ``FetchOptions/retry``; a complete item that does not match its hash is fetched
-///   again a bounded number of times and then is a ``AssetPackError/Code/verification`` error.
+///   again a bounded number of times and then is a `AssetPackError/Code/verification` error.
 /// - **Concurrency**: any number of fetches may run at once; at most ``FetchOptions/maxConcurrentRequests``
 ///   requests are in flight (a fetch waiting to retry holds none).
 /// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
 ///
-/// Every error is an ``AssetPackError`` naming the URL (``AssetPackError/path``) and the reason.
+/// Every error is an `AssetPackError` naming the URL (`AssetPackError/path`) and the reason.
 public final class RemoteFetcher: Sendable {
     /// How requests are made and retried.
     public let options: FetchOptions
@@ -35,7 +35,7 @@ public final class RemoteFetcher: Sendable {
 
     /// Downloads `item` into `sink` and verifies it.
     /// - Returns: once every byte is in the sink and their SHA-256 is the item's.
-    /// - Throws: ``AssetPackError`` with the URL as its path: `verification` (hash mismatch after refetching, a
+    /// - Throws: `AssetPackError` with the URL as its path: `verification` (hash mismatch after refetching, a
     ///   file that changed on the server), `notFound` (404/410), `io` (network failures and 5xx after retries,
     ///   other HTTP statuses), `invalidArgument` (a URL or redirect that is not allowed), `cancelled`, and the
     ///   sink's own errors.
@@ -66,6 +66,8 @@ public final class RemoteFetcher: Sendable {
     /// Downloads several items at once (at most ``FetchOptions/maxConcurrentRequests`` requests in flight);
     /// at the first failure the others are cancelled and that failure is thrown.
     /// - Parameters:
+    ///   - items: what to download.
+    ///   - progress: byte counts of all the downloads together, when given.
     ///   - sink: makes the sink of item `index` when its download starts.
     ///   - verified: called once item `index` is verified, with its sink (close it, record it as done).
     /// - Returns: the results in the order of `items`.

@@ -63,7 +63,7 @@ struct RetryBudget {
     }
 
     /// `error` as the fetch ends with it: the tries noted, and a failure of the network or the server
-    /// (`io` while retrying) reported as ``AssetPackError/Code/network``.
+    /// (`io` while retrying) reported as `AssetPackError/Code/network`.
     private func givingUp(_ error: AssetPackError) -> AssetPackError {
         var error = error
         if error.code == .io { error.code = .network }

@@ -28,7 +28,7 @@ extension RemoteBundle {
     ///   - progress: bytes written and files done, as `AssetInstaller.install(progress:)` reports them.
     ///   - network: bytes that crossed the network, when given.
     ///   - log: what was reused, resumed or thrown away (`InstallEvent`).
-    /// - Throws: ``AssetPackError`` naming the URL or file and the reason: `untrusted` (signature or pin),
+    /// - Throws: `AssetPackError` naming the URL or file and the reason: `untrusted` (signature or pin),
     ///   `network` (the server out of reach after the retries), `verification` (bytes that never matched the
     ///   manifest, e.g. a bundle replaced on the server during the install), `manifest`, `not-found`, and the
     ///   installer's own errors; the destination keeps its previous complete tree.

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Every range of one stored file is asked for with `If-Range` carrying the entity tag that file had when it
 /// was first fetched, so blocks of a file that changed on the server meanwhile come back whole (200) from the
-/// new version, fail their SHA-256, and end in a ``AssetPackError/Code/verification`` error: never a file
+/// new version, fail their SHA-256, and end in a `AssetPackError/Code/verification` error: never a file
 /// spliced from two versions.
 final class RemoteBundleDelivery: BundleDelivery {
     let bundle: RemoteBundle

@@ -6,9 +6,9 @@ import Foundation
 /// tests may put anything behind this protocol (the package's own tests use the real one, against a real
 /// server and a fault-injecting proxy).
 ///
-/// Errors are ``AssetPackError``s, classified by code:
-/// - ``AssetPackError/Code/io``: worth retrying (connection refused or dropped, timeout, reader too slow);
-/// - ``AssetPackError/Code/cancelled``: the task was cancelled;
+/// Errors are `AssetPackError`s, classified by code:
+/// - `AssetPackError/Code/io`: worth retrying (connection refused or dropped, timeout, reader too slow);
+/// - `AssetPackError/Code/cancelled`: the task was cancelled;
 /// - anything else (`invalidArgument` for a URL or redirect refused, `verification` for a TLS peer that is not
 ///   trusted) ends the fetch at once.
 /// An HTTP error status is not an error here: it is a response, which the fetcher judges.
@@ -19,7 +19,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// The body of a response, read in order. Memory stays bounded: an implementation buffers at most a fixed
-/// amount ahead of the reader (and fails with a retryable ``AssetPackError/Code/io`` error past it).
+/// amount ahead of the reader (and fails with a retryable `AssetPackError/Code/io` error past it).
 public protocol HTTPBody: AnyObject, Sendable {
     /// The next bytes, or nil at the end of a complete body. Throws when the body ends early (connection lost),
     /// when no bytes came within the request's timeout, or when the task is cancelled.

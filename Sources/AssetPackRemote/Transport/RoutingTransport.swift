@@ -13,8 +13,10 @@ public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
     public let proxySettings: ProxySettings
     private let session: LazySession
 
-    /// A router whose two transports keep up to `maximumConnectionsPerHost` connections to a host.
-    /// - Parameter environment: where the proxy variables are read (the process's environment by default).
+    /// A router over the two transports.
+    /// - Parameters:
+    ///   - maximumConnectionsPerHost: how many connections each transport keeps open to one host.
+    ///   - environment: where the proxy variables are read (the process's environment by default).
     public init(maximumConnectionsPerHost: Int = 8, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let session = LazySession(maximumConnectionsPerHost: maximumConnectionsPerHost)
         self.session = session

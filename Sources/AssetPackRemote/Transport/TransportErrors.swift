@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// How URLSession's errors become ``AssetPackError``s, classified as ``HTTPTransport`` documents.
+/// How URLSession's errors become `AssetPackError`s, classified as ``HTTPTransport`` documents.
 enum TransportErrors {
     /// `error` from a task for `url`: retryable ones as `io`, TLS trust as `verification`, bad URLs as
     /// `invalidArgument`, cancellation as `cancelled`.

@@ -28,7 +28,9 @@ public struct SigningKey: Sendable {
     }
 
     /// The key in a private key file's text.
-    /// - Parameter origin: where the text came from, for messages.
+    /// - Parameters:
+    ///   - text: the file's text, as ``keyFile`` writes it.
+    ///   - origin: where the text came from, for messages.
     public init(keyFile text: String, origin: String? = nil) throws(AssetPackError) {
         let file = try KeyFile.parse(text, header: Self.header, count: 32, what: "assetpack private key file",
                                      code: .invalidArgument, origin: origin)

@@ -37,7 +37,7 @@ public struct ManifestSignature: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// Parses a signature file; a malformed one is an ``AssetPackError/Code/untrusted`` error.
+    /// Parses a signature file; a malformed one is an `AssetPackError/Code/untrusted` error.
     public init(fileBytes: [UInt8], origin: String? = nil) throws(AssetPackError) {
         let file = try KeyFile.parse(String(decoding: fileBytes, as: UTF8.self), header: Self.header, fields: ["key"],
                                      count: 64, what: "manifest signature file", code: .untrusted, origin: origin)

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Why a signature is better than a pin: the pin must change with every bundle (the app must learn it from
 /// somewhere it already trusts), while one public key, built into the app, vouches for every later bundle.
-/// Why the pin is the manifest file's SHA-256 and not ``BundleManifest/identity``: the identity hashes paths,
+/// Why the pin is the manifest file's SHA-256 and not `BundleManifest/identity`: the identity hashes paths,
 /// sizes and CRC-32s, and a CRC-32 is not a security check (content with any CRC-32 is easy to make).
 public struct ManifestTrust: Sendable {
     /// Keys any one of which may sign the manifest; empty when no signature is required.
@@ -44,8 +44,8 @@ public struct ManifestTrust: Sendable {
     ///   - manifest: the manifest file's bytes, as fetched.
     ///   - signature: the signature file's bytes; nil when there is none (the server answered 404).
     ///   - origin: where the manifest came from (a URL), for messages.
-    /// - Throws: ``AssetPackError/Code/untrusted`` for a missing, malformed, unknown-key or invalid signature
-    ///   and for a pin mismatch; ``AssetPackError/Code/invalidArgument`` for a policy that checks nothing.
+    /// - Throws: `AssetPackError/Code/untrusted` for a missing, malformed, unknown-key or invalid signature
+    ///   and for a pin mismatch; `AssetPackError/Code/invalidArgument` for a policy that checks nothing.
     public func verify(manifest: [UInt8], signature: [UInt8]?, origin: String) throws(AssetPackError) -> VerifiedManifest {
         let digest = ContentHash.of(manifest)
         guard acceptsAnything || requiresSignature || pinnedSHA256 != nil else {
@@ -92,14 +92,14 @@ public struct VerifiedManifest: Sendable {
     /// The key whose signature checked out, when one was required.
     public let signer: PublicKey?
 
-    /// Parses the manifest and checks that its ``BundleManifest/identity`` is the one of its entries.
+    /// Parses the manifest and checks that its `BundleManifest/identity` is the one of its entries.
     public func decode(origin: String) throws(AssetPackError) -> BundleManifest {
         let manifest = try BundleManifest.decode(bytes, origin: origin)
         try Self.checkIdentity(of: manifest, origin: origin)
         return manifest
     }
 
-    /// Throws `.manifest` unless `manifest`'s ``BundleManifest/identity`` is the one of its entries.
+    /// Throws `.manifest` unless `manifest`'s `BundleManifest/identity` is the one of its entries.
     static func checkIdentity(of manifest: BundleManifest, origin: String) throws(AssetPackError) {
         let computed = ContentIdentity.of(manifest.entries)
         guard computed == manifest.identity else {

@@ -11,11 +11,11 @@
 /// let deflater = try BlockDeflater(level: 6)
 /// let compressed = try deflater.deflate(bytes)           // a whole raw deflate stream
 /// ```
-public final class BlockDeflater {
+package final class BlockDeflater {
     /// The deflate level 1–9.
-    public let level: Int
+    package let level: Int
     /// Whether segments that look incompressible are stored instead of compressed.
-    public let storesNoise: Bool
+    package let storesNoise: Bool
     private let deflater: Deflater
     private var currentLevel: Int
     /// A segment of input read by the streaming variant.
@@ -26,7 +26,7 @@ public final class BlockDeflater {
 
     /// A compressor at `level` 1–9.
     /// - Throws: ``ZipError/Code/invalidArgument`` for another level; `.zlib` when zlib cannot start.
-    public init(level: Int, storesNoise: Bool = true) throws(ZipError) {
+    package init(level: Int, storesNoise: Bool = true) throws(ZipError) {
         guard (1...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 1–9") }
         self.level = level
         self.storesNoise = storesNoise
@@ -38,7 +38,7 @@ public final class BlockDeflater {
 
     /// Room enough for the compressed form of `count` input bytes, whatever they are: zlib's conservative
     /// bound (an eighth and a sixty-fourth more) plus the block ends of stored segments.
-    public static func capacity(for count: Int) -> Int {
+    package static func capacity(for count: Int) -> Int {
         count + (count + 7) / 8 + (count + 63) / 64 + 64 + 32 * (count / segmentSize + 1)
     }
 
@@ -46,7 +46,7 @@ public final class BlockDeflater {
     /// `final`, else a block ended with a full flush (byte-aligned, nothing refers back past it) that
     /// more pieces may follow.
     /// - Returns: the compressed bytes.
-    public func deflate(_ input: UnsafeRawBufferPointer, final: Bool = true) throws(ZipError) -> [UInt8] {
+    package func deflate(_ input: UnsafeRawBufferPointer, final: Bool = true) throws(ZipError) -> [UInt8] {
         var failure: ZipError?
         let output = [UInt8](unsafeUninitializedCapacity: Self.capacity(for: input.count)) { buffer, count in
             do throws(ZipError) {
@@ -63,7 +63,7 @@ public final class BlockDeflater {
     /// Compresses `input` as one independent piece into `output`, which must hold at least
     /// ``capacity(for:)`` bytes; returns how many it wrote.
     /// - Throws: ``ZipError/Code/invalidArgument`` when `output` is smaller or `input` is 4 GiB or more.
-    public func deflate(_ input: UnsafeRawBufferPointer, final: Bool = true,
+    package func deflate(_ input: UnsafeRawBufferPointer, final: Bool = true,
                         into output: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         try compress(count: input.count, final: final, into: output) { (start, length) throws(ZipError) in
             UnsafeRawBufferPointer(rebasing: input[start..<(start + length)])
@@ -74,7 +74,7 @@ public final class BlockDeflater {
     /// ``capacity(for:)`` bytes); returns how many it wrote. `read` is called with a buffer of up to 64 KiB
     /// to fill completely, again and again until `count` bytes were delivered: a piece of any size
     /// costs 64 KiB of input memory.
-    public func deflate(count: Int, final: Bool = true, into output: UnsafeMutableRawBufferPointer,
+    package func deflate(count: Int, final: Bool = true, into output: UnsafeMutableRawBufferPointer,
                         reading read: (UnsafeMutableRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Int {
         try compress(count: count, final: final, into: output) { (_, length) throws(ZipError) in
             let segment = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<length])
@@ -121,7 +121,7 @@ public final class BlockDeflater {
 
 extension BlockDeflater {
     /// Compresses `input` as one piece, as the variant taking a buffer pointer does.
-    public func deflate(_ input: [UInt8], final: Bool = true) throws(ZipError) -> [UInt8] {
+    package func deflate(_ input: [UInt8], final: Bool = true) throws(ZipError) -> [UInt8] {
         try input.withRawBytes { (raw) throws(ZipError) -> [UInt8] in try deflate(raw, final: final) }
     }
 }

@@ -35,7 +35,7 @@ public struct CRC32: Sendable, Hashable {
     }
 
     /// The CRC-32 of the concatenation A+B from the CRC of A, the CRC of B and B's length (zlib's `crc32_combine`).
-    public static func combine(_ first: UInt32, _ second: UInt32, secondLength: UInt64) -> UInt32 {
+    package static func combine(_ first: UInt32, _ second: UInt32, secondLength: UInt64) -> UInt32 {
         UInt32(truncatingIfNeeded: crc32_combine(UInt(first), UInt(second), Int(secondLength)))
     }
 }

@@ -18,22 +18,22 @@
 /// let deflater = try ParallelDeflater(level: 6, jobs: 4)
 /// let result = try deflater.compress(FileSource(path: "huge.bin")) { bytes in try sink.write(bytes) }
 /// ```
-public struct ParallelDeflater: Sendable {
+package struct ParallelDeflater: Sendable {
     /// 4 MiB: large enough that the restarted window costs nothing measurable, small enough for many blocks.
-    public static let defaultBlockSize = 4 << 20
+    package static let defaultBlockSize = 4 << 20
     /// The smallest block size accepted: 64 KiB.
-    public static let minimumBlockSize = 64 << 10
+    package static let minimumBlockSize = 64 << 10
 
     /// The deflate level 1–9.
-    public let level: Int
+    package let level: Int
     /// Bytes of input per block.
-    public let blockSize: Int
+    package let blockSize: Int
     /// Blocks compressed at once (threads, the calling thread included).
-    public let jobs: Int
+    package let jobs: Int
 
     /// A compressor at `level` 1–9 with blocks of `blockSize` bytes (64 KiB to 1 GiB) on up to `jobs` threads.
     /// - Throws: ``ZipError/Code/invalidArgument`` for a level or block size out of range.
-    public init(level: Int = 6, blockSize: Int = ParallelDeflater.defaultBlockSize, jobs: Int = 1) throws(ZipError) {
+    package init(level: Int = 6, blockSize: Int = ParallelDeflater.defaultBlockSize, jobs: Int = 1) throws(ZipError) {
         guard (1...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 1–9") }
         guard (Self.minimumBlockSize...(1 << 30)).contains(blockSize) else {
             throw ZipError(.invalidArgument, "deflate block size \(blockSize) is not 64 KiB to 1 GiB")
@@ -44,19 +44,19 @@ public struct ParallelDeflater: Sendable {
     }
 
     /// What one ``compress(_:range:into:)`` call produced.
-    public struct Output: Sendable, Hashable {
+    package struct Output: Sendable, Hashable {
         /// CRC-32 of the input.
-        public var crc32: UInt32
+        package var crc32: UInt32
         /// Bytes of input.
-        public var uncompressedSize: UInt64
+        package var uncompressedSize: UInt64
         /// Bytes of deflate data handed to the sink.
-        public var compressedSize: UInt64
+        package var compressedSize: UInt64
         /// Where each block starts.
-        public var index: DeflateBlockIndex
+        package var index: DeflateBlockIndex
     }
 
     /// The number of blocks `size` bytes make (at least one: empty data is one empty final block).
-    public func blockCount(for size: UInt64) -> Int {
+    package func blockCount(for size: UInt64) -> Int {
         max(1, Int((size + UInt64(blockSize) - 1) / UInt64(blockSize)))
     }
 
@@ -64,7 +64,7 @@ public struct ParallelDeflater: Sendable {
     /// `write` in order, a block at a time, on the calling thread.
     /// - Throws: ``ZipError``: `.truncated` when the source ends before the range does, what `write` or a
     ///   read throws, `.zlib` when zlib fails.
-    public func compress(_ source: any RandomAccessSource, range: Range<UInt64>? = nil,
+    package func compress(_ source: any RandomAccessSource, range: Range<UInt64>? = nil,
                          into write: (UnsafeRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Output {
         let range = range ?? 0..<source.size
         let count = blockCount(for: UInt64(range.count))

@@ -9,42 +9,42 @@
 ///
 /// An index read from elsewhere is a claim, not a fact: ``spans(uncompressedSize:compressedSize:)``
 /// checks it against the entry's sizes before any byte is read with it.
-public struct DeflateBlockIndex: Sendable, Hashable {
+package struct DeflateBlockIndex: Sendable, Hashable {
     /// Where one block starts.
-    public struct Block: Sendable, Hashable {
+    package struct Block: Sendable, Hashable {
         /// Offset of the block's first byte in the uncompressed data.
-        public var uncompressedOffset: UInt64
+        package var uncompressedOffset: UInt64
         /// Offset of the block's first byte in the entry's compressed data.
-        public var compressedOffset: UInt64
+        package var compressedOffset: UInt64
 
         /// A block starting at these offsets.
-        public init(uncompressedOffset: UInt64, compressedOffset: UInt64) {
+        package init(uncompressedOffset: UInt64, compressedOffset: UInt64) {
             self.uncompressedOffset = uncompressedOffset
             self.compressedOffset = compressedOffset
         }
     }
 
     /// One checked block: its byte ranges in the compressed and the uncompressed data.
-    public struct Span: Sendable, Hashable {
+    package struct Span: Sendable, Hashable {
         /// The block's compressed bytes, relative to the entry's data.
-        public var compressed: Range<UInt64>
+        package var compressed: Range<UInt64>
         /// The bytes it inflates to, relative to the start of the file.
-        public var uncompressed: Range<UInt64>
+        package var uncompressed: Range<UInt64>
         /// True for the block that ends the deflate stream.
-        public var isLast: Bool
+        package var isLast: Bool
     }
 
     /// The blocks in order.
-    public var blocks: [Block]
+    package var blocks: [Block]
 
     /// An index of `blocks`.
-    public init(_ blocks: [Block]) {
+    package init(_ blocks: [Block]) {
         self.blocks = blocks
     }
 
     /// An index from `[uncompressed offset, compressed offset]` pairs, the form a bundle manifest stores.
     /// - Throws: ``ZipError/Code/format`` when a pair does not hold exactly two numbers.
-    public init(pairs: [[UInt64]]) throws(ZipError) {
+    package init(pairs: [[UInt64]]) throws(ZipError) {
         var blocks: [Block] = []
         blocks.reserveCapacity(pairs.count)
         for (number, pair) in pairs.enumerated() {
@@ -57,7 +57,7 @@ public struct DeflateBlockIndex: Sendable, Hashable {
     }
 
     /// The index as `[uncompressed offset, compressed offset]` pairs.
-    public var pairs: [[UInt64]] { blocks.map { [$0.uncompressedOffset, $0.compressedOffset] } }
+    package var pairs: [[UInt64]] { blocks.map { [$0.uncompressedOffset, $0.compressedOffset] } }
 
     /// Checks the index against an entry of `uncompressedSize` bytes stored in `compressedSize` bytes and
     /// returns each block's ranges. The first block must start at (0, 0); both offsets must grow strictly
@@ -65,7 +65,7 @@ public struct DeflateBlockIndex: Sendable, Hashable {
     /// bytes of its flush marker.
     /// - Throws: ``ZipError/Code/format`` naming the first offending block.
     /// - Complexity: O(n) in the number of blocks.
-    public func spans(uncompressedSize: UInt64, compressedSize: UInt64) throws(ZipError) -> [Span] {
+    package func spans(uncompressedSize: UInt64, compressedSize: UInt64) throws(ZipError) -> [Span] {
         guard let first = blocks.first, first == Block(uncompressedOffset: 0, compressedOffset: 0) else {
             throw ZipError(.format, "block index does not start with a block at offset 0")
         }

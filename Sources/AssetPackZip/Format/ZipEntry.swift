@@ -37,7 +37,7 @@ public struct ZipEntry: Sendable, Hashable {
     /// Where the entry's local header starts in the archive (already corrected for a prefix).
     public let localHeaderOffset: UInt64
     /// Where the entry's central header starts in the archive (for error messages).
-    public let centralHeaderOffset: UInt64
+    package let centralHeaderOffset: UInt64
     /// "Version made by" (APPNOTE 4.4.2): the high byte is the host system (3 = Unix).
     public let versionMadeBy: UInt16
     /// External file attributes: on Unix hosts the high 16 bits are `st_mode`.
@@ -67,13 +67,13 @@ public struct ZipEntry: Sendable, Hashable {
     }
 
     /// True when the stored name's bytes are exactly ``name``'s UTF-8 (no CP437 decoding, no Unicode Path field).
-    public var nameIsRawBytes: Bool { differentRawName == nil }
+    package var nameIsRawBytes: Bool { differentRawName == nil }
 
     /// How many bytes the stored name has.
-    public var rawNameCount: Int { differentRawName?.count ?? name.utf8.count }
+    package var rawNameCount: Int { differentRawName?.count ?? name.utf8.count }
 
     /// True when `bytes` are the stored name's bytes, compared without making ``rawName``.
-    public func hasRawName(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package func hasRawName(_ bytes: ArraySlice<UInt8>) -> Bool {
         if let differentRawName { return differentRawName[...] == bytes }
         var text = name
         return text.withUTF8 { own in
@@ -126,7 +126,7 @@ public struct ZipEntry: Sendable, Hashable {
 extension ZipEntry {
     /// Refuses what the readers cannot decode: encryption, patched data, methods other than stored and deflate.
     /// - Throws: ``ZipError`` at the local header: `.encrypted`, `.unsupportedFeature` or `.unsupportedMethod`.
-    public func checkReadable() throws(ZipError) {
+    package func checkReadable() throws(ZipError) {
         func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
             ZipError(code, message, offset: localHeaderOffset)
         }

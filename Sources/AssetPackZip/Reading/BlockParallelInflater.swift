@@ -16,25 +16,25 @@ import AssetPackSystem
 /// let inflater = try BlockParallelInflater(archive: archive, entry: entry, index: index)
 /// let crc = try inflater.inflate(into: fd, path: "out/huge.bin", jobs: 4)
 /// ```
-public struct BlockParallelInflater: Sendable {
+package struct BlockParallelInflater: Sendable {
     /// Where the archive's bytes come from.
-    public let source: any RandomAccessSource
+    package let source: any RandomAccessSource
     /// The entry's compressed data in ``source``.
-    public let dataRange: Range<UInt64>
+    package let dataRange: Range<UInt64>
     /// Bytes the entry inflates to.
-    public let uncompressedSize: UInt64
+    package let uncompressedSize: UInt64
     /// The CRC-32 the inflated bytes must have.
-    public let crc32: UInt32
+    package let crc32: UInt32
     /// The entry's name, for messages.
-    public let entryName: String
+    package let entryName: String
     /// The checked blocks.
-    public let spans: [DeflateBlockIndex.Span]
+    package let spans: [DeflateBlockIndex.Span]
 
     /// An inflater for `entry` of `archive` with the block index `index`.
     /// - Throws: ``ZipError`` naming the entry: `.unsupportedMethod` unless it is deflated, `.encrypted`,
     ///   `.format` for an index that does not fit the entry, `.limitExceeded` when its sizes pass the
     ///   archive's ratio limit, and what reading the local header throws.
-    public init(archive: ZipArchive, entry: ZipEntry, index: DeflateBlockIndex) throws(ZipError) {
+    package init(archive: ZipArchive, entry: ZipEntry, index: DeflateBlockIndex) throws(ZipError) {
         do throws(ZipError) {
             try entry.checkReadable()
             guard entry.method == .deflate else {
@@ -51,7 +51,7 @@ public struct BlockParallelInflater: Sendable {
     /// An inflater for the deflate data at `dataRange` of `source`, which must inflate to
     /// `uncompressedSize` bytes with CRC-32 `crc32`.
     /// - Throws: ``ZipError/Code/format`` when `index` does not fit those sizes or the range lies outside the source.
-    public init(source: any RandomAccessSource, dataRange: Range<UInt64>, uncompressedSize: UInt64, crc32: UInt32,
+    package init(source: any RandomAccessSource, dataRange: Range<UInt64>, uncompressedSize: UInt64, crc32: UInt32,
                 index: DeflateBlockIndex, entryName: String) throws(ZipError) {
         guard dataRange.upperBound <= source.size else {
             throw ZipError(.truncated, "archive ends inside the entry's data", archive: source.name, entry: entryName)
@@ -84,7 +84,7 @@ public struct BlockParallelInflater: Sendable {
     /// - Throws: ``ZipError`` naming the entry: `.corruptData`, `.sizeMismatch`, `.format` or `.truncated`
     ///   for a block that does not decode as the index says, `.checksum` for a CRC-32 mismatch, `.io` when
     ///   reading or writing fails (naming `path`).
-    public func inflate(into descriptor: Int32, path: String, jobs: Int, keeping kept: Set<Int> = [],
+    package func inflate(into descriptor: Int32, path: String, jobs: Int, keeping kept: Set<Int> = [],
                         blockWritten: @Sendable (Int) -> Void = { _ in },
                         progress: @Sendable (UInt64) -> Bool = { _ in true }) throws(ZipError) -> UInt32 {
         var crc: UInt32 = 0

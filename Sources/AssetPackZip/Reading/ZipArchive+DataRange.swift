@@ -17,7 +17,7 @@ extension ZipArchive {
     /// sizes. For an entry that is never opened, a directory above all: `unzip -t` refuses a directory entry
     /// whose local header is broken, and so must a reader that trusts the central directory's name for it.
     /// - Throws: ``ZipError`` naming the entry: `.format`, `.headerMismatch`, `.overlap`, `.truncated`.
-    public func checkLocalHeader(of entry: ZipEntry) throws(ZipError) {
+    package func checkLocalHeader(of entry: ZipEntry) throws(ZipError) {
         _ = try dataRange(of: entry)
     }
 }

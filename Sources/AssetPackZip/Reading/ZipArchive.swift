@@ -21,11 +21,11 @@ public final class ZipArchive: Sendable {
     /// The archive comment's raw bytes.
     public let comment: [UInt8]
     /// Bytes in front of the archive that its offsets do not count (a self-extractor stub), or 0.
-    public let prefixLength: UInt64
+    package let prefixLength: UInt64
     /// The limits this archive was opened with; readers apply the ratio limit.
     public let limits: ZipLimits
     /// Where the central directory starts.
-    public let centralDirectoryOffset: UInt64
+    package let centralDirectoryOffset: UInt64
     /// How many entries the archive holds.
     public let entryCount: Int
     private let location: CentralDirectoryLocation
@@ -96,7 +96,7 @@ public final class ZipArchive: Sendable {
     /// than once, the entry found may be a later one than ``entry(named:)``'s: check its size and CRC-32
     /// against what you expect, as a reader does anyway.
     /// - Complexity: O(1) on average.
-    public func entry(named name: String, after previous: Int) -> ZipEntry? {
+    package func entry(named name: String, after previous: Int) -> ZipEntry? {
         guard store.isLoaded else { return entry(named: name) }
         let entries = store.held
         let next = previous &+ 1
@@ -199,9 +199,8 @@ public final class ZipArchive: Sendable {
 
     /// Reads `entry` to its end through ``open(_:bufferSize:)``, which checks its local header against the
     /// central one, then its size and CRC-32; a directory entry, which has no data, has its local header
-    /// checked all the same (``checkLocalHeader(of:)``). An entry whose declared sizes pass the ratio limit
-    /// is refused before it is read (``ZipLimits/checkDeclaredRatio(of:)``), as expanding it is. Returns
-    /// the number of bytes checked.
+    /// checked all the same. An entry whose declared sizes pass ``ZipLimits/maxCompressionRatio`` is refused
+    /// before it is read, as expanding it is. Returns the number of bytes checked.
     /// - Throws: ``ZipError`` naming the entry, as ``open(_:bufferSize:)`` and its reads do.
     @discardableResult
     public func verify(_ entry: ZipEntry) throws(ZipError) -> UInt64 {

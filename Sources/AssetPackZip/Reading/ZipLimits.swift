@@ -56,7 +56,7 @@ extension ZipLimits {
     /// ``maxCompressionRatio`` (output below ``ratioGraceSize`` is never judged). The readers check it as
     /// they inflate; a caller may check an entry's declared sizes before reading any byte.
     /// - Throws: ``ZipError/Code/limitExceeded`` naming the limit.
-    public func checkRatio(output: UInt64, input: UInt64) throws(ZipError) {
+    package func checkRatio(output: UInt64, input: UInt64) throws(ZipError) {
         guard let ratio = maxCompressionRatio, output > ratioGraceSize else { return }
         if Double(output) > ratio * Double(max(input, 1)) {
             throw ZipError(.limitExceeded, "compression ratio exceeds the limit of \(Int(ratio)):1")
@@ -68,7 +68,7 @@ extension ZipLimits {
     /// since declared sizes can lie). `verify`, the block-parallel inflater and AssetPack's planning
     /// check it, so an entry that declares a bomb is refused as one whoever meets it first.
     /// - Throws: ``ZipError/Code/limitExceeded`` naming both sizes and the limit (no archive or entry yet).
-    public func checkDeclaredRatio(of entry: ZipEntry) throws(ZipError) {
+    package func checkDeclaredRatio(of entry: ZipEntry) throws(ZipError) {
         do throws(ZipError) { try checkRatio(output: entry.uncompressedSize, input: entry.compressedSize) } catch {
             throw ZipError(.limitExceeded, "declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, "
                            + "past the compression-ratio limit of \(Int(maxCompressionRatio ?? 0)):1 (ZipLimits.maxCompressionRatio)")

@@ -7,7 +7,7 @@ extension ZipWriter {
     /// - Throws: ``ZipError`` naming the entry: `.truncated` when the source is shorter than its size,
     ///   `.invalidArgument` for a duplicate or empty name, `.io` when reading or writing fails.
     @discardableResult
-    public func addFile(_ name: String, from source: any RandomAccessSource, deflater: ParallelDeflater,
+    package func addFile(_ name: String, from source: any RandomAccessSource, deflater: ParallelDeflater,
                         permissions: UInt32 = 0o644, modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
         let spec = EntrySpec(name: name, method: .deflate, mode: 0o100000 | normalized(permissions, directory: false),
                              modified: modified, dosDirectory: false, level: deflater.level)
@@ -31,7 +31,7 @@ extension ZipWriter {
     /// - Throws: ``ZipError`` naming the entry: `.invalidArgument` for a duplicate or empty name, an
     ///   unsupported method, or stored data whose length is not `uncompressedSize`; `.io` when writing fails.
     @discardableResult
-    public func addPrecompressed(_ name: String, method: CompressionMethod, crc32: UInt32, uncompressedSize: UInt64,
+    package func addPrecompressed(_ name: String, method: CompressionMethod, crc32: UInt32, uncompressedSize: UInt64,
                                  compressedData: UnsafeRawBufferPointer, permissions: UInt32 = 0o644,
                                  modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
         try addPrecompressed(name, method: method, crc32: crc32, uncompressedSize: uncompressedSize,
@@ -43,7 +43,7 @@ extension ZipWriter {
     /// Adds an entry whose data, already compressed with `method`, is read from `compressedData` to its end
     /// (a temporary file, say); otherwise as the variant that takes the bytes in a buffer.
     @discardableResult
-    public func addPrecompressed(_ name: String, method: CompressionMethod, crc32: UInt32, uncompressedSize: UInt64,
+    package func addPrecompressed(_ name: String, method: CompressionMethod, crc32: UInt32, uncompressedSize: UInt64,
                                  compressedData: any ByteStream, permissions: UInt32 = 0o644,
                                  modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
         try addPrecompressed(name, method: method, crc32: crc32, uncompressedSize: uncompressedSize,

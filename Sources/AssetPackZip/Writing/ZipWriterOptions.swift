@@ -60,5 +60,5 @@ public struct WrittenEntry: Sendable, Hashable {
     public var dataOffset: UInt64
     /// Where the independent deflate blocks start, for an entry written by a ``ParallelDeflater``
     /// (``ZipWriter/addFile(_:from:deflater:permissions:modified:)``); nil otherwise.
-    public var blocks: DeflateBlockIndex? = nil
+    package var blocks: DeflateBlockIndex? = nil
 }

@@ -8,7 +8,7 @@ import Foundation
 /// Each ``next()`` returns at most ``SocketHTTPTransport/chunkSize`` bytes, received straight from the
 /// socket, waiting at most the request's timeout for them. A body read to its end hands its connection back
 /// to the pool when the server keeps it open; a body cancelled, failed or cut short closes it. Ending early
-/// is a retryable ``AssetPackError/Code/io`` error naming the URL and how far the body got.
+/// is a retryable `AssetPackError/Code/io` error naming the URL and how far the body got.
 final class SocketBody: HTTPBody, @unchecked Sendable {
     private enum State {
         case length(remaining: UInt64)

@@ -15,7 +15,7 @@ import Foundation
 /// timeout on connecting, on the head and on each body read, cancellation, and redirects (301, 302, 303,
 /// 307, 308; at most ``maximumRedirects``) to `http://` targets when the request allows plain HTTP. An
 /// `https://` target goes to the `secure` transport given (TLS is URLSession's job). A connection dropped
-/// mid-body is a retryable ``AssetPackError/Code/io`` error naming the URL; a head that is not HTTP/1.x or
+/// mid-body is a retryable `AssetPackError/Code/io` error naming the URL; a head that is not HTTP/1.x or
 /// longer than ``maximumHeadBytes`` is one too, with the reason.
 ///
 /// It speaks to the server directly: use ``RoutingTransport`` (the default), which sends requests through

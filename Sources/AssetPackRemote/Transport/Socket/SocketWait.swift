@@ -19,7 +19,7 @@ struct SocketWait {
     let timeout: Duration
     /// What a timeout waited for (`response`, `further bytes of the body`, `connection`).
     let what: String
-    /// True when the reader gave up (a cancelled body): the wait ends with ``AssetPackError/Code/cancelled``.
+    /// True when the reader gave up (a cancelled body): the wait ends with `AssetPackError/Code/cancelled`.
     var isAbandoned: @Sendable () -> Bool = { false }
 
     /// A wait of at most `timeout` from now.
@@ -54,7 +54,7 @@ struct SocketWait {
     }
 }
 
-/// The socket client's failures as ``AssetPackError``s, classified as ``HTTPTransport`` documents.
+/// The socket client's failures as `AssetPackError`s, classified as ``HTTPTransport`` documents.
 enum SocketFailure {
     /// A failed system call on the connection to `url`: retryable (`io`), with the call and errno as its cause.
     static func error(_ error: SystemError, url: URL) -> AssetPackError {
