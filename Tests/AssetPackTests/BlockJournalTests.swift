@@ -20,6 +20,19 @@ import TestSupport
         #expect(try BlockJournal.open(for: "level.bin", in: folder) == nil)
     }
 
+    /// A journal that has another name (a hard link planted in its place) is never opened, and a new journal
+    /// replaces the name without writing into the file it shared.
+    @Test func aHardLinkedJournalIsNeverWrittenThrough() throws {
+        let scratch = try TemporaryDirectory("block-journal-link")
+        let folder = try Descriptor.directory(scratch.path)
+        try writeBytes([9, 9, 9], to: scratch.file("victim"))
+        #expect(link(scratch.file("victim"), scratch.file(BlockJournal.name(for: "level.bin"))) == 0)
+        #expect(try BlockJournal.open(for: "level.bin", in: folder) == nil)
+        try BlockJournal.create(for: "level.bin", in: folder).record(0)
+        #expect(try fileBytes(scratch.file("victim")) == [9, 9, 9])
+        #expect(try BlockJournal.open(for: "level.bin", in: folder)?.writtenBlocks(count: 2) == [0])
+    }
+
     /// A data file may have a 255-byte name; its journal's name must still be a valid file name.
     @Test func theLongestNamesGetAJournalToo() throws {
         let scratch = try TemporaryDirectory("block-journal-long")

@@ -113,14 +113,19 @@ struct InstallRecord: Codable, Sendable {
         return trimmed(bytes)
     }
 
-    /// The stamp of the tree at `path`, read with one `open` and one `read` (the up-to-date check).
+    /// The stamp of the tree at `path` (the up-to-date check), or nil. The record folder and the stamp are
+    /// opened without following a link: a record that is a link to a copy elsewhere proves nothing.
     static func stamp(atPath path: String) -> String? {
-        SmallFiles.read(path: path + "/" + StagingNames.recordDirectory + "/" + StagingNames.stampFile, limit: 4096).map(trimmed)
+        guard let tree = try? Descriptor.directory(path) else { return nil }
+        return stamp(of: tree)
     }
 
-    /// The source fingerprint and stamp recorded in the tree at `path` (`"<fingerprint> <stamp>"`), or nil.
+    /// The source fingerprint and stamp recorded in the tree at `path` (`"<fingerprint> <stamp>"`), or nil;
+    /// read as ``stamp(atPath:)`` reads the stamp.
     static func sourceFingerprint(atPath path: String) -> String? {
-        SmallFiles.read(path: path + "/" + StagingNames.recordDirectory + "/" + StagingNames.sourceFile, limit: 4096).map(trimmed)
+        guard let tree = try? Descriptor.directory(path), let folder = try? tree.directory(StagingNames.recordDirectory),
+              let bytes = try? SmallFiles.read(StagingNames.sourceFile, in: folder, limit: 4096) else { return nil }
+        return trimmed(bytes)
     }
 
     private static func trimmed(_ bytes: [UInt8]) -> String { OneLineFile.text(bytes) }

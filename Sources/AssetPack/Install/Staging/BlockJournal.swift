@@ -35,11 +35,15 @@ final class BlockJournal: Sendable {
         return BlockJournal(file: try io(folder.createFile(journal, readable: true)))
     }
 
-    /// The journal of `name` in `folder`, opened to go on recording, or nil when there is none.
+    /// The journal of `name` in `folder`, opened to go on recording, or nil when there is none that this
+    /// program can have made: a regular file with no other name (a hard link planted there would make the
+    /// journal's writes land in a file elsewhere).
     static func open(for name: String, in folder: Descriptor) throws(AssetPackError) -> BlockJournal? {
         let journal = Self.name(for: name)
-        guard let status = try io(folder.status(journal)), status.kind == .file else { return nil }
-        return BlockJournal(file: try io(folder.openFile(journal, .readWrite)))
+        guard let status = try io(folder.status(journal)), status.kind == .file, status.links == 1 else { return nil }
+        let file = try io(folder.openFile(journal, [.readWrite, .nonBlocking]))
+        guard let opened = try? file.status(), opened.kind == .file, opened.links == 1, opened.inode == status.inode else { return nil }
+        return BlockJournal(file: file)
     }
 
     /// The blocks recorded as written, below `count` (the entry's number of blocks).

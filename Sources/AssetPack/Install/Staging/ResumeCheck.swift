@@ -6,10 +6,9 @@ import AssetPackZip
 ///
 /// A file is kept only when it is a regular file with no other name (a link count of 1: a hard link planted
 /// in staging would let whoever owns its other name change the asset), of the planned size and permissions,
-/// and its CRC-32, read once more, is the planned one when the plan knows it (a crash could have left it
-/// half-written, and a crash of the whole machine could have lost unflushed data). A file whose CRC the plan
-/// does not know is created with no permission bits and gets its planned ones only once complete
-/// (``FileMaterializer``). A block-indexed file left unfinished beside its ``BlockJournal`` is kept as
+/// and its CRC-32, read once more, is the planned one (a crash could have left it half-written, a crash of the
+/// whole machine could have lost unflushed data, and anyone could have changed it since). When the plan does
+/// not know a file's CRC (a plain file of a folder source), the source file is read for it. A block-indexed file left unfinished beside its ``BlockJournal`` is kept as
 /// partial, with the blocks its journal records: the fill continues it (and checks those blocks again).
 /// Everything else at a planned path is removed before the window is written.
 final class ResumeCheck {
@@ -28,6 +27,13 @@ final class ResumeCheck {
     /// A check of the staging tree `root`.
     init(root: Descriptor) { self.root = root }
 
+    /// The CRC-32 the file `item` of `plan` must have: the plan's, or its source file's, read.
+    private static func expectedCRC(of item: ExpansionItem, in plan: ExpansionPlan) throws(AssetPackError) -> UInt32 {
+        if let crc = item.crc32 { return crc }
+        let (stream, origin) = try ItemSource.open(item, in: plan.source)
+        return try StreamMeasure.measure(stream, name: origin.description).crc32
+    }
+
     /// Checks the entries at the paths of `plan` (one window); removes those that cannot be used.
     func check(_ plan: ExpansionPlan) throws(AssetPackError) -> Outcome {
         let cursor = DirectoryCursor(root: root)
@@ -40,14 +46,15 @@ final class ResumeCheck {
             switch (item.kind, status.kind) {
             case (.directory, .directory):
                 continue
-            case (.file, .file) where status.links == 1:
-                if let blocks = item.blocks, let journal = try BlockJournal.open(for: item.path.name, in: folder),
+            case (.file, .file) where status.links == 1 && status.permissions == item.permissions:
+                // A partial file is never longer than planned: trailing bytes would survive its completion.
+                if let blocks = item.blocks, status.size <= item.size, let journal = try BlockJournal.open(for: item.path.name, in: folder),
                    case let written = try journal.writtenBlocks(count: blocks.pairs.count), !written.isEmpty {
                     outcome.partial[position] = written
                     continue
                 }
-                if status.size == item.size, status.permissions == item.permissions,
-                   let crc = try checksum(item.path.name, in: folder), item.crc32 == nil || item.crc32 == crc {
+                if status.size == item.size, let crc = try checksum(item.path.name, in: folder),
+                   try crc == Self.expectedCRC(of: item, in: plan) {
                     outcome.kept[position] = crc
                     continue
                 }

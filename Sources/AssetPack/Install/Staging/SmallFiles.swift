@@ -28,15 +28,10 @@ enum SmallFiles {
     /// The contents of `name` in `directory`, or nil when it does not exist (or is not a regular file).
     static func read(_ name: String, in directory: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8]? {
         guard let status = try io(directory.status(name)), status.kind == .file else { return nil }
-        let file = try io(directory.openFile(name))
+        // Non-blocking: a FIFO put in its place after the look never hangs the open.
+        let file = try io(directory.openFile(name, .nonBlocking))
+        guard try io(file.status()).kind == .file else { return nil }
         return try readAll(file, limit: limit)
-    }
-
-    /// The contents of the file at `path` (the caller's own path), or nil when it cannot be opened.
-    /// The up-to-date check uses this: one `open`, one `read`.
-    static func read(path: String, limit: Int) -> [UInt8]? {
-        guard let fd = try? FileDescriptor.open(path, .noFollow) else { return nil }
-        return try? readAll(Descriptor(fd, path: path), limit: limit)
     }
 
     private static func readAll(_ file: Descriptor, limit: Int) throws(AssetPackError) -> [UInt8] {

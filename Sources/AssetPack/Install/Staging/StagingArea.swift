@@ -5,13 +5,13 @@ import Foundation
 /// the same file system so that it can be switched in with one rename. Its `.assetpack/staging` marker
 /// says what is being built (the stamp, or for an archive the fingerprint of its central directory:
 /// `InstallPlanning.marker`), so a later call can tell what it finds there:
-/// - the stamp file equals the wanted stamp: a complete tree that only needs switching in;
-/// - the marker equals the wanted marker: an interrupted build of the same source, to resume (``ResumeCheck``
-///   checks every file in it again);
+/// - the marker equals the wanted marker, or the stamp file the wanted stamp (a tree completed but never
+///   switched in): an interrupted build of the same source, resumed — nothing left there is trusted, every
+///   file in it is checked against the plan again (``ResumeCheck``);
 /// - anything else (another bundle, a previous tree left after a switch): removed and started afresh.
 enum StagingArea {
     /// What was found.
-    enum State { case fresh, resumable, complete }
+    enum State { case fresh, resumable }
 
     /// Opens (creating when needed) the staging tree `name` in `parent` for a tree marked `marker` whose
     /// stamp is `stamp` (nil when not known yet); `discarded` is called with the path of a staging tree that
@@ -21,8 +21,11 @@ enum StagingArea {
         if let status = try io(parent.status(name)) {
             if status.kind == .directory {
                 let tree = try io(parent.directory(name))
-                if let stamp, InstallRecord.stamp(of: tree) == stamp { return (tree, .complete) }
                 if marker(of: tree) == wanted { return (tree, .resumable) }
+                if let stamp, InstallRecord.stamp(of: tree) == stamp {
+                    try mark(tree, wanted)
+                    return (tree, .resumable)
+                }
             }
             try discard(name, in: parent, discarded: discarded)
         }
@@ -36,10 +39,15 @@ enum StagingArea {
             throw AssetPackError(failure)
         }
         try io(tree.fd.setPermissions(PermissionPolicy.defaultDirectory, path: tree.path))
-        let record = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
-        // Never flushed: a marker lost to a power loss only makes the next call start this tree afresh.
-        try SmallFiles.write(Array((wanted + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record, durable: false)
+        try mark(tree, wanted)
         return (tree, .fresh)
+    }
+
+    /// Writes `marker` into the staging tree's record folder (made when missing). Never flushed: a marker lost
+    /// to a power loss only makes the next call start the tree afresh.
+    private static func mark(_ tree: Descriptor, _ marker: String) throws(AssetPackError) {
+        let record = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
+        try SmallFiles.write(Array((marker + "\n").utf8), to: StagingNames.stagingMarkerFile, in: record, durable: false)
     }
 
     /// Removes the staging tree `name` of `parent` and calls `discarded` with its path.

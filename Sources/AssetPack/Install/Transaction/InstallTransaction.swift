@@ -80,20 +80,14 @@ struct InstallTransaction {
         do {
             // The removal's thread is joined before the switch, which needs the aside name.
             try WorkerThreads.withHelpers(retired == nil ? 0 : 1, helper: { _ in retired?.run() }) { () throws(AssetPackError) in
-                if state == .complete {
-                    // Completed by an earlier call, which may not have flushed it.
-                    if durable && !Self.wasFlushed(staging) { try io(staging.fd.syncFileSystem(path: staging.path)) }
-                    filled = WindowState(upgrade: nil, resume: nil)
-                } else {
-                    filled = try fill(staging, planning: planning, resuming: state == .resumable, current: complete ? current : nil)
-                }
+                filled = try fill(staging, planning: planning, resuming: state == .resumable, current: complete ? current : nil)
                 if filled != nil { try commit(staging) }
             }
             try retired?.check()
             guard let filled else { return nil }
             try switchIn()
             progress.enter(.done)
-            return result(filled, stamp: filled.stamp ?? planning.stamp ?? "")
+            return result(filled, stamp: filled.stamp ?? "")
         } catch {
             FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: createdStaging)
             throw error
@@ -130,7 +124,7 @@ struct InstallTransaction {
     /// the source needs a whole plan. `current`: the complete installed tree, whose unchanged files are linked.
     private func fill(_ staging: Descriptor, planning: InstallPlanning, resuming: Bool,
                       current: Descriptor?) throws(AssetPackError) -> WindowState? {
-        if resuming { try forgetFlush(of: staging) }
+        if resuming { try forgetCompletion(of: staging) }
         let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordedFiles.read(of: $0) ?? RecordedFiles(),
                                                           wasFlushed: Self.wasFlushed($0)) }
         let state = WindowState(upgrade: upgrade, resume: resuming ? ResumeCheck(root: staging) : nil)
@@ -221,10 +215,11 @@ struct InstallTransaction {
         try SmallFiles.write([], to: StagingNames.flushedMarkerFile, in: folder, durable: false)
     }
 
-    /// Removes the flushed marker an interrupted durable call may have left in a staging tree this call resumes:
-    /// what this call writes is flushed only if it is durable.
-    private func forgetFlush(of staging: Descriptor) throws(AssetPackError) {
+    /// Removes the stamp and the flushed marker an earlier call may have left in a staging tree this call
+    /// resumes: the tree is complete, and on the device, only once this call has checked and written it.
+    private func forgetCompletion(of staging: Descriptor) throws(AssetPackError) {
         guard let folder = try io(staging.existingDirectory(at: [StagingNames.recordDirectory])) else { return }
+        try io(folder.remove(StagingNames.stampFile))
         try io(folder.remove(StagingNames.flushedMarkerFile))
     }
 

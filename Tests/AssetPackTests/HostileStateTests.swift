@@ -1,0 +1,156 @@
+import AssetPack
+import AssetPackSystem
+import Foundation
+import Testing
+import TestSupport
+
+/// What an earlier run, another process or a careless user left around an install is never trusted: a
+/// staging tree is resumed only file by file after each file is checked again, nothing is written through a
+/// planted hard link, and a record reached through a link proves nothing. Each case keeps a decoy folder
+/// beside the destination that must not change.
+@Suite struct HostileStateTests {
+    /// Twelve files of a few KB and one of 300 KB, in folders.
+    static let tree: AssetTree = {
+        var random = SeededRandom(seed: 29)
+        var files: [String: [UInt8]] = ["large.bin": random.bytes(300_000)]
+        for index in 0..<12 { files["d\(index % 3)/f\(index).txt"] = random.text(2_000 + index) }
+        return AssetTree(files: files)
+    }()
+
+    /// A scratch folder with the source tree in `src` and a decoy folder `decoy` holding `victim.txt` (the
+    /// bytes of `d0/f0.txt`) and `other.txt`.
+    struct Stage {
+        let dir: TemporaryDirectory
+        var source: String { dir.file("src") }
+        var destination: String { dir.file("out/assets") }
+        var staging: String { dir.file("out/.assets.assetpack-staging") }
+        var decoy: String { dir.file("decoy") }
+
+        init(_ label: String) throws {
+            dir = try TemporaryDirectory(label)
+            try HostileStateTests.tree.write(to: dir.file("src"))
+            try mkdir(dir.file("decoy"))
+            try writeBytes(HostileStateTests.tree.files["d0/f0.txt"]!, to: dir.file("decoy/victim.txt"))
+            try writeBytes(Array("not the asset".utf8), to: dir.file("decoy/other.txt"))
+            try mkdir(dir.file("out"))
+        }
+
+        /// Every file of the decoy folder with its bytes, mode and link count.
+        func decoyState() throws -> [String: String] {
+            var state: [String: String] = [:]
+            for name in folderNames(decoy) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: decoy + "/" + name)
+                state[name] = "\(try fileBytes(decoy + "/" + name)) \(attributes[.posixPermissions] ?? 0)"
+            }
+            return state
+        }
+
+        func installer(_ options: ExpansionOptions = ExpansionOptions(jobs: 1)) throws -> AssetInstaller {
+            try AssetInstaller(source: DirectorySource(root: source), destination: destination, options: options)
+        }
+
+        /// An install of the tree cancelled after `files` files: its staging tree is left.
+        func interrupt(after files: Int) throws {
+            let cancellation = ExpansionCancellation()
+            let error = #expect(throws: AssetPackError.self) {
+                try installer().installSynchronously(progress: { if $0.filesWritten >= files { cancellation.cancel() } },
+                                                     cancellation: cancellation)
+            }
+            #expect(error?.code == .cancelled)
+            #expect(FileManager.default.fileExists(atPath: staging))
+        }
+
+        /// The files the interrupted install wrote, relative to the staging tree.
+        func written() -> [String] {
+            ((try? FileManager.default.subpathsOfDirectory(atPath: staging)) ?? []).filter {
+                !$0.hasPrefix(".assetpack") && HostileStateTests.tree.files[$0] != nil
+            }.sorted()
+        }
+
+        /// The installed tree is exactly the source, every file with one name and its planned mode, and
+        /// nothing of assetpack's is left beside it.
+        func expectExactTree(sourceLocation: SourceLocation = #_sourceLocation) throws {
+            #expect(DiskTree.read(destination) == DiskTree(HostileStateTests.tree), sourceLocation: sourceLocation)
+            for path in HostileStateTests.tree.files.keys {
+                var info = stat()
+                #expect(lstat(destination + "/" + path, &info) == 0, sourceLocation: sourceLocation)
+                #expect(info.st_nlink == 1, "\(path) has \(info.st_nlink) names", sourceLocation: sourceLocation)
+                #expect(info.st_mode & 0o7777 == 0o644, "\(path) has mode \(String(info.st_mode & 0o7777, radix: 8))",
+                        sourceLocation: sourceLocation)
+            }
+            #expect(hiddenNames(dir.file("out")).isEmpty, sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A file of the staging tree replaced by a hard link to a file elsewhere with the same bytes is not kept:
+    /// the asset gets a name of its own, and the file elsewhere is never written.
+    @Test func aHardLinkPlantedInStagingIsNotKept() throws {
+        let stage = try Stage("hostile-state-link")
+        try stage.interrupt(after: 5)
+        let planted = stage.staging + "/d0/f0.txt"
+        try? FileManager.default.removeItem(atPath: planted)
+        try mkdir(stage.staging + "/d0")
+        #expect(link(stage.decoy + "/victim.txt", planted) == 0)
+        let before = try stage.decoyState()
+        _ = try stage.installer().installSynchronously()
+        try stage.expectExactTree()
+        #expect(try stage.decoyState() == before)
+    }
+
+    /// A staged file changed to other bytes of the same size, or given other permission bits (set-user-ID
+    /// included), is written again; a stray file planted in staging is removed.
+    @Test func aTamperedStagedFileIsWrittenAgainAndAStrayIsRemoved() throws {
+        let stage = try Stage("hostile-state-tamper")
+        try stage.interrupt(after: 6)
+        let written = stage.written()
+        #expect(written.count >= 3, "\(written)")
+        let changed = try #require(written.first), widened = try #require(written.last)
+        var bytes = try fileBytes(stage.staging + "/" + changed)
+        bytes[bytes.count / 2] ^= 0x20
+        try writeBytes(bytes, to: stage.staging + "/" + changed)
+        try chmod(stage.staging + "/" + changed, 0o644)
+        try chmod(stage.staging + "/" + widened, 0o6777)
+        try writeBytes(Array("stray".utf8), to: stage.staging + "/planted.txt")
+        let before = try stage.decoyState()
+        let result = try stage.installer().installSynchronously()
+        #expect(result.filesResumed == written.count - 2, "kept \(result.filesResumed) of \(written.count)")
+        try stage.expectExactTree()
+        #expect(try stage.decoyState() == before)
+    }
+
+    /// A staging tree completed but never switched in (its stamp written) is not switched in unchecked: a
+    /// file changed in it since is written again.
+    @Test func aCompleteStagingTreeIsCheckedBeforeItIsSwitchedIn() throws {
+        let stage = try Stage("hostile-state-complete")
+        _ = try AssetInstaller(source: DirectorySource(root: stage.source), destination: stage.dir.file("out/reference"),
+                               options: ExpansionOptions(jobs: 1)).installSynchronously()
+        try FileManager.default.copyItem(atPath: stage.dir.file("out/reference"), toPath: stage.staging)
+        try FileManager.default.removeItem(atPath: stage.dir.file("out/reference"))
+        var bytes = try fileBytes(stage.staging + "/large.bin")
+        bytes[1_000] ^= 0xFF
+        try writeBytes(bytes, to: stage.staging + "/large.bin")
+        try chmod(stage.staging + "/large.bin", 0o644)
+        let before = try stage.decoyState()
+        let result = try stage.installer().installSynchronously()
+        #expect(!result.upToDate && result.filesResumed == Self.tree.files.count - 1)
+        try stage.expectExactTree()
+        #expect(try stage.decoyState() == before)
+    }
+
+    /// A destination whose record folder is a link to another install's record is not "up to date": it is
+    /// refused as a folder assetpack did not make, and neither it nor the other install changes.
+    @Test func aRecordReachedThroughALinkProvesNothing() throws {
+        let stage = try Stage("hostile-state-record-link")
+        let other = stage.decoy + "/installed"
+        _ = try AssetInstaller(source: DirectorySource(root: stage.source), destination: other).installSynchronously()
+        try mkdir(stage.destination)
+        #expect(symlink(other + "/.assetpack", stage.destination + "/.assetpack") == 0)
+        let installer = try stage.installer()
+        #expect(!installer.isUpToDate())
+        let before = DiskTree.read(other)
+        let error = #expect(throws: AssetPackError.self) { try installer.installSynchronously() }
+        #expect(error?.code == .invalidArgument && error?.path == stage.destination, "\(String(describing: error))")
+        #expect(folderNames(stage.destination) == [".assetpack"])
+        #expect(DiskTree.read(other) == before)
+    }
+}
