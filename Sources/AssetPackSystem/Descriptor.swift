@@ -154,6 +154,37 @@ package final class Descriptor: @unchecked Sendable {
 
     // MARK: - By C name (any bytes: also names that are not UTF-8)
 
+    /// ``status(_:)`` of a listed name, which may not be UTF-8.
+    package func status(_ name: FileName) throws(SystemError) -> FileStatus? {
+        try name.withCString { status($0, shown: child(name.description)) }.get()
+    }
+
+    /// ``directory(_:)`` of a listed name, which may not be UTF-8.
+    package func directory(_ name: FileName) throws(SystemError) -> Descriptor {
+        try name.withCString { open($0, .directory, path: child(name.description)) }.get()
+    }
+
+    /// ``makeDirectory(_:mode:)`` of a name, which may not be UTF-8.
+    package func makeDirectory(_ name: FileName, mode: UInt32) throws(SystemError) -> Bool {
+        try name.withCString { raw in
+            systemCall("mkdirat", child(name.description)) { system_mkdirat(fd.rawValue, raw, CInterop.Mode(mode)) }
+        }.value(orNilFor: .fileExists) != nil
+    }
+
+    /// ``link(_:to:in:)`` of a listed name (which may not be UTF-8) under the same name in `directory`: anything
+    /// but a folder, a symbolic link included (never followed).
+    package func link(_ name: FileName, in directory: Descriptor) throws(SystemError) -> Bool {
+        let result = name.withCString { raw in
+            systemCall("linkat", directory.child(name.description)) { system_linkat(fd.rawValue, raw, directory.fd.rawValue, raw, 0) }
+        }
+        switch result {
+        case .success: return true
+        case .failure(let error) where [.improperLink, .notPermitted, .notSupported, .tooManyLinks].contains(error.errno): return false
+        case .failure(let error): throw error
+        }
+    }
+
+
     /// `openat(2)` of `name` with `flags`, `O_NOFOLLOW` and `O_CLOEXEC`; the new descriptor stands for `path`.
     func open(_ name: UnsafePointer<CChar>, _ flags: FileDescriptor.OpenFlags, mode: UInt32 = 0,
               path: String) -> Result<Descriptor, SystemError> {

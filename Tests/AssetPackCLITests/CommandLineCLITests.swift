@@ -37,7 +37,7 @@ import TestSupport
             {"bytes":\(bytes),"bytesResumed":0,"bytesWritten":\(bytes),"command":"expand","destination":"\(scratch.file("out"))",\
             "files":\(files),"filesLinked":0,"filesResumed":0,"filesWritten":\(files),\
             "identity":"assetpack-1 manifest \(identity)","ok":true,"schema":1,"seconds":0,\
-            "source":"\(scratch.file("app.bundle"))","upToDate":false}
+            "source":"\(scratch.file("app.bundle"))","unknownDeleted":[],"unknownKept":[],"upToDate":false}
 
             """)
         #expect(first.stderr.isEmpty)
@@ -46,7 +46,7 @@ import TestSupport
             {"bytes":0,"bytesResumed":0,"bytesWritten":0,"command":"expand","destination":"\(scratch.file("out"))",\
             "files":0,"filesLinked":0,"filesResumed":0,"filesWritten":0,\
             "identity":"assetpack-1 manifest \(identity)","ok":true,"schema":1,"seconds":0,\
-            "source":"\(scratch.file("app.bundle"))","upToDate":true}
+            "source":"\(scratch.file("app.bundle"))","unknownDeleted":[],"unknownKept":[],"upToDate":true}
 
             """)
     }

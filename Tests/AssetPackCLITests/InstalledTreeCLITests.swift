@@ -159,19 +159,18 @@ import TestSupport
               dir/b.bin: size 1000, recorded 3000
               dir/c.bin: contents differ (CRC-32 \(crc(flipping: 4_000, of: "dir/c.bin")), recorded \(crc(of: "dir/c.bin")))
               e.txt: a folder, recorded a file
-            removed 1 entry in \(out) that the record did not know:
+            kept 1 entry in \(out) that the record does not know:
               notes.txt
 
             """)
-        #expect(ExpandCLITests.read(out) == Self.tree)
+        var expected = Self.tree
+        expected["notes.txt"] = Array("the app's".utf8)
+        #expect(ExpandCLITests.read(out) == expected)
         #expect(TreeDamage.permissions(out + "/d.txt") == 0o644)
         #expect(hiddenNames(scratch.path) == [])
-        try expectOutput(["expand", scratch.file("src"), "--to", out, "--verify"], "\(out) is up to date: 6 files (7.8 KiB) verified\n")
-
-        try scratch.write("out/notes.txt", text: "the app's")
         try expectOutput(["expand", scratch.file("src"), "--to", out, "--verify"], """
             \(out) is up to date: 6 files (7.8 KiB) verified
-            1 entry in \(out) that the record does not know; an upgrade or a repair would remove them:
+            1 entry in \(out) that the record does not know (kept by an upgrade or a repair; --delete-unknown removes them):
               notes.txt
 
             """)
@@ -179,14 +178,23 @@ import TestSupport
                          #"{"bytes":8025,"bytesResumed":0,"bytesWritten":0,"command":"expand","destination":"\#(out)","files":6,"#
                          + #""filesLinked":0,"filesResumed":0,"filesWritten":0,"identity":"","ok":true,"outcome":"up-to-date","#
                          + #""problems":[],"repaired":[],"schema":1,"seconds":0,"source":"\#(scratch.file("src"))","#
-                         + #""unknown":["notes.txt"],"unknownRemoved":false,"upToDate":true}"# + "\n")
+                         + #""unknown":["notes.txt"],"unknownDeleted":[],"unknownKept":[],"unknownRemoved":false,"upToDate":true}"#
+                         + "\n")
         try TreeDamage.delete(out + "/f.txt")
         let repaired = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--json"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(repaired.stdout.utf8)) as? [String: Any])
         #expect(summary["outcome"] as? String == "repaired")
         #expect(summary["repaired"] as? [String] == ["f.txt"])
         #expect(summary["filesWritten"] as? Int == 1 && summary["bytesWritten"] as? Int == 8)
-        #expect(summary["unknownRemoved"] as? Bool == true)
+        #expect(summary["unknownRemoved"] as? Bool == false && summary["unknownKept"] as? [String] == ["notes.txt"])
+        var kept = Self.tree
+        kept["notes.txt"] = Array("the app's".utf8)
+        #expect(ExpandCLITests.read(out) == kept)
+        // --delete-unknown removes it, and says so.
+        try TreeDamage.delete(out + "/f.txt")
+        let cleaned = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--delete-unknown", "--json"])
+        let cleanedSummary = try #require(try JSONSerialization.jsonObject(with: Data(cleaned.stdout.utf8)) as? [String: Any])
+        #expect(cleanedSummary["unknownRemoved"] as? Bool == true && cleanedSummary["unknownDeleted"] as? [String] == ["notes.txt"])
         #expect(ExpandCLITests.read(out) == Self.tree)
     }
 

@@ -97,13 +97,22 @@ import TestSupport
         close(made)
     }
 
-    @Test func anUpgradeRemovesThePreviousTreeWithANameThatIsNotUTF8() throws {
+    /// A name that is not UTF-8, put into the destination by the app, is carried into the new version (by its
+    /// bytes), and the previous tree is removed all the same.
+    @Test func anUpgradeCarriesANameThatIsNotUTF8AndRemovesThePreviousTree() throws {
         let work = try TemporaryDirectory("undecodable-upgrade")
         try FaultTests.install(FaultTests.small, named: "v1", work: work, into: work.file("assets"))
         try FileManager.default.createDirectory(atPath: work.file("assets/app"), withIntermediateDirectories: true)
         try Self.makeUndecodable("made-by-the-app-", in: work.file("assets/app"))
-        try FaultTests.install(FaultTests.large, named: "v2", work: work, into: work.file("assets"))
-        #expect(DiskTree.read(work.file("assets")) == DiskTree(FaultTests.large))
+        let result = try FaultTests.install(FaultTests.large, named: "v2", work: work, into: work.file("assets"))
+        #expect(result.unknownKept == ["app/"])
+        var expected = DiskTree(FaultTests.large)
+        expected.directories.insert("app")
+        var found = try #require(DiskTree.read(work.file("assets")))
+        #expect(found.files.keys.filter { $0.hasPrefix("app/made-by-the-app-") }.count == 1, "the app's file is still there")
+        let bundleFiles = found.files.filter { !$0.key.hasPrefix("app/") }
+        found.files = bundleFiles
+        #expect(found == expected)
         #expect(folderNames(work.path) == ["assets", "v1", "v2"])
     }
 

@@ -127,7 +127,19 @@ import TestSupport
         let repaired = try installer.verify()
         #expect(repaired.outcome == .repaired)
         #expect(repaired.unknown == ["cache/", "nested/saved.json", "notes.txt"])
-        #expect(repaired.unknownRemoved)
+        #expect(!repaired.unknownRemoved, "kept: carried into the repaired tree")
+        #expect(repaired.expansion?.unknownKept == ["cache/", "nested/saved.json", "notes.txt"])
+        #expect(try fileBytes(destination + "/notes.txt") == Array("the app's own file".utf8))
+        #expect(try fileBytes(destination + "/cache/blob") == Array("cached".utf8))
+
+        // Asked for, a repair removes them and says so.
+        try TreeDamage.delete(destination + "/a.txt")
+        var options = installer.options
+        options.removesUnknownEntries = true
+        let removing = try AssetInstaller(source: installer.source, destination: destination, options: options)
+        let cleaned = try removing.verify()
+        #expect(cleaned.unknownRemoved)
+        #expect(cleaned.expansion?.unknownDeleted == ["cache/", "nested/saved.json", "notes.txt"])
         #expect(DiskTree.read(destination) == DiskTree(.standard))
     }
 

@@ -32,6 +32,11 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// much CPU as inflating. Files of a delivered bundle (``DeliveredBundleSource``) are always checked
     /// against their SHA-256, as they arrive, whatever this says.
     public var checksSHA256 = false
+    /// On an upgrade or a repair, remove what the installed tree holds that assetpack did not write (files and
+    /// folders the app or the user put into the destination), listing it in ``ExpansionResult/unknownDeleted``.
+    /// Off by default: such entries are carried into the new tree and listed in ``ExpansionResult/unknownKept``,
+    /// so an install never loses data it did not write. See `UnknownEntries`.
+    public var removesUnknownEntries = false
     /// Tests only: see ``InstallTestSeam``.
     package var testSeam = InstallTestSeam()
 

@@ -40,7 +40,9 @@ extension ExpandCommand {
         let count = InstalledTreeText.entries(result.unknown.count)
         let heading = result.unknownRemoved
             ? "removed \(count) in \(result.destination) that the record did not know:"
-            : "\(count) in \(result.destination) that the record does not know; an upgrade or a repair would remove them:"
+            : result.expansion != nil ? "kept \(count) in \(result.destination) that the record does not know:"
+            : "\(count) in \(result.destination) that the record does not know (kept by an upgrade or a repair; "
+                + "--delete-unknown removes them):"
         print(InstalledTreeText.list(heading, result.unknown).joined(separator: "\n"))
     }
 }

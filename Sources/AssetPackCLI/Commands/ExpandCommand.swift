@@ -44,6 +44,10 @@ struct ExpandCommand: ParsableCommand {
     @Flag(help: "Expand a tree that holds no file (by default that is an error: a misspelt --root, an empty source).")
     var allowEmpty = false
 
+    @Flag(help: ArgumentHelp("On an upgrade, remove what <dir> holds that assetpack did not write, and list it.",
+                             discussion: "By default such files and folders (put there by the app or by hand) are kept: carried into the new version and listed."))
+    var deleteUnknown = false
+
     @OptionGroup var jobs: JobsOption
 
     @Flag(name: .customLong("no-sync"),
@@ -97,6 +101,7 @@ struct ExpandCommand: ParsableCommand {
     private func options() -> ExpansionOptions {
         var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
                                        durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
+        options.removesUnknownEntries = deleteUnknown
         options.testSeam = .fromEnvironment()
         return options
     }
@@ -127,6 +132,8 @@ struct ExpandCommand: ParsableCommand {
                           result.bytesResumed > 0 ? "\(ByteCount.text(result.bytesResumed)) resumed" : nil].compactMap { $0 }
             if !reused.isEmpty { text += " (\(reused.joined(separator: ", ")), \(result.filesWritten) written)" }
             print(text)
+            if !result.unknownKept.isEmpty { print(InstallEvent.keptUnknown(paths: result.unknownKept).description) }
+            if !result.unknownDeleted.isEmpty { print(InstallEvent.removedUnknown(paths: result.unknownDeleted).description) }
         }
     }
 }

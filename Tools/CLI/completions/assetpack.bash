@@ -236,7 +236,7 @@ _assetpack_build() {
 
 _assetpack_expand() {
     repeating_flags=()
-    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --no-sync --quiet -q --verbose -v --json --allow-http --verify --version -h --help)
+    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --no-sync --quiet -q --verbose -v --json --allow-http --verify --version -h --help)
     repeating_options=(--public-key)
     non_repeating_options=(-d -C --to --root --jobs --identity)
     __assetpack_offer_flags_options 1

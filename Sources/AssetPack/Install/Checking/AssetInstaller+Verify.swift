@@ -26,9 +26,10 @@ public struct VerifyResult: Sendable, Equatable {
     /// The paths of ``problems``, written again by this call (empty when nothing was written).
     public var repaired: [String] = []
     /// Names in the destination that the record did not know, in path order (a folder once, ending with
-    /// `/`). A repair or an upgrade switches in a tree without them: see ``unknownRemoved``.
+    /// `/`). A repair or an upgrade carries them into the new tree unless ``ExpansionOptions/removesUnknownEntries``
+    /// asks for their removal: see ``unknownRemoved``.
     public var unknown: [String] = []
-    /// True when ``unknown`` were removed by this call's repair or install.
+    /// True when ``unknown`` were removed by this call's repair or install (``ExpansionOptions/removesUnknownEntries``).
     public var unknownRemoved = false
     /// Files (and symlinks) the record lists, all checked, and the files' bytes.
     public var filesChecked = 0
@@ -46,8 +47,9 @@ extension AssetInstaller {
     /// every other file is hard-linked from the installed tree into staging (as an upgrade links unchanged
     /// files), the differing ones are written from the source and verified, a new record is written, and
     /// the tree is switched in whole. A reader sees the damaged tree or the repaired one, and an error
-    /// leaves the damaged tree as it was. Like an upgrade, the switch leaves out the names the record does
-    /// not know (``VerifyResult/unknown``): they are listed, and removed only when something is repaired.
+    /// leaves the damaged tree as it was. Like an upgrade, it carries the names the record does not know
+    /// (``VerifyResult/unknown``) into the new tree, unless ``ExpansionOptions/removesUnknownEntries`` asks for
+    /// their removal.
     /// A destination that holds another version, or none, is installed as ``installSynchronously(progress:cancellation:)``
     /// does, except that damaged files are never reused.
     ///
@@ -89,7 +91,7 @@ extension AssetInstaller {
         }
         result.outcome = expansion.identity == found?.stamp ? .repaired : .installed
         result.repaired = result.problems.map(\.path)
-        result.unknownRemoved = !result.unknown.isEmpty
+        result.unknownRemoved = !expansion.unknownDeleted.isEmpty
         result.expansion = expansion
         return result
     }

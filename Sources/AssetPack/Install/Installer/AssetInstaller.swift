@@ -37,10 +37,12 @@ import AssetPackSystem
 ///   the record that marks it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
 ///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
-/// - **The destination is the bundle's alone:** an upgrade (or a repair) switches in a tree built from the
-///   bundle only, so files and folders that the app put inside the destination are **deleted**, and the
-///   install does not report them. Keep app data elsewhere; ``status()`` and ``verify(repair:progress:cancellation:)``
-///   list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
+/// - **What assetpack did not write is kept:** files and folders that the app or the user put inside the
+///   destination are carried into the new tree by an upgrade (or a repair) and listed in
+///   ``ExpansionResult/unknownKept``; they are removed only when ``ExpansionOptions/removesUnknownEntries``
+///   asks for it (listed in ``ExpansionResult/unknownDeleted``). A new version that puts a file where such an
+///   entry is fails with ``AssetPackError/Code/conflict`` and changes nothing. ``status()`` and
+///   ``verify(repair:progress:cancellation:)`` list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
 /// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of
 ///   the parent folder; the later ones then find the tree complete.
 /// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is

@@ -24,6 +24,12 @@ public struct ExpansionResult: Sendable, Equatable, Encodable {
     public var bytesResumed: UInt64
     /// Wall-clock seconds the call took.
     public var seconds: Double
+    /// What the previous tree held that assetpack did not write, carried into the new tree (in path order; a
+    /// folder once, ending with `/`). See ``ExpansionOptions/removesUnknownEntries``.
+    public var unknownKept: [String] = []
+    /// What the previous tree held that assetpack did not write, removed because
+    /// ``ExpansionOptions/removesUnknownEntries`` asked for it (in path order; a folder once, ending with `/`).
+    public var unknownDeleted: [String] = []
 
     /// A result with the given fields; the counts default to zero.
     public init(destination: String, upToDate: Bool, identity: String, files: Int = 0, bytes: UInt64 = 0,

@@ -21,6 +21,11 @@ public enum InstallEvent: Sendable, Equatable, CustomStringConvertible {
     /// The destination held an earlier version: its files that did not change were reused (hard-linked
     /// into the new tree), the others written.
     case upgraded(reused: Int, written: Int)
+    /// The previous tree held these entries that assetpack did not write (a folder once, ending with `/`):
+    /// they were carried into the new tree.
+    case keptUnknown(paths: [String])
+    /// The previous tree held these entries that assetpack did not write: removed, as the options asked.
+    case removedUnknown(paths: [String])
     /// The new tree is in place.
     case installed(destination: String, files: Int, bytes: UInt64)
 
@@ -35,9 +40,19 @@ public enum InstallEvent: Sendable, Equatable, CustomStringConvertible {
             "resumed \(files) \(files == 1 ? "file" : "files") (\(ByteCount.text(bytes))) left by an interrupted install"
         case .upgraded(let reused, let written):
             "upgraded: \(reused) unchanged \(reused == 1 ? "file" : "files") reused, \(written) written"
+        case .keptUnknown(let paths):
+            "kept \(paths.count) \(paths.count == 1 ? "entry" : "entries") that assetpack did not write: \(Self.listed(paths))"
+        case .removedUnknown(let paths):
+            "removed \(paths.count) \(paths.count == 1 ? "entry" : "entries") that assetpack did not write: \(Self.listed(paths))"
         case .installed(let destination, let files, let bytes):
             "installed \(files) \(files == 1 ? "file" : "files") (\(ByteCount.text(bytes))) into \(destination)"
         }
+    }
+
+    /// Up to five of `paths`, then how many more.
+    static func listed(_ paths: [String]) -> String {
+        let shown = paths.prefix(5).joined(separator: ", ")
+        return paths.count > 5 ? shown + " and \(paths.count - 5) more" : shown
     }
 
     /// The events that `result` stands for, in the order they happened.
@@ -50,6 +65,8 @@ public enum InstallEvent: Sendable, Equatable, CustomStringConvertible {
         if result.filesLinked > 0 {
             events.append(.upgraded(reused: result.filesLinked, written: result.filesWritten))
         }
+        if !result.unknownKept.isEmpty { events.append(.keptUnknown(paths: result.unknownKept)) }
+        if !result.unknownDeleted.isEmpty { events.append(.removedUnknown(paths: result.unknownDeleted)) }
         events.append(.installed(destination: result.destination, files: result.files, bytes: result.bytes))
         return events
     }

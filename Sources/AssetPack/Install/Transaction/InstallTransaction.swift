@@ -96,10 +96,13 @@ struct InstallTransaction {
 
     private func result(_ filled: WindowState, stamp: String) -> ExpansionResult {
         let inBlocks = progress.bytesResumedInBlocks
-        return ExpansionResult(destination: installer.destination, upToDate: false, identity: stamp, files: filled.files,
-                               bytes: filled.bytes, filesWritten: progress.snapshot.filesWritten,
-                               bytesWritten: filled.bytesWritten - min(filled.bytesWritten, inBlocks), filesLinked: filled.linked,
-                               filesResumed: filled.resumed, bytesResumed: filled.bytesResumed + inBlocks)
+        var result = ExpansionResult(destination: installer.destination, upToDate: false, identity: stamp, files: filled.files,
+                                     bytes: filled.bytes, filesWritten: progress.snapshot.filesWritten,
+                                     bytesWritten: filled.bytesWritten - min(filled.bytesWritten, inBlocks),
+                                     filesLinked: filled.linked, filesResumed: filled.resumed,
+                                     bytesResumed: filled.bytesResumed + inBlocks)
+        if installer.options.removesUnknownEntries { result.unknownDeleted = filled.unknown } else { result.unknownKept = filled.unknown }
+        return result
     }
 
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
@@ -144,6 +147,7 @@ struct InstallTransaction {
         guard let stamp, state.files > 0 || installer.options.allowsEmpty else { return nil }
         state.stamp = stamp
         try state.resume?.sweep()
+        if let upgrade = state.upgrade { state.unknown = try carryUnknownEntries(of: upgrade.tree, into: staging) }
         if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
         BackupExclusion.apply(to: staging.path)
         try record.write(into: staging, source: SourceFingerprint.of(installer.source.storage, options: installer.options),
@@ -199,6 +203,14 @@ struct InstallTransaction {
         state.bytesWritten += files.reduce(0) { $0 + plan.items[$1].size }
         state.resumed += left.kept.count
         state.bytesResumed += left.kept.keys.reduce(0) { $0 + plan.items[$1].size }
+    }
+
+    /// Carries what the installed tree `tree` holds that its record does not know into `staging`, or leaves it
+    /// out when the options ask for its removal (``UnknownEntries``); returns its paths.
+    private func carryUnknownEntries(of tree: Descriptor, into staging: Descriptor) throws(AssetPackError) -> [String] {
+        guard let record = RecordedEntryIndex.of(tree) else { return [] }
+        return try UnknownEntries(installed: tree, record: record, staging: staging,
+                                  removes: installer.options.removesUnknownEntries).carry()
     }
 
     /// True when `tree`'s record says its files were on the device before the record was written
@@ -277,6 +289,8 @@ private final class WindowState {
     var owesFileSystemFlush = false
     /// The tree's stamp, once the last window is planned.
     var stamp: String?
+    /// What the installed tree held that its record does not know (``UnknownEntries``).
+    var unknown: [String] = []
 
     init(upgrade: Upgrade?, resume: ResumeCheck?) {
         self.upgrade = upgrade
