@@ -9,12 +9,6 @@ package enum FileSystem {
         try lookUp(path, followingLinks: followingLinks).value(orNilFor: .noSuchFileOrDirectory, .notDirectory)
     }
 
-    /// `lstat(2)` (or `stat(2)` when `followingLinks`) of something that should be there: a missing path
-    /// is an error too.
-    package static func existingStatus(_ path: String, followingLinks: Bool = false) throws(SystemError) -> FileStatus {
-        try lookUp(path, followingLinks: followingLinks).get()
-    }
-
     private static func lookUp(_ path: String, followingLinks: Bool) -> Result<FileStatus, SystemError> {
         var info = CInterop.Status()
         let found = followingLinks

@@ -59,24 +59,6 @@ struct FormatTests {
         #expect(throws: AssetPackError.self) { try options.check(URL(string: "ftp://h/a")!) }
     }
 
-    @Test func blockRangesCoverTheCompressedData() throws {
-        let storage = BundleManifest.Storage.packed(archive: "big.bin.zip", entry: "big.bin", method: "deflate", compressedSize: 1000,
-                                                    blocks: [[0, 0], [4096, 300], [8192, 700]])
-        #expect(try BlockRanges.of(storage, dataOffset: 37) == [37..<337, 337..<737, 737..<1037])
-        let single = BundleManifest.Storage.packed(archive: "a.zip", entry: "a", method: "deflate", compressedSize: 50)
-        #expect(try BlockRanges.of(single, dataOffset: 30) == [30..<80])
-    }
-
-    @Test(arguments: [
-        BundleManifest.Storage.plain("a.txt"),
-        .packed(archive: "a.zip", entry: "a", method: "deflate", compressedSize: 100, blocks: [[0, 10]]),
-        .packed(archive: "a.zip", entry: "a", method: "deflate", compressedSize: 100, blocks: [[0, 0], [5, 50], [9, 50]]),
-        .packed(archive: "a.zip", entry: "a", method: "deflate", compressedSize: 100, blocks: [[0, 0], [5, 100]]),
-        .packed(archive: "a.zip", entry: "a", method: "deflate", compressedSize: 100, blocks: [[0, 0], [5]]),
-    ])
-    func blockRangesRefuseStorageThatDoesNotAddUp(_ storage: BundleManifest.Storage) {
-        #expect(throws: AssetPackError.self) { try BlockRanges.of(storage, dataOffset: 0) }
-    }
 
     @Test func bundlePathsArePercentEncoded() {
         let bundle = RemoteBundle(URL(string: "https://cdn.example.com/v2/app.bundle")!)

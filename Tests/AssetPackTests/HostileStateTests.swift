@@ -153,4 +153,20 @@ import TestSupport
         #expect(folderNames(stage.destination) == [".assetpack"])
         #expect(DiskTree.read(other) == before)
     }
+
+    /// An installed file whose mode was changed since is not reused by an upgrade: it is written again with
+    /// the mode the bundle gives it.
+    @Test func anInstalledFileWhoseModeChangedIsWrittenAgainByAnUpgrade() throws {
+        let stage = try Stage("hostile-state-mode")
+        let first = try stage.installer().installSynchronously()
+        #expect(!first.upToDate)
+        try chmod(stage.destination + "/d0/f0.txt", 0o400)
+        try writeBytes(Array("a new version of this file".utf8), to: stage.source + "/d1/f1.txt")
+        var expected = HostileStateTests.tree
+        expected.files["d1/f1.txt"] = Array("a new version of this file".utf8)
+        let result = try stage.installer().installSynchronously()
+        #expect(result.filesLinked == Self.tree.files.count - 2, "linked \(result.filesLinked)")
+        #expect(DiskTree.read(stage.destination) == DiskTree(expected))
+        #expect(TreeDamage.permissions(stage.destination + "/d0/f0.txt") == 0o644)
+    }
 }

@@ -2,7 +2,9 @@ import AssetPackSystem
 
 /// Finds the files of a plan (one window of it) that the installed tree already holds unchanged: same path,
 /// size, permissions and CRC-32 (and SHA-256, when the record and the plan both have one) in the installed
-/// record, and still a regular file of that size on disk. When the plan does not know a file's CRC (a plain
+/// record, and still a regular file of that size and those permissions on disk. (Its contents are not read
+/// again: a file changed in place to other bytes of the same size is not noticed here; `expand --verify` reads
+/// every file.) When the plan does not know a file's CRC (a plain
 /// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
 /// than rewriting. Such files are hard-linked, not rewritten.
 ///
@@ -41,7 +43,8 @@ struct UpgradeDiff {
     private func isStillThere(_ item: ExpansionItem, _ installed: UInt32, in cursor: DirectoryCursor) throws(AssetPackError) -> Bool {
         guard try sameCRC(item, installed), let folder = cursor.existingParent(ofPath: item.path.string),
               let status = try io(folder.status(item.path.name)) else { return false }
-        return status.kind == .file && status.size == item.size
+        // The mode on disk too: a file whose mode was changed since (0400 where the bundle says 0644) is written again.
+        return status.kind == .file && status.size == item.size && status.permissions == item.permissions
     }
 
     private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
