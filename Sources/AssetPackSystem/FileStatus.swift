@@ -12,11 +12,14 @@ package struct FileStatus: Hashable, Sendable {
     package var inode: UInt64
     /// When its contents last changed: whole seconds since 1970-01-01 UTC (`st_mtime`).
     package var modified: Int64
+    /// When its contents last changed, in nanoseconds since 1970-01-01 UTC (`st_mtim`, as fine as the file
+    /// system keeps it).
+    package var modifiedNanoseconds: Int64
     /// How many names the node has (`st_nlink`): more than one for a file that is also linked elsewhere.
     package var links: UInt64
 
     package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64, modified: Int64 = 0,
-                 links: UInt64 = 1) {
+                 links: UInt64 = 1, modifiedNanoseconds: Int64? = nil) {
         self.kind = kind
         self.size = size
         self.permissions = permissions
@@ -24,6 +27,7 @@ package struct FileStatus: Hashable, Sendable {
         self.inode = inode
         self.modified = modified
         self.links = links
+        self.modifiedNanoseconds = modifiedNanoseconds ?? modified * 1_000_000_000
     }
 
     /// True when the owner may execute the file (the bit zip tools look at).

@@ -169,4 +169,20 @@ import TestSupport
         #expect(DiskTree.read(stage.destination) == DiskTree(expected))
         #expect(TreeDamage.permissions(stage.destination + "/d0/f0.txt") == 0o644)
     }
+
+    /// A file of a folder source edited in place to other bytes of the same size is not "up to date": the
+    /// folder's identity covers each file's modification time, since its contents are not read to plan it.
+    @Test func aFolderSourceEditedInPlaceIsNeverCalledUpToDate() throws {
+        let stage = try Stage("hostile-state-edited")
+        _ = try stage.installer().installSynchronously()
+        let path = stage.source + "/d2/f2.txt"
+        var bytes = try fileBytes(path)
+        bytes[0] ^= 0x01
+        try writeBytes(bytes, to: path)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)], ofItemAtPath: path)
+        let again = try stage.installer().installSynchronously()
+        #expect(!again.upToDate)
+        #expect(try fileBytes(stage.destination + "/d2/f2.txt") == bytes)
+        #expect(try stage.installer().installSynchronously().upToDate, "unchanged since: up to date")
+    }
 }

@@ -1,7 +1,9 @@
 /// The identity of a tree planned without a manifest (a walked folder, an archive given as the source):
-/// one line per item, `kind \t size \t crc32-or-dash \t mode \t path [\t link target]`, each hashed on
-/// its own (two 64-bit hashes with different seeds), the hashes summed, and SHA-256 taken over a header,
-/// the number of lines and the two sums.
+/// one line per item, `kind \t size \t crc32-or-dash \t mode \t path [\t link target] [\t @modified]`, each
+/// hashed on its own (two 64-bit hashes with different seeds), the hashes summed, and SHA-256 taken over a
+/// header, the number of lines and the two sums. A file of a folder source, whose contents are not read to
+/// plan it, adds its modification time in nanoseconds: a file edited in place to other bytes of the same size
+/// then changes the identity, so the tree is never called up to date after it.
 ///
 /// Summing makes it independent of the order the items come in: a huge archive is planned a window at a
 /// time in its own order (``ArchiveWindowPlanner``) and must have the identity that its whole plan, in
@@ -24,8 +26,8 @@ struct TreeIdentity {
         return identity.finalize()
     }
 
-    /// Adds one item.
-    mutating func add(_ item: ExpansionItem) {
+    /// Adds one item; `modified`: its modification time in nanoseconds, for a file whose contents were not read.
+    mutating func add(_ item: ExpansionItem, modified: Int64? = nil) {
         line.removeAll(keepingCapacity: true)
         append(item.kind.rawValue)
         line.append(0x09)
@@ -39,6 +41,11 @@ struct TreeIdentity {
         if let target = item.symlinkTarget {
             line.append(0x09)
             append(target)
+        }
+        if let modified {
+            line.append(0x09)
+            line.append(UInt8(ascii: "@"))
+            append(UInt64(bitPattern: modified), radix: 10)
         }
         line.withUnsafeBytes { bytes in
             first &+= MurmurHash64A.hash(bytes, seed: 0x9E37_79B9_7F4A_7C15)

@@ -1,3 +1,4 @@
+import AssetPackSystem
 import AssetPackZip
 
 /// Plans a source without a manifest by walking it with ``AssetWalker`` (Android's `list`/`open` rule: a
@@ -19,19 +20,24 @@ struct TreePlanner {
     func plan() throws(AssetPackError) -> ExpansionPlan {
         try SourceCheck.root(of: source.access.storage)
         var builder = PlanBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
+        var modified: [AssetPath: Int64] = [:]
         if let zip = source.archive, !options.testSeam.walksArchives {
             try ArchiveEntryPlanner(source: source.access, options: options)
                 .plan(zip.handle, rules: .source(root: zip.root, options: options), builder: &builder)
         } else {
-            try walk(into: &builder)
+            try walk(into: &builder, modified: &modified)
         }
         let items = builder.takeSortedItems()
-        let identity = TreeIdentity.of(items)
+        var tree = TreeIdentity()
+        for position in items.indices { tree.add(items[position], modified: modified[items[position].path]) }
+        let identity = tree.finalize()
         return ExpansionPlan(sourceName: source.name, items: items, identity: identity, usesManifest: false,
                              stamp: ExpansionPlan.treeStamp(identity, options: options), reading: source)
     }
 
-    private func walk(into builder: inout PlanBuilder) throws(AssetPackError) {
+    /// Walks the source into `builder`; `modified` gets the modification time of each file of a folder source
+    /// (for its identity: its contents are not read to plan it).
+    private func walk(into builder: inout PlanBuilder, modified: inout [AssetPath: Int64]) throws(AssetPackError) {
         try AssetWalker(source.source, skippingBookkeeping: false).walk { (walked) throws(AssetPackError) in
             let path = walked.path
             try SourceCheck.notBookkeeping(path, source: source.access.fileName)
@@ -42,6 +48,10 @@ struct TreePlanner {
             if !options.keepZips && path.isZipArchiveName {
                 try ArchiveEntryPlanner(source: source.access, options: options).unpack(path, into: path.parent, builder: &builder)
             } else {
+                if file.crc32 == nil, case .folder(let root) = source.access.storage,
+                   let status = try io(FileSystem.status(root + "/" + path.string, followingLinks: false)) {
+                    modified[path] = status.modifiedNanoseconds
+                }
                 try builder.add(ExpansionItem(path: path, kind: .file, size: file.size, crc32: file.crc32,
                                               permissions: try source.permissions(of: path, kind: .file), origin: source.origin(of: path)),
                                 from: source.name)
