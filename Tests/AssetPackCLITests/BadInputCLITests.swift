@@ -67,6 +67,41 @@ import TestSupport
         #expect(HostileStage.allNames(scratch.path) == before, "the run left something behind")
     }
 
+    /// A FIFO given as the source (or to `list` and `verify`) is refused at once with its name and what it is,
+    /// never waited on (`open` of a FIFO without a writer would hold the command forever).
+    @Test(arguments: [["expand", "pipe", "--to", "out"], ["list", "pipe"], ["verify", "pipe"]])
+    func aFIFOIsRefusedAtOnceWithWhatItIs(_ arguments: [String]) throws {
+        let scratch = try Self.scratch("cli-fifo")
+        #expect(mkfifo(scratch.file("pipe"), 0o600) == 0)
+        let before = HostileStage.allNames(scratch.path)
+        let started = Date()
+        let result = try run(tool, arguments, cwd: scratch.path)
+        #expect(Date().timeIntervalSince(started) < 20, "waited on the FIFO")
+        #expect(result.status != 0 && result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("assetpack: error: ") && result.stderr.contains("pipe") && result.stderr.contains("FIFO"),
+                "\(result.stderr)")
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1, "one line: \(result.stderr)")
+        #expect(HostileStage.allNames(scratch.path) == before)
+    }
+
+    /// A destination whose name leaves no room for its staging tree's, and a relative destination when the
+    /// current folder is gone, are refused naming the path the user gave; nothing is written anywhere.
+    @Test func aDestinationThatCannotBeOneIsRefusedByTheUsersPath() throws {
+        let scratch = try Self.scratch("cli-bad-destination")
+        let long = String(repeating: "n", count: 240)
+        let tooLong = try run(tool, ["expand", "src", "--to", long], cwd: scratch.path)
+        #expect(tooLong.status == 64, "\(tooLong.stderr)")
+        #expect(tooLong.stderr == "assetpack: error: \(long): the folder's name is 240 bytes long; assetpack needs room for a "
+                + "hidden sibling with a longer name, so it may have at most 235 bytes\n")
+        try mkdir(scratch.file("gone"))
+        let script = "cd gone && rmdir ../gone && exec \"$0\" expand ../src --to out"
+        let vanished = try run("/bin/sh", ["-c", script, tool], cwd: scratch.path)
+        #expect(vanished.status == 64, "\(vanished.stderr)")
+        #expect(vanished.stderr == "assetpack: error: out: is a relative path, and the current folder no longer exists; "
+                + "give an absolute path\n")
+        #expect(!FileManager.default.fileExists(atPath: "/out"))
+    }
+
     @Test func anEmptyTreeIsExpandedWhenAllowed() throws {
         let scratch = try Self.scratch("cli-allow-empty")
         try FileManager.default.createDirectory(atPath: scratch.file("empty/sub"), withIntermediateDirectories: true)

@@ -26,6 +26,10 @@ public enum AssetSources {
         if info.kind == .directory {
             return DirectorySource(root: inner.isRoot ? path : path + "/" + inner.string)
         }
+        guard info.kind == .file else {
+            throw AssetPackError(.invalidArgument, "is a \(info.kind), not a file or folder: an archive is read by offset, so "
+                                 + "save it to a file first", path: path)
+        }
         return try ZipAssetSource(path: path, root: inner.string)
     }
 

@@ -34,12 +34,19 @@ public final class FileSource: RandomAccessSource {
     public let size: UInt64
     public let name: String
 
-    /// Opens `path` for reading.
-    /// - Throws: ``ZipError`` with code `.io` when the file cannot be opened.
+    /// Opens `path` for reading. The open never waits (`O_NONBLOCK`: a FIFO without a writer would hold it
+    /// forever), and only a regular file is read.
+    /// - Throws: ``ZipError`` with code `.io` when the file cannot be opened, `.needsRandomAccess` when it is a
+    ///   FIFO (a pipe), a socket or a device, which cannot be read by offset.
     public init(path: String) throws(ZipError) {
-        let file = try io(FileDescriptor.open(path))
-        do {
-            size = try io(file.status(path: path)).size
+        let file = try io(FileDescriptor.open(path, .nonBlocking))
+        do throws(ZipError) {
+            let status = try io(file.status(path: path))
+            guard status.kind == .file else {
+                throw ZipError(.needsRandomAccess, "is a \(status.kind), not a regular file: a zip archive is read by offset, "
+                               + "so save it to a file first", archive: path)
+            }
+            size = status.size
         } catch {
             file.close()
             throw error

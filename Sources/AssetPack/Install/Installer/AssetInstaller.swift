@@ -65,18 +65,32 @@ public struct AssetInstaller: Sendable {
 
     /// An installer of `source` into the folder `destination` (created with its parents when missing).
     /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination (empty,
-    ///   `/`, `.`, `..`).
+    ///   `/`, `.`, `..`, a name too long to have its staging tree beside it, or a relative path when the current
+    ///   folder is gone).
     public init(source: any AssetSource, destination: String, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) {
         guard !destination.isEmpty else {
             // Not the current folder: an empty path is a mistake (an unset variable), never a choice.
             throw AssetPackError(.invalidArgument, "the destination is an empty path; name a folder to create or replace")
         }
         var path = destination
-        if !path.hasPrefix("/"), let current = try? FileSystem.currentDirectory() { path = current + "/" + path }
+        if !path.hasPrefix("/") {
+            // Never resolved against `/` or anywhere else: a relative path means the current folder, which must exist.
+            guard let current = try? FileSystem.currentDirectory() else {
+                throw AssetPackError(.invalidArgument, "is a relative path, and the current folder no longer exists; "
+                                     + "give an absolute path", path: destination)
+            }
+            path = current + "/" + path
+        }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true)
         guard let last = parts.last, last != ".", last != ".." else {
             throw AssetPackError(.invalidArgument, "cannot expand into this folder; name a folder to create or replace", path: destination)
+        }
+        // The staging and previous trees beside it are named `.NAME.assetpack-previous`: they must fit in a name.
+        let longest = 255 - StagingNames.previous(for: "").utf8.count
+        guard last.utf8.count <= longest else {
+            throw AssetPackError(.invalidArgument, "the folder's name is \(last.utf8.count) bytes long; assetpack needs room for "
+                                 + "a hidden sibling with a longer name, so it may have at most \(longest) bytes", path: destination)
         }
         self.source = source
         self.options = options
