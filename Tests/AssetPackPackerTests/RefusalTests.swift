@@ -29,6 +29,52 @@ import TestSupport
         #expect(try fileBytes(dir.file("back/shared/common.txt")) == Array("shared outside the source".utf8))
     }
 
+    /// A graph of links that reaches folders again and again (each level links twice to the next: 2^20 paths)
+    /// is refused at the second way into a folder, at once, instead of walking without end.
+    @Test func aFolderReachedTwiceThroughLinksIsRefusedAtOnce() throws {
+        let dir = try TemporaryDirectory("link-graph")
+        for level in 0..<20 {
+            try dir.write("levels/\(level)/file.txt", text: "level \(level)")
+            for copy in ["x", "y"] {
+                try FileManager.default.createSymbolicLink(atPath: dir.file("levels/\(level)/\(copy)"),
+                                                           withDestinationPath: dir.file("levels/\(level + 1)"))
+            }
+        }
+        try dir.write("levels/20/file.txt", text: "the last level")
+        try FileManager.default.createSymbolicLink(atPath: dir.file("src"), withDestinationPath: dir.file("levels/0"))
+        let started = Date()
+        let error = expectError { try build(dir.file("src"), dir.file("out"), followSymlinks: true) }
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(error?.code == .symlink)
+        #expect(error?.message.contains("already packed as") == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
+    /// What expand would refuse is refused by build, naming the paths: names reserved for the installer's own
+    /// files, and two names of one folder equal but for case or Unicode normalization.
+    @Test(arguments: [
+        (".assetpackrc", "reserved"), ("d/.assetpack-tmp-x", "reserved"), ("d/Readme.txt", "differ only in case"),
+        ("d/caf\u{E9}.txt", "differ only in case"),
+    ])
+    func whatExpandRefusesIsRefusedByBuild(_ extra: String, _ reason: String) throws {
+        let dir = try TemporaryDirectory("build-agrees")
+        try dir.write("src/d/README.txt", text: "one")
+        try dir.write("src/d/cafe\u{301}.txt", text: "decomposed")
+        try FileManager.default.removeItem(atPath: dir.file("src/d/cafe\u{301}.txt"))
+        if extra.hasSuffix("caf\u{E9}.txt") {
+            // The same name twice, once composed and once decomposed (bytes differ, the name does not).
+            try writeBytes(Array("composed".utf8), to: dir.file("src/d/caf\u{E9}.txt"))
+            let decomposed = dir.file("src/d/") + "cafe\u{301}.txt"
+            try writeBytes(Array("decomposed".utf8), to: decomposed)
+        } else {
+            try dir.write("src/" + extra, text: "x")
+        }
+        let error = expectError { try build(dir.file("src"), dir.file("out")) }
+        #expect(error?.code == .conflict, "\(String(describing: error))")
+        #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out")))
+    }
+
     @Test func followedLinkLoopIsRefused() throws {
         let dir = try TemporaryDirectory("loop")
         try dir.write("src/a/file.txt", text: "x")

@@ -7,7 +7,7 @@ import Foundation
 /// added as items of their own, so every directory is created explicitly; one added only because an item
 /// lies below it has the default permissions until an item of its own (a folder entry that comes later in
 /// its archive) states others.
-struct PlanBuilder {
+package struct PlanBuilder {
     private struct Seen {
         var path: AssetPath
         var kind: ExpansionItem.Kind
@@ -170,7 +170,7 @@ struct PlanBuilder {
     /// path (the usual case) is already NFC and lowercases byte by byte, without Foundation's
     /// normalization, which would cost far more than the rest of planning. (``FoldedNames`` folds ASCII
     /// paths itself, without making this string.)
-    static func foldedKey(_ path: AssetPath) -> String {
+    package static func foldedKey(_ path: AssetPath) -> String {
         if path.string.utf8.allSatisfy({ $0 < 0x80 }) { return path.string.lowercased() }
         return path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")
     }
@@ -183,7 +183,7 @@ struct PlanBuilder {
 
     /// Names beginning with ``recordDirectory`` at the top are assetpack's record; ``temporaryPrefix``
     /// anywhere is a temporary name the expander uses. `origin` and `source` are as in ``reservedName(_:origin:source:)``.
-    static func checkReserved(_ path: AssetPath, origin: String, source: String) throws(AssetPackError) {
+    package static func checkReserved(_ path: AssetPath, origin: String, source: String) throws(AssetPackError) {
         guard mayBeReserved(path) else { return }  // the usual case: no component starts with ".assetpack"
         let components = path.components
         let reservedTop = components.first?.hasPrefix(recordDirectory) == true

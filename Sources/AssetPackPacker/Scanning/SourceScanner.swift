@@ -24,10 +24,13 @@ public struct SourceItem: Sendable, Hashable {
 /// first — so the same tree gives the same list whatever order the folders were created in.
 ///
 /// It refuses, with an error naming the path: a symlink (unless ``followSymlinks``; a followed link that
-/// dangles, loops back to a folder being walked, or points into `excluded` is refused too), a FIFO, socket
-/// or device, a name that is not valid UTF-8 or not a safe `AssetPath` component, a folder it cannot
-/// read, and a top-level `assetpack-meta` or `.assetpack` (a bundle's bookkeeping folder and an install's
-/// record folder, `BundleManifest.isReservedName(_:)`).
+/// dangles, leads to a folder already walked — a loop, or a folder reached twice, which would repeat its files
+/// without end in a graph of links — or points into `excluded` is refused too), a FIFO, socket or device, a
+/// name that is not valid UTF-8 or not a safe `AssetPath` component, a folder it cannot read, a top-level
+/// `assetpack-meta` or `.assetpack` (a bundle's bookkeeping folder and an install's record folder,
+/// `BundleManifest.isReservedName(_:)`), and what `expand` would refuse in the bundle: a name reserved for the
+/// installer's own files, and two names of one folder equal but for case or Unicode normalization (one file on
+/// the file systems of Apple platforms). So every bundle the packer writes can be expanded.
 ///
 /// What ``exclusions`` match is left out before any of those checks (an excluded folder is not entered).
 ///
@@ -81,16 +84,19 @@ public struct SourceScanner: Sendable {
         init(_ info: FileStatus) { (device, inode) = (info.device, info.inode) }
     }
 
-    /// The state of one walk: the folders on the current path, for loop detection.
+    /// The state of one walk: the folders on the current path, for loop detection, and every folder walked so
+    /// far, by its logical path, for a folder reached again through a link.
     struct Walk {
         let scanner: SourceScanner
         var ancestors: [Identity]
+        var walked: [Identity: AssetPath] = [:]
 
         mutating func visit(_ directory: String, as logical: AssetPath, into items: inout [SourceItem]) throws(AssetPackError) {
             guard let listed = try io(FileSystem.names(in: directory)).strings else {
                 throw AssetPackError(.unsafePath, "holds a file whose name is not valid UTF-8", path: directory)
             }
             let names = listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            var folded: [String: String] = [:]
             for name in names {
                 let sourcePath = directory + "/" + name
                 if logical.isRoot && BundleManifest.isReservedName(name) {
@@ -99,6 +105,12 @@ public struct SourceScanner: Sendable {
                 }
                 let path: AssetPath
                 do { path = try logical.appending(name) } catch { throw AssetPackError(error.code, error.message, path: sourcePath) }
+                try PlanBuilder.checkReserved(path, origin: sourcePath, source: sourcePath)
+                if let twin = folded.updateValue(name, forKey: PlanBuilder.foldedKey(path)) {
+                    throw AssetPackError(.conflict, "\"\(twin)\" and \"\(name)\" differ only in case or "
+                                         + "Unicode normalization: they would be one file on Apple platforms, and expand refuses "
+                                         + "them; rename one", path: directory)
+                }
                 try visitChild(sourcePath, path: path, into: &items)
             }
         }
@@ -122,6 +134,10 @@ public struct SourceScanner: Sendable {
                 let identity = Identity(info)
                 if ancestors.contains(identity) {
                     throw AssetPackError(.symlink, "symbolic link loops back to a folder that contains it", path: sourcePath)
+                }
+                if let first = walked.updateValue(path, forKey: identity) {
+                    throw AssetPackError(.symlink, "symbolic link leads to a folder already packed as \"\(first)\"; "
+                                         + "a folder is packed once (link to it once, or copy it)", path: sourcePath)
                 }
                 items.append(SourceItem(path: path, sourcePath: resolved, kind: .directory, size: 0, isExecutable: false))
                 ancestors.append(identity)
