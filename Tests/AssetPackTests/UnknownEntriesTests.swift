@@ -97,4 +97,16 @@ import TestSupport
         #expect(DiskTree.read(stage.destination) == before)
         #expect(hiddenNames(stage.dir.file("out")).isEmpty)
     }
+
+    /// An install whose identity file was lost is still assetpack's (its record proves it): the next install
+    /// reuses its files and keeps the user's entries.
+    @Test func anInstallThatLostItsIdentityFileIsUpgradedFromItsRecord() throws {
+        let stage = try Stage("unknown-identity-lost")
+        try FileManager.default.removeItem(atPath: stage.destination + "/.assetpack/identity")
+        let result = try stage.install("v1")
+        #expect(!result.upToDate)
+        #expect(result.filesLinked == UnknownEntriesTests.version1.files.count)
+        #expect(Set(result.unknownKept) == Set(Self.userEntries))
+        #expect(try stage.install("v1").upToDate)
+    }
 }

@@ -71,7 +71,7 @@ struct InstallTransaction {
     private func install(_ planning: InstallPlanning, current: Descriptor?,
                          createdStaging: inout Bool) throws(AssetPackError) -> ExpansionResult? {
         // A previous tree beside a complete destination is an earlier call's leftover: removed while this one works.
-        let complete = current.flatMap { InstallRecord.stamp(of: $0) } != nil
+        let complete = current.map(Self.isInstalled) ?? false
         let retired = complete ? RetiredTreeRemoval(StagingNames.previous(for: installer.name), in: parent) : nil
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: planning.stamp, marker: planning.marker,
                                                       discarded: { progress.log(.stagingDiscarded(path: $0)) })
@@ -105,6 +105,12 @@ struct InstallTransaction {
         return result
     }
 
+    /// True when `tree` holds an install: its stamp or its record (an install whose identity file was lost is
+    /// still upgraded from its record, its unknown entries carried over).
+    private static func isInstalled(_ tree: Descriptor) -> Bool {
+        InstallRecord.stamp(of: tree) != nil || InstallRecord.recordFile(of: tree) != nil
+    }
+
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
     func currentTree() throws(AssetPackError) -> Descriptor? {
         guard let status = try io(parent.status(installer.name)) else { return nil }
@@ -116,7 +122,7 @@ struct InstallTransaction {
             throw AssetPackError(.invalidArgument, reason, path: installer.destination)
         }
         let tree = try io(parent.directory(installer.name))
-        if InstallRecord.stamp(of: tree) == nil, try !io(tree.names()).isEmpty {
+        if !Self.isInstalled(tree), try !io(tree.names()).isEmpty {
             throw AssetPackError(.invalidArgument, "the destination is a folder that assetpack did not create and it is not empty; "
                                  + "refusing to replace it", path: installer.destination)
         }
