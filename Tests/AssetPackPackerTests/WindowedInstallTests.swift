@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-/// The first install of a bundle a window of its manifest at a time (`InstallTransaction.runWindowed()`,
+/// The first install of a bundle a window of its manifest at a time (`InstallTransaction`, `InstallPlanning`,
 /// forced here with tiny windows through the test seam): the same tree and the same record as a whole plan,
 /// the same errors, and nothing left when it fails or must fall back to a whole plan.
 @Suite struct WindowedInstallTests {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 @testable import AssetPackPacker
 
-/// The upgrade of an installed tree by a bundle a window at a time (`InstallTransaction.runWindowed()`, forced
+/// The upgrade of an installed tree by a bundle a window at a time (`InstallTransaction`, `InstallPlanning`, forced
 /// here with tiny windows): each window's unchanged files are linked from the installed tree, its record walked
 /// beside the windows (`RecordedFiles`); the outcome is a whole plan's.
 @Suite struct WindowedUpgradeTests {

@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 /// The first install of an archive given as the source a window of its central directory at a time
-/// (`InstallTransaction.runWindowed()`, `ArchiveWindowPlanner`): taken by an archive too large to hold its
-/// entries (`ZipLimits.maxHeldDirectoryBytes`), forced here with tiny windows through the test seam. The
+/// (`InstallTransaction`, `InstallPlanning`, `ArchiveWindowPlanner`), as every archive given as the source is
+/// installed, here with tiny windows (the test seam) and entries not held (`ZipLimits.maxHeldDirectoryBytes`). The
 /// same tree and the same identity as a whole plan, in the archive's own order; the whole plan's errors;
 /// nothing left when it fails or must fall back.
 @Suite struct WindowedArchiveInstallTests {
