@@ -185,4 +185,23 @@ import TestSupport
         #expect(try fileBytes(stage.destination + "/d2/f2.txt") == bytes)
         #expect(try stage.installer().installSynchronously().upToDate, "unchanged since: up to date")
     }
+
+    /// A folder that holds the user's files and a stray `.assetpack/identity` (no install record beside it) is
+    /// not assetpack's: it is neither "up to date" nor replaced, the refusal says why, and nothing in it changes.
+    @Test func aStrayIdentityFileDoesNotMakeAFolderAssetpacks() throws {
+        let stage = try Stage("hostile-state-identity")
+        let other = stage.decoy + "/installed"
+        _ = try AssetInstaller(source: DirectorySource(root: stage.source), destination: other).installSynchronously()
+        try mkdir(stage.destination)
+        try mkdir(stage.destination + "/.assetpack")
+        try writeBytes(try fileBytes(other + "/.assetpack/identity"), to: stage.destination + "/.assetpack/identity")
+        try writeBytes(Array("the user's".utf8), to: stage.destination + "/mine.txt")
+        let before = DiskTree.read(stage.destination)
+        let installer = try stage.installer()
+        #expect(!installer.isUpToDate())
+        let error = #expect(throws: AssetPackError.self) { try installer.installSynchronously() }
+        #expect(error?.code == .invalidArgument && error?.path == stage.destination, "\(String(describing: error))")
+        #expect(error?.message.contains("no install record") == true)
+        #expect(DiskTree.read(stage.destination) == before)
+    }
 }

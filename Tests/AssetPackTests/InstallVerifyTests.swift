@@ -143,17 +143,18 @@ import TestSupport
         #expect(DiskTree.read(destination) == DiskTree(.standard))
     }
 
-    @Test func aTreeWhoseFileListIsGoneIsWrittenAgainWhole() throws {
+    /// A tree whose record is gone is no longer proven to be assetpack's (its identity file alone proves nothing):
+    /// a repair refuses it, naming the folder and why, and changes nothing.
+    @Test func aTreeWhoseRecordIsGoneIsRefusedNotReplaced() throws {
         let scratch = try TemporaryDirectory("verify-record")
         let installer = try installed(scratch)
         try TreeDamage.delete(installer.destination + "/.assetpack/installed.json")
-        let result = try installer.verify()
-        #expect(result.problems.map { "\($0.path) \($0.kind)" } == [".assetpack/installed.json record"])
-        #expect(result.outcome == .repaired)
-        #expect(result.expansion?.filesLinked == 0)
-        #expect(result.expansion?.filesWritten == AssetTree.standard.files.count)
-        #expect(DiskTree.read(installer.destination) == DiskTree(.standard))
-        #expect(try installer.verify().outcome == .upToDate)
+        #expect(!installer.isUpToDate())
+        let before = DiskTree.read(installer.destination)
+        let error = #expect(throws: AssetPackError.self) { try installer.verify() }
+        #expect(error?.code == .invalidArgument && error?.path == installer.destination, "\(String(describing: error))")
+        #expect(error?.message.contains("no install record") == true)
+        #expect(DiskTree.read(installer.destination) == before)
     }
 
     @Test func verifyInstallsOverNothingAndNeverReusesADamagedFileOfAnotherVersion() throws {

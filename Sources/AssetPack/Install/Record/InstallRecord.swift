@@ -106,9 +106,11 @@ struct InstallRecord: Codable, Sendable {
         return try? folder.openFile(StagingNames.recordFile)
     }
 
-    /// The stamp of a tree, or nil.
+    /// The stamp of a tree, or nil. A stamp counts only beside the record it stamps (`installed.json`): a stray
+    /// identity file proves nothing, and a folder holding only one is never "up to date" nor replaced.
     static func stamp(of tree: Descriptor) -> String? {
         guard let folder = try? tree.directory(StagingNames.recordDirectory),
+              (try? folder.status(StagingNames.recordFile))??.kind == .file,
               let bytes = try? SmallFiles.read(StagingNames.stampFile, in: folder, limit: 4096) else { return nil }
         return trimmed(bytes)
     }

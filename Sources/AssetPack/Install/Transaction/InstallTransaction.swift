@@ -105,10 +105,10 @@ struct InstallTransaction {
         return result
     }
 
-    /// True when `tree` holds an install: its stamp or its record (an install whose identity file was lost is
-    /// still upgraded from its record, its unknown entries carried over).
+    /// True when `tree` holds an install, as its record proves (an install whose identity file was lost is still
+    /// upgraded from its record, its unknown entries carried over; an identity file without a record proves nothing).
     private static func isInstalled(_ tree: Descriptor) -> Bool {
-        InstallRecord.stamp(of: tree) != nil || InstallRecord.recordFile(of: tree) != nil
+        InstallRecord.recordFile(of: tree) != nil
     }
 
     /// The installed tree, or nil. Refuses to replace a non-empty folder that assetpack did not make.
@@ -123,8 +123,13 @@ struct InstallTransaction {
         }
         let tree = try io(parent.directory(installer.name))
         if !Self.isInstalled(tree), try !io(tree.names()).isEmpty {
-            throw AssetPackError(.invalidArgument, "the destination is a folder that assetpack did not create and it is not empty; "
-                                 + "refusing to replace it", path: installer.destination)
+            let identityOnly = (try? tree.directory(StagingNames.recordDirectory))
+                .flatMap { try? $0.status(StagingNames.stampFile) }?.kind == .file
+            throw AssetPackError(.invalidArgument, identityOnly
+                ? "the destination holds an install identity but no install record (.assetpack/installed.json), so nothing "
+                    + "proves it is assetpack's; refusing to replace it (remove it to install afresh)"
+                : "the destination is a folder that assetpack did not create and it is not empty; refusing to replace it",
+                                 path: installer.destination)
         }
         return tree
     }
