@@ -65,6 +65,23 @@ import TestSupport
         return options
     }
 
+    /// Writes `app.zip` into `dir` and cancels its install into `out` (windows of 2, one job) after `files`
+    /// files; returns the options it used.
+    static func interruptedInstall(in dir: TemporaryDirectory, after files: Int) throws -> ExpansionOptions {
+        try write(entries, to: dir.file("app.zip"))
+        var options = options(window: 2)
+        options.jobs = 1
+        let cancellation = ExpansionCancellation()
+        let first = try AssetInstaller(source: ZipAssetSource(archive: try summarized(dir.file("app.zip"))),
+                                       destination: dir.file("out"), options: options)
+        let error = #expect(throws: AssetPackError.self) {
+            try first.installSynchronously(progress: { if $0.filesWritten >= files { cancellation.cancel() } },
+                                           cancellation: cancellation)
+        }
+        #expect(error?.code == .cancelled)
+        return options
+    }
+
     static func install(_ archive: String, into destination: String, options: ExpansionOptions,
                         limits: ZipLimits = .default) throws -> ExpansionResult {
         let source = ZipAssetSource(archive: try ZipArchive(path: archive, limits: limits))
@@ -198,16 +215,7 @@ import TestSupport
     /// planted there is removed, and the tree is exactly the archive's.
     @Test func anInterruptedWindowedArchiveInstallResumesWhatItWrote() throws {
         let dir = try TemporaryDirectory("windowed-zip-resumed")
-        try Self.write(Self.entries, to: dir.file("app.zip"))
-        var options = Self.options(window: 2)
-        options.jobs = 1
-        let cancellation = ExpansionCancellation()
-        let first = try AssetInstaller(source: ZipAssetSource(archive: try Self.summarized(dir.file("app.zip"))),
-                                       destination: dir.file("out"), options: options)
-        let error = #expect(throws: AssetPackError.self) {
-            try first.installSynchronously(progress: { if $0.filesWritten >= 4 { cancellation.cancel() } }, cancellation: cancellation)
-        }
-        #expect(error?.code == .cancelled)
+        let options = try Self.interruptedInstall(in: dir, after: 4)
         let staging = dir.file(".out.assetpack-staging")
         let written = try #require(FileManager.default.subpathsOfDirectory(atPath: staging).filter {
             !$0.hasPrefix(".assetpack") && (try? FileManager.default.attributesOfItem(atPath: staging + "/" + $0)[.type] as? FileAttributeType) == .typeRegular
@@ -228,16 +236,7 @@ import TestSupport
     /// nothing the first call wrote is kept.
     @Test func anInterruptedWindowedArchiveInstallIsStartedOverAWindowAtATime() throws {
         let dir = try TemporaryDirectory("windowed-zip-interrupted")
-        try Self.write(Self.entries, to: dir.file("app.zip"))
-        var options = Self.options(window: 2)
-        options.jobs = 1
-        let cancellation = ExpansionCancellation()
-        let first = try AssetInstaller(source: ZipAssetSource(archive: try Self.summarized(dir.file("app.zip"))),
-                                   destination: dir.file("out"), options: options)
-        let error = #expect(throws: AssetPackError.self) {
-            try first.installSynchronously(progress: { if $0.filesWritten >= 3 { cancellation.cancel() } }, cancellation: cancellation)
-        }
-        #expect(error?.code == .cancelled)
+        let options = try Self.interruptedInstall(in: dir, after: 3)
         #expect(hiddenNames(dir.path) == [".out.assetpack-staging"])
         // The archive changes: one file fewer, one more.
         try FileManager.default.removeItem(atPath: dir.file("app.zip"))
