@@ -83,11 +83,10 @@ struct InstallPlanning {
     /// `needsStampFirst` (whole, when that pass finds it must be).
     private static func archive(_ installer: AssetInstaller, needsStampFirst: Bool) throws(AssetPackError) -> InstallPlanning {
         guard case .archive(let archive, _) = installer.source.storage else { return try whole(installer) }
-        var planning = InstallPlanning(way: .archive, stamp: nil, estimatedFiles: archive.entryCount, installer: installer)
+        let planning = InstallPlanning(way: .archive, stamp: nil, estimatedFiles: archive.entryCount, installer: installer)
         guard needsStampFirst else { return planning }
         guard let stamp = try planning.run(handOver: { _ throws(AssetPackError) in }) else { return try whole(installer) }
-        planning = InstallPlanning(way: .archive, stamp: stamp, estimatedFiles: archive.entryCount, installer: installer)
-        return planning
+        return InstallPlanning(way: .archive, stamp: stamp, estimatedFiles: archive.entryCount, installer: installer)
     }
 
     /// The marker of a staging tree built by this plan (``StagingArea``): the stamp, or for an archive the
@@ -126,11 +125,5 @@ struct InstallPlanning {
             let planner = ArchiveWindowPlanner(source: ResolvedSource(installer.source), options: options, windowSize: windowSize)
             return try planner.run(handOver: handOver).map { ExpansionPlan.treeStamp($0, options: options) }
         }
-    }
-
-    /// True when the plan is made whole: its failures are the source's, not a reason to plan again.
-    var isWhole: Bool {
-        if case .whole = way { return true }
-        return false
     }
 }
