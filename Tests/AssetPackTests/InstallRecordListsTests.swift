@@ -32,4 +32,39 @@ import TestSupport
         let read = try #require(InstallRecordReader.read(bytes: texts[1]))
         #expect(read.files.count == 1_500 && read.directories?.count == 16)
     }
+
+    /// Windows that come out of path order (an archive's come in its writer's order), each itself in any order,
+    /// are recorded in path order: the text of the whole plan, through memory or through temporary files.
+    @Test func windowsOutOfOrderAreRecordedInPathOrder() throws {
+        let dir = try TemporaryDirectory("record-order")
+        for index in 0..<300 { try dir.write("src/f\(index % 7)/a-b/\(index).txt", [UInt8(index % 256)]) }
+        for index in 0..<30 { try dir.write("src/f\(index % 7)-\(index).txt", []) }
+        let source = DirectorySource(root: dir.file("src"))
+        let plan = try ExpansionPlanner.plan(source)
+        func checksums(_ items: [ExpansionItem]) -> ResultSlots<UInt32> {
+            let slots = ResultSlots<UInt32>(count: items.count)
+            for index in items.indices where items[index].kind == .file { slots[index] = items[index].path.string.utf8.reduce(0) { $0 &* 31 &+ UInt32($1) } }
+            return slots
+        }
+        var texts: [[UInt8]] = []
+        for (limit, windows) in [(InstallRecordLists.defaultMemoryLimit, 1), (InstallRecordLists.defaultMemoryLimit, 4), (100, 4), (100, 13)] {
+            let path = dir.file("tree-\(limit)-\(windows)")
+            try mkdir(path)
+            let tree = Descriptor(open(path, O_RDONLY | O_DIRECTORY), path: path)
+            let lists = try InstallRecordLists(tree: tree, memoryLimit: limit)
+            let size = (plan.items.count + windows - 1) / windows
+            let chunks = stride(from: 0, to: plan.items.count, by: size).map { Array(plan.items[$0..<min($0 + size, plan.items.count)]) }
+            for chunk in windows == 1 ? chunks : chunks.reversed().map({ Array($0.reversed()) }) {
+                let window = ExpansionPlan(sourceName: plan.sourceName, items: chunk, identity: plan.identity, usesManifest: false,
+                                           stamp: plan.stamp, reading: ResolvedSource(source))
+                try lists.add(window, checksums: checksums(chunk))
+            }
+            try lists.write(into: tree, source: nil, stamp: plan.stamp)
+            texts.append(try fileBytes(path + "/.assetpack/installed.json"))
+            #expect(folderNames(path + "/.assetpack") == ["installed.json"])
+        }
+        #expect(texts.allSatisfy { $0 == texts[0] })
+        let read = try #require(InstallRecordReader.read(bytes: texts[0]))
+        #expect(read.files.count == 330 && read.files.map(\.path) == plan.items.filter { $0.kind == .file }.map(\.path.string))
+    }
 }

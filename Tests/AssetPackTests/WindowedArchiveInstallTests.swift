@@ -88,16 +88,18 @@ import TestSupport
         return try AssetInstaller(source: source, destination: destination, options: options).installSynchronously()
     }
 
-    /// The record, each of its lists sorted by path (a windowed install records them in the archive's order).
-    static func record(_ tree: String) throws -> NSDictionary {
-        let data = Data(try fileBytes(tree + "/.assetpack/installed.json"))
-        let record = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var sorted = record
+    /// The record's text, after checking that each of its lists is in path order (``AssetPath/precedes(_:_:)``)
+    /// whatever order the archive's windows came in.
+    static func record(_ tree: String) throws -> [UInt8] {
+        let bytes = try fileBytes(tree + "/.assetpack/installed.json")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         for list in ["files", "directories", "links"] {
-            let items = try #require(record[list] as? [[String: Any]])
-            sorted[list] = items.sorted { ($0["path"] as? String ?? "") < ($1["path"] as? String ?? "") }
+            let paths = try #require(record[list] as? [[String: Any]]).map { Array(($0["path"] as? String ?? "").utf8) }
+            for index in paths.indices.dropFirst() {
+                #expect(AssetPath.precedes(paths[index - 1], paths[index]), "\(list) out of path order at \(index)")
+            }
         }
-        return sorted as NSDictionary
+        return bytes
     }
 
     @Test(arguments: [(1, false), (2, false), (5, true), (1_000, true)])

@@ -1,7 +1,8 @@
 """The loopback web server of the `remote-app` scenario of run.py, and the site it serves.
 
 prepare_site() makes INPUTS/site/ (once per call, since the assetpack binary may have changed):
-  app.bundle      `assetpack build app --sign INPUTS/remote.key` (the key is made once with `assetpack keygen`)
+  app.bundle      `assetpack build app --sign INPUTS/remote.key` (the key is made once with `assetpack keygen`);
+                  likewise small.bundle and small1m.bundle for the scenarios that time every command
   app-1pc.bundle  the same tree with 1% of its files changed (every 100th file in path order gets one line
                   appended: deterministic), built and signed the same way: the upgrade
   app.zip         a hard link to INPUTS/app.zip (zip -r -6), which curl fetches for the peer row
@@ -19,11 +20,14 @@ import time
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
-def changed_tree(corpus):
-    """Writes corpus/app-1pc: app with hard links, every 100th file (path order) copied and one line appended."""
-    source, target = os.path.join(corpus, "app"), os.path.join(corpus, "app-1pc")
-    shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(source, target, copy_function=os.link)
+def changed_tree(corpus, tree):
+    """Writes corpus/TREE-1pc: TREE with hard links (`cp -al`), every 100th file (path order) copied and one line
+    appended."""
+    source, target = os.path.join(corpus, tree), os.path.join(corpus, tree + "-1pc")
+    if os.path.lexists(target):
+        os.rename(target, target + f".old-{os.getpid()}")  # deleting a million files here would take minutes
+        subprocess.Popen(["rm", "-rf", "--", target + f".old-{os.getpid()}"])
+    subprocess.run(["cp", "-al", source, target], check=True)
     files = sorted(os.path.relpath(os.path.join(folder, name), target)
                    for folder, _, names in os.walk(target) for name in names)
     for path in files[::100]:
@@ -36,8 +40,9 @@ def changed_tree(corpus):
     return len(files[::100]), len(files)
 
 
-def prepare_site(bench, sh):
-    """Makes INPUTS/site (see the module's notes); errors go to stderr and leave the rows n/a."""
+def prepare_site(bench, sh, trees=("app",)):
+    """Makes INPUTS/site (see the module's notes) with TREE.bundle and TREE-1pc.bundle of each of `trees`;
+    errors go to stderr and leave the rows n/a."""
     if bench.ap_error:
         return
     site = os.path.join(bench.inputs, "site")
@@ -47,11 +52,14 @@ def prepare_site(bench, sh):
         return
     bench.set_aside(site)
     os.makedirs(site)
-    changed, total = changed_tree(bench.corpus)
-    print(f"preparing site/app.bundle and site/app-1pc.bundle ({changed} of {total} files changed) ...", file=sys.stderr)
-    for tree, name in (("app", "app.bundle"), ("app-1pc", "app-1pc.bundle")):
-        if error := sh([bench.ap, "build", tree, "-o", os.path.join(site, name), "--sign", key, "-q"], cwd=bench.corpus):
-            print(f"  {name}: {error}", file=sys.stderr)
+    for base in trees:
+        changed, total = changed_tree(bench.corpus, base)
+        print(f"preparing site/{base}.bundle and site/{base}-1pc.bundle ({changed} of {total} files changed) ...",
+              file=sys.stderr)
+        for tree in (base, base + "-1pc"):
+            if error := sh([bench.ap, "build", tree, "-o", os.path.join(site, tree + ".bundle"), "--sign", key, "-q"],
+                           cwd=bench.corpus):
+                print(f"  {tree}.bundle: {error}", file=sys.stderr)
     if os.path.exists(os.path.join(bench.inputs, "app.zip")):
         os.link(os.path.join(bench.inputs, "app.zip"), os.path.join(site, "app.zip"))
 

@@ -58,6 +58,7 @@ class Scenario:
     server: bool = False       # needs the loopback web server of remote.py ({url}) while it runs
     max_runs: int = 0          # at most this many runs per command (0: --runs); a long scenario
     baseline: bool = True      # with --baseline, also time the baseline binary's rows
+    site: tuple = ()           # trees whose signed bundles (TREE.bundle, TREE-1pc.bundle) the site serves
 
 
 def expand_peers(archive):
@@ -108,6 +109,30 @@ def assetpack_remote(bundle, *options, before=()):
     return Tool(" ".join((f"assetpack expand http://…/{bundle}",) + options),
                 ["{ap}", "expand", "{url}/" + bundle, "--to", "{out}", "--allow-http", "--public-key", "{in}/remote.key.pub",
                  "-q", *options], ["{in}/site/" + bundle], before=list(before))
+
+
+def every_command(tree):
+    """Each command of the CLI on TREE (its bundle, served and local, and an install of it): time and peak RSS.
+    The upgrade rows start from a tree installed as the row installs (untimed)."""
+    bundle, changed, url = "{in}/site/" + tree + ".bundle", "{in}/site/" + tree + "-1pc.bundle", "{url}/" + tree
+    install = ["{ap}", "expand", bundle, "--to", "{out}", "-q"]
+    remote_install = ["{ap}", "expand", url + ".bundle", "--to", "{out}", "--allow-http", "--public-key",
+                      "{in}/remote.key.pub", "-q"]
+    return [
+        Tool(f"build {tree}", ["{ap}", "build", tree, "-o", "{out}", "-q"], [tree]),
+        Tool(f"build {tree} --archive", ["{ap}", "build", tree, "--archive", "{out}", "-q"], [tree], out="x.zip"),
+        Tool(f"expand {tree}.bundle", install, [bundle]),
+        Tool(f"expand {tree}-1pc.bundle (upgrade)", install[:2] + [changed] + install[3:], [changed], before=install),
+        Tool(f"list {tree}.bundle", ["{ap}", "list", bundle], [bundle]),
+        Tool(f"list {tree}.bundle --json", ["{ap}", "list", bundle, "--json"], [bundle]),
+        Tool(f"verify {tree}.bundle", ["{ap}", "verify", bundle, "-q"], [bundle]),
+        Tool(f"status (installed {tree})", ["{ap}", "status", "{in}/" + tree + ".installed"], ["{in}/" + tree + ".installed"]),
+        Tool(f"check {tree}-container.apk", ["{ap}", "check", "{in}/" + tree + "-container.apk"],
+             ["{in}/" + tree + "-container.apk"]),
+        Tool(f"expand http://…/{tree}.bundle", remote_install, [bundle]),
+        Tool(f"expand http://…/{tree}-1pc.bundle (upgrade)", remote_install[:2] + [url + "-1pc.bundle"] + remote_install[3:],
+             [changed], before=remote_install),
+    ]
 
 
 SCENARIOS = [
@@ -182,7 +207,11 @@ SCENARIOS = [
         Tool("curl -sf app.zip && bsdtar -xf && sync -f", ["sh", "-c", "curl -sf {url}/app.zip -o {out}/app.zip && mkdir {out}/tree"
                                                            " && bsdtar -xf {out}/app.zip -C {out}/tree && sync -f {out}"],
              ["{in}/app.zip"], peer="curl+bsdtar+sync", mkdir=True),
-    ], server=True),
+    ], server=True, site=("app",)),
+    Scenario("commands-50k", "Every command on 50,000 small files (the small tree): time and peak RSS",
+             every_command("small"), server=True, site=("small",)),
+    Scenario("commands-1m", "Every command on 1,000,000 tiny files (the small1m tree): time and peak RSS (2 runs)",
+             every_command("small1m"), server=True, site=("small1m",), max_runs=2, baseline=False),
 ]
 
 # How each prepared input is made (in the corpus folder); zips are kept while the corpus stays the same,
@@ -197,6 +226,13 @@ RECIPES = {
     # The same tree in pack archives with its members deflated (smaller), and without pack archives (one file each).
     "small-deflated.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--pack-level", "6"],
     "small-plain.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q", "--pack-limit", "0"],
+    # An install of the served bundle (for `status`), and a zip holding it as an app would, stored and aligned (`check`); made on
+    # every call (after the site), since the binary may have changed.
+    **{f"{tree}.installed": ["{ap}", "expand", "{in}/site/" + tree + ".bundle", "--to", "{out}", "-q"]
+       for tree in ("small", "small1m")},
+    **{f"{tree}-container.apk": ["sh", "-c", "cd {in}/site && zip -r -0 -q {out}.zip " + tree + ".bundle"
+                                 " && zipalign -f 4 {out}.zip {out} && rm {out}.zip"]
+       for tree in ("small", "small1m")},
     # No folder entries: 1,000,000 file entries, the default entry limit.
     "small1m.zip": ["zip", "-r", "-D", "-6", "-q", "{out}", "small1m"],
     "small1m.bundle": ["{ap}", "build", "small1m", "-o", "{out}", "-q"],
@@ -290,7 +326,9 @@ def build_binaries(bench):
 def prepare_inputs(bench, scenarios):
     """Makes the inputs the chosen scenarios read: zips once per corpus, bundles on every call; and the
     served site of a scenario that needs the web server (remote.py)."""
-    needed = {os.path.basename(path) for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
+    if any(s.server for s in scenarios):
+        remote.prepare_site(bench, sh, sorted({tree for s in scenarios for tree in s.site}))
+    needed = {path.removeprefix("{in}/") for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
     stamp = os.path.getmtime(os.path.join(bench.corpus, ".corpus-stamp"))
     for name in sorted(needed):
         dest = os.path.join(bench.inputs, name)
@@ -308,14 +346,15 @@ def prepare_inputs(bench, scenarios):
             print(f"  {name}: {error}", file=sys.stderr)
         else:
             os.rename(temporary, dest)
-    if any(s.server for s in scenarios):
-        remote.prepare_site(bench, sh)
 
 
 def warm(bench, paths):
-    """Reads every input file once so the timed run starts from the page cache."""
+    """Reads every input file once so the timed run starts from the page cache; an installed tree (`status` reads
+    its names and sizes, not its contents) is not read."""
     for path in paths:
         path = os.path.join(bench.corpus, bench.fill(path))
+        if path.endswith(".installed"):
+            continue
         files = [path] if os.path.isfile(path) else [os.path.join(folder, name)
                                                      for folder, _, names in os.walk(path) for name in names]
         for name in files:
@@ -404,7 +443,8 @@ def with_baseline(bench, scenario):
         tools.append(tool)
         if "{ap}" in tool.argv:
             tools.append(Tool(tool.label + " [baseline]", ["{apb}" if arg == "{ap}" else arg for arg in tool.argv],
-                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again, before=tool.before, dirty_mib=tool.dirty_mib))
+                              tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again,
+                              before=["{apb}" if arg == "{ap}" else arg for arg in tool.before], dirty_mib=tool.dirty_mib))
     return tools
 
 
@@ -412,7 +452,7 @@ def run_scenario(bench, scenario):
     """Times every tool of `scenario` RUNS times, round-robin, each round starting one tool later."""
     runs = min(bench.runs, scenario.max_runs or bench.runs)
     scenario = Scenario(scenario.name, scenario.title, with_baseline(bench, scenario), scenario.unit, scenario.sizes,
-                        scenario.server, scenario.max_runs, scenario.baseline)
+                        scenario.server, scenario.max_runs, scenario.baseline, scenario.site)
     rows = [{"label": t.label, "peer": t.peer, "argv": t.argv, "samples": [], "error": missing(bench, t)}
             for t in scenario.tools]
     fixed = {}
@@ -635,7 +675,7 @@ def main():
     build_binaries(bench)
     subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus]
                    + (["--quick"] if args.quick else []), check=True)
-    if any(s.name == "expand-small1m" for s in chosen):
+    if any("small1m" in path for s in chosen for t in s.tools for path in t.reads):
         subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus, "--only", "small1m"]
                        + (["--quick"] if args.quick else []), check=True)
     prepare_inputs(bench, chosen)

@@ -24,6 +24,11 @@ enum PlanOrder {
         }
     }
 
+    /// The positions of `items` in path order: `items.indices` when they are in order already.
+    static func positions(of items: [ExpansionItem]) -> [Int] {
+        isSorted(items) ? Array(items.indices) : sortedPositions(items).map { Int($0) }
+    }
+
     private static func isSorted(_ items: [ExpansionItem]) -> Bool {
         items.indices.dropFirst().allSatisfy { items[$0 - 1].path < items[$0].path }
     }

@@ -28,6 +28,16 @@ struct InstallRecordJSON {
         out.removeAll(keepingCapacity: true)
     }
 
+    /// Hands the text written since the last hand-over (one entry, when called after each) to `body`, and
+    /// forgets it: the next entry is written as the first of a list, without a comma.
+    mutating func takeEntry<Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void) throws(Failure) {
+        defer {
+            out.removeAll(keepingCapacity: true)
+            count = 0
+        }
+        try out.withUnsafeBufferPointer { (entry) throws(Failure) in try body(entry) }
+    }
+
     /// `{`, and the start of the folder list when there is one.
     mutating func begin(directories: Bool) {
         literal("{")
