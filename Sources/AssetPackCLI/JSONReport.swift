@@ -24,18 +24,6 @@ enum JSONReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Prints the line of `body`, whose member `key` is an empty array, with that array's elements
-    /// printed as `rows` hands them to its argument: a listing of a million entries is never held whole. The
-    /// line is the one ``print(_:command:ok:)`` would print with the elements in the array.
-    /// - Throws: what `rows` throws (the line is then left unfinished: only the rows of an archive that
-    ///   changed while it was read can fail).
-    static func printStreaming<Body: Encodable, Row: Encodable>(_ body: Body, key: String, command: String,
-                                                                rows: ((Row) -> Void) throws -> Void) throws {
-        try withoutActuallyEscaping(rows) { rows in
-            try printStreaming(body, command: command, arrays: [(key, { (emit: (String) -> Void) throws in try rows { emit(encoded($0)) } })])
-        }
-    }
-
     /// Prints the line of `body`, each of whose members `arrays` names is an empty array, with that array's
     /// elements, already encoded (``encoded(_:)``), printed as its function hands them over, in pieces of
     /// about 64 KiB. The functions are called in the order their members come in the line (sorted keys).

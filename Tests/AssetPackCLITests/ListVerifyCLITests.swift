@@ -48,6 +48,24 @@ import TestSupport
         #expect(lines.contains { $0.contains("unknown (25856)") && $0.hasSuffix("odd-method.bin") }, "the method is not cut short")
     }
 
+    /// `list --json` writes its rows by hand (a million of them through `JSONEncoder` took 14 s): names with
+    /// quotes, backslashes, control characters and non-ASCII come back exactly through a JSON parser, and the
+    /// line is what the encoder wrote (sorted keys, slashes as they are).
+    @Test func listJSONEscapesEveryNameAJSONParserReadsBack() throws {
+        let dir = try TemporaryDirectory("cli-list-json-names")
+        let names = ["q\"uote/b\\ack.txt", "tab\there\u{01}\u{1F}\u{7F}.txt", "line\nfeed\r\u{08}\u{0C}.txt", "é/ü/日本.txt", "a/b/c.txt"]
+        try writeBytes(RawZip(names.map { RawZip.file(raw: Array($0.utf8), Array("x".utf8)) }).bytes, to: dir.file("n.zip"))
+        let result = try run(tool, ["list", "--json", dir.file("n.zip")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        let rows = try #require(object["entries"] as? [[String: Any]])
+        #expect(rows.map { $0["name"] as? String } == names)
+        #expect(result.stdout.contains(#""name":"q\"uote/b\\ack.txt","size":1}"#))
+        #expect(result.stdout.contains("tab\\there\\u0001\\u001f\u{7F}.txt"))
+        #expect(result.stdout.contains(#"line\nfeed\r\b\f.txt"#))
+        #expect(result.stdout.contains(#"{"compressedSize":1,"crc32":"8cdc1683","encrypted":false,"kind":"file","method":"stored","#))
+    }
+
     @Test func listJSONMatchesPythonsView() throws {
         try ExternalTool.python3.require()
         let dir = try TemporaryDirectory("cli-list-json")

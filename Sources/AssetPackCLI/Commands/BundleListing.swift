@@ -99,7 +99,7 @@ struct BundleListing {
                 var entries = archive.entries()
                 var separator = ""
                 while let entry = try entries.next() {
-                    text += separator + JSONReport.encoded(ZipEntryRow(entry))
+                    text += separator + ZipEntryRow(entry).json
                     separator = ","
                 }
                 emit(text + "],\"path\":" + JSONReport.encoded(path) + "}")
@@ -107,7 +107,7 @@ struct BundleListing {
         }
         try JSONReport.printStreaming(heading, command: "list", arrays: [
             ("archives", archives),
-            ("files", entries(.file) { JSONReport.encoded(FileRow($0)) }),
+            ("files", entries(.file) { FileRow($0).json }),
             ("folders", entries(.directory) { JSONReport.encoded($0.path) }),
         ])
     }
@@ -213,6 +213,24 @@ struct BundleListing {
             try row.encodeIfPresent(storage?.method, forKey: .method)
             try row.encodeIfPresent(storage?.compressedSize, forKey: .compressedSize)
             try row.encodeIfPresent(storage?.blocks?.count, forKey: .blocks)
+        }
+
+        /// The row as ``encode(to:)`` writes it through `JSONEncoder` with sorted keys, written directly
+        /// (``JSONObjectText``): what `list --json` prints a million times.
+        var json: String {
+            let storage = file.storage
+            var row = JSONObjectText()
+            row.add("blocks", storage?.blocks?.count)
+            row.add("compressedSize", storage?.compressedSize)
+            row.add("crc32", hex(file.crc32 ?? 0))
+            row.add("entry", storage?.entry)
+            row.add("file", storage?.file ?? file.path)
+            row.add("method", storage?.method)
+            row.add("mode", file.mode.map { String($0, radix: 8) })
+            row.add("path", file.path)
+            row.add("size", file.size ?? 0)
+            row.add("storage", storage?.form.rawValue ?? "plain")
+            return row.closed
         }
     }
 

@@ -27,11 +27,11 @@ struct ListCommand: ArchiveReadingCommand {
     func run(zip: ZipArchive) throws {
         if format.json {
             // Printed as it is read, as the table is.
-            try JSONReport.printStreaming(ZipListing(archive: JSONReport.absolute(archive.path), entries: []), key: "entries",
-                                          command: "list") { (emit: (ZipEntryRow) -> Void) throws in
+            try JSONReport.printStreaming(ZipListing(archive: JSONReport.absolute(archive.path), entries: []), command: "list",
+                                          arrays: [("entries", { (emit: (String) -> Void) throws in
                 var entries = zip.entries()
-                while let entry = try entries.next() { emit(ZipEntryRow(entry)) }
-            }
+                while let entry = try entries.next() { emit(ZipEntryRow(entry).json) }
+            })])
         } else {
             // Printed as it is read: a million-entry archive is never held, nor its table.
             try table(zip) { print($0, terminator: "") }
@@ -99,6 +99,21 @@ struct ZipEntryRow: Encodable {
         try row.encode(hex(entry.crc32), forKey: .crc32)
         try row.encodeIfPresent(entry.unixMode.map { String($0 & 0o7777, radix: 8) }, forKey: .mode)
         try row.encode(entry.isEncrypted, forKey: .encrypted)
+    }
+
+    /// The row as ``encode(to:)`` writes it through `JSONEncoder` with sorted keys, written directly
+    /// (``JSONObjectText``): what `list --json` prints a million times.
+    var json: String {
+        var row = JSONObjectText()
+        row.add("compressedSize", entry.compressedSize)
+        row.add("crc32", hex(entry.crc32))
+        row.add("encrypted", entry.isEncrypted)
+        row.add("kind", entry.kind.rawValue)
+        row.add("method", entry.method.rawValue == 0 ? "stored" : (entry.method.rawValue == 8 ? "deflate" : entry.method.description))
+        row.add("mode", entry.unixMode.map { String($0 & 0o7777, radix: 8) })
+        row.add("name", entry.name)
+        row.add("size", entry.uncompressedSize)
+        return row.closed
     }
 }
 
