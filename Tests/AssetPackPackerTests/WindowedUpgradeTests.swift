@@ -6,7 +6,7 @@ import TestSupport
 
 /// The upgrade of an installed tree by a bundle a window at a time (`InstallTransaction`, `InstallPlanning`, forced
 /// here with tiny windows): each window's unchanged files are linked from the installed tree, its record walked
-/// beside the windows (`RecordedFiles`); the outcome is a whole plan's.
+/// beside the windows (`RecordCursor`); the outcome is a whole plan's.
 @Suite struct WindowedUpgradeTests {
     /// Installs `bundle` (v1) into `dir/out-<name>`, builds v2 with one file changed, one added, one removed.
     static func prepare(_ dir: TemporaryDirectory, _ name: String, durable: Bool) throws {
@@ -49,8 +49,9 @@ import TestSupport
         #expect(whole.totals.subtracting([0]).count == 1)
     }
 
-    /// A record not in path order (as a tree installed from an archive has it) is sorted: the upgrade still goes
-    /// a window at a time, and still links the unchanged files.
+    /// A record not in path order (as an earlier version recorded a tree installed from an archive, without
+    /// `"collation":"path"`) is matched whole for each window: the upgrade still goes a window at a time, and still
+    /// links the unchanged files.
     @Test func aRecordOutOfOrderIsUpgradedAWindowAtATime() throws {
         let dir = try TemporaryDirectory("windowed-upgrade-unordered")
         try WindowedInstallTests.build(dir)
@@ -58,7 +59,8 @@ import TestSupport
         let path = dir.file("out-a/.assetpack/installed.json")
         var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         record["files"] = Array((try #require(record["files"] as? [[String: Any]])).reversed())
-        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path))
+        record["collation"] = nil
+        try JSONSerialization.data(withJSONObject: record, options: .sortedKeys).write(to: URL(fileURLWithPath: path))
         try Self.buildV2(dir)
         let upgrade = try WindowedInstallTests.install(dir.file("v2"), into: dir.file("out-a"), options: WindowedInstallTests.options(window: 2))
         let sizes = upgrade.totals.subtracting([0])

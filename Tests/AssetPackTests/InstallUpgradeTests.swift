@@ -104,11 +104,13 @@ final class ObservedTrees: @unchecked Sendable {
     var namesSeen: [[String]] { lock.lock(); defer { lock.unlock() }; return names }
 }
 
-/// An upgrade reads the installed record beside the plan (``UpgradeDiff``), both in path order; a record in
-/// another order is read into a table instead, with the same outcome.
+/// An upgrade reads the installed record beside the plan (``UpgradeDiff``, ``RecordCursor``), both in path order;
+/// a record that does not say it is in path order (an earlier version's) is matched whole for each window, with
+/// the same outcome; one that says so falsely (edited by hand) gets the right tree, fewer files linked.
 @Suite struct UpgradeRecordOrderTests {
-    /// Installs v1, rewrites its record's file list with `edit`, upgrades to v2: the result.
-    func upgrade(editingRecord edit: ([[String: Any]]) -> [[String: Any]]) throws -> (ExpansionResult, String) {
+    /// Installs v1, rewrites its record's file list with `edit` (and drops its claim of path order unless
+    /// `claimsOrder`), upgrades to v2: the result.
+    func upgrade(claimsOrder: Bool = true, editingRecord edit: ([[String: Any]]) -> [[String: Any]]) throws -> (ExpansionResult, String) {
         let scratch = try TemporaryDirectory("upgrade-record-order")
         let destination = scratch.file("assets")
         try ExpansionFixtures.bundle(InstallUpgradeTests.v1, packed: [:], at: scratch.file("v1"), scratch: scratch)
@@ -117,8 +119,11 @@ final class ObservedTrees: @unchecked Sendable {
         let path = try #require(FileManager.default.contentsOfDirectory(atPath: destination)
             .map { destination + "/" + $0 + "/installed.json" }.first { FileManager.default.fileExists(atPath: $0) })
         var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        #expect(record["collation"] as? String == "path", "every record written says its lists are in path order")
         record["files"] = edit(try #require(record["files"] as? [[String: Any]]))
-        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: path))
+        if !claimsOrder { record["collation"] = nil }
+        // Sorted keys, as assetpack writes it: the claim comes before the lists.
+        try JSONSerialization.data(withJSONObject: record, options: .sortedKeys).write(to: URL(fileURLWithPath: path))
         let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).installSynchronously()
         #expect(DiskTree.read(destination) == DiskTree(InstallUpgradeTests.v2))
         return (result, destination)
@@ -129,7 +134,11 @@ final class ObservedTrees: @unchecked Sendable {
     }
 
     @Test func aRecordInAnotherOrderLinksTheSameFiles() throws {
-        #expect(try upgrade { $0.reversed() }.0.filesLinked == 2)
+        #expect(try upgrade(claimsOrder: false) { $0.reversed() }.0.filesLinked == 2)
+    }
+
+    @Test func aRecordThatClaimsAnOrderItDoesNotHaveStillGivesTheRightTree() throws {
+        #expect(try upgrade { $0.reversed() }.0.filesLinked < 2)
     }
 
     @Test func aPathListedTwiceCountsOnceAsFirstListed() throws {

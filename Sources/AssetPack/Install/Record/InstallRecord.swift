@@ -42,6 +42,9 @@ struct InstallRecord: Codable, Sendable {
     var directories: [Directory]? = nil
     /// Every symbolic link of the tree; nil in a record written before links were recorded.
     var links: [Link]? = nil
+    /// `path` when each list is in path order (``InstallRecordJSON/collation``); nil in a record written before
+    /// every record was.
+    var collation: String? = nil
 
     /// Writes a record in two steps, around the flush of the tree it describes: first its contents
     /// (``writeContents(into:source:stamp:json:)``: `installed.json` and `source`), written with the tree's
@@ -78,7 +81,7 @@ struct InstallRecord: Codable, Sendable {
     /// 64 KiB, so the text of a large record is never whole in memory either.
     func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
         var json = InstallRecordJSON()
-        json.begin(directories: directories != nil)
+        json.begin(directories: directories != nil, inPathOrder: collation == InstallRecordJSON.collation)
         for directory in directories ?? [] {
             json.directory(mode: directory.mode, path: directory.path)
             try json.handOver(to: emit)

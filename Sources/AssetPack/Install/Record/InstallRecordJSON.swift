@@ -38,11 +38,17 @@ struct InstallRecordJSON {
         try out.withUnsafeBufferPointer { (entry) throws(Failure) in try body(entry) }
     }
 
-    /// `{`, and the start of the folder list when there is one.
-    mutating func begin(directories: Bool) {
+    /// `{`, ``collation`` when the lists are `inPathOrder`, and the start of the folder list when there is one.
+    mutating func begin(directories: Bool, inPathOrder: Bool = false) {
         literal("{")
+        if inPathOrder { literal(#""collation":"path","#) }
         if directories { literal(#""directories":["#) }
     }
+
+    /// The first member of a record whose lists are each in path order (``AssetPath/precedes(_:_:)``), as every
+    /// record ``InstallRecordLists`` writes is: `"collation":"path"`, first so that a reader of one list knows it
+    /// before the list (``RecordCursor``).
+    static let collation = "path"
 
     /// One folder.
     mutating func directory(mode: UInt32, path: String) {

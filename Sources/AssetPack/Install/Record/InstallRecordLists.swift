@@ -65,7 +65,7 @@ final class InstallRecordLists {
     func write(into tree: Descriptor, source: String?, stamp: String) throws(AssetPackError) {
         try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
             var json = InstallRecordJSON()
-            json.begin(directories: true)
+            json.begin(directories: true, inPathOrder: true)
             try json.handOverAll(to: emit)
             try directories.emit(to: emit, from: folder)
             json.beginFiles(afterDirectories: true)

@@ -14,6 +14,11 @@ struct InstallRecordReader {
     private var input: ChunkedInput
     /// Nesting allowed inside skipped values.
     private static let maxDepth = 64
+    /// Of a reader of one list (``list(_:of:limit:)``): the entries read, and whether its end (or bad text) was met.
+    private var listed = 0
+    private var listEnded = false
+    /// Of a reader of one list: the record's `collation` when it came before the list (``InstallRecordJSON/collation``).
+    private(set) var collation: String?
 
     private init(_ input: ChunkedInput) { self.input = input }
 
@@ -42,14 +47,15 @@ struct InstallRecordReader {
                                         eachLink: { links.append($0) })
         guard let header else { return nil }
         return InstallRecord(format: header.format, stamp: header.stamp, files: files, source: header.source,
-                             directories: header.listsDirectories ? directories : nil, links: header.listsLinks ? links : nil)
+                             directories: header.listsDirectories ? directories : nil, links: header.listsLinks ? links : nil,
+                             collation: header.collation)
     }
 
     /// Why a record is unreadable (never shown: the caller only sees nil).
     private struct Malformed: Error {}
 
     /// The record's fields other than its lists, and which optional lists it has.
-    typealias Header = (format: Int, stamp: String, source: String?, listsDirectories: Bool, listsLinks: Bool)
+    typealias Header = (format: Int, stamp: String, source: String?, listsDirectories: Bool, listsLinks: Bool, collation: String?)
 
     /// Reads the record, handing each file to `eachFile` (and each folder and link to the others; without
     /// them those lists are skipped); returns the rest.
@@ -60,6 +66,7 @@ struct InstallRecordReader {
         var format: Int?
         var stamp: String?
         var source: String?
+        var collation: String?
         try members { (reader, key) in
             switch key {
             case "files":
@@ -74,64 +81,135 @@ struct InstallRecordReader {
             case "format": format = Int(exactly: try reader.unsigned(max: UInt64(Int.max)))
             case "stamp": stamp = try reader.string()
             case "source": source = try reader.nullable { try $0.string() }
+            case "collation": collation = try reader.string()
             default: try reader.skipValue(depth: 0)
             }
         }
         try skipWhiteSpace()
         guard try input.peek() == nil, sawFiles, let format, let stamp else { throw Malformed() }
-        return (format, stamp, source, sawDirectories, sawLinks)
+        return (format, stamp, source, sawDirectories, sawLinks, collation)
     }
 
     private mutating func directories(_ eachDirectory: (InstallRecord.Directory) -> Void) throws {
-        try pathElements(with: "mode", { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }) { (path, mode) in
-            eachDirectory(InstallRecord.Directory(mode: mode, path: path))
-        }
+        try elements { reader in eachDirectory(try reader.directory()) }
     }
 
     private mutating func links(_ eachLink: (InstallRecord.Link) -> Void) throws {
-        try pathElements(with: "target", { try $0.string() }) { (path, target) in
-            eachLink(InstallRecord.Link(path: path, target: target))
-        }
-    }
-
-    /// Reads an array of objects that each have `path` (a string) and the member `key`, read by `value`,
-    /// and hands both to `each`; other members are skipped.
-    private mutating func pathElements<Value>(with key: String, _ value: (inout InstallRecordReader) throws -> Value,
-                                              _ each: (String, Value) -> Void) throws {
-        try elements { reader in
-            var path: String?
-            var found: Value?
-            try reader.members { (reader, member) in
-                switch member {
-                case "path": path = try reader.string()
-                case key: found = try value(&reader)
-                default: try reader.skipValue(depth: 0)
-                }
-            }
-            guard let path, let found else { throw Malformed() }
-            each(path, found)
-        }
+        try elements { reader in eachLink(try reader.link()) }
     }
 
     private mutating func files(_ eachFile: (InstallRecord.File) -> Void) throws {
-        try elements { reader in
-            var path: String?
-            var size: UInt64?
-            var crc32: UInt32?
-            var mode: UInt32?
-            var sha256: String?
-            try reader.members { (reader, key) in
-                switch key {
-                case "path": path = try reader.string()
-                case "size": size = try reader.unsigned(max: .max)
-                case "crc32": crc32 = try reader.nullable { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }
-                case "mode": mode = UInt32(try reader.unsigned(max: UInt64(UInt32.max)))
-                case "sha256": sha256 = try reader.nullable { try $0.string() }
-                default: try reader.skipValue(depth: 0)
-                }
+        try elements { reader in eachFile(try reader.file()) }
+    }
+
+    /// One folder of the list.
+    private mutating func directory() throws -> InstallRecord.Directory {
+        let (path, mode) = try pathObject(with: "mode") { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }
+        return InstallRecord.Directory(mode: mode, path: path)
+    }
+
+    /// One link of the list.
+    private mutating func link() throws -> InstallRecord.Link {
+        let (path, target) = try pathObject(with: "target") { try $0.string() }
+        return InstallRecord.Link(path: path, target: target)
+    }
+
+    /// An object that has `path` (a string) and the member `key`, read by `value`; other members are skipped.
+    private mutating func pathObject<Value>(with key: String, _ value: (inout InstallRecordReader) throws -> Value) throws -> (String, Value) {
+        var path: String?
+        var found: Value?
+        try members { (reader, member) in
+            switch member {
+            case "path": path = try reader.string()
+            case key: found = try value(&reader)
+            default: try reader.skipValue(depth: 0)
             }
-            guard let path, let size, let mode else { throw Malformed() }
-            eachFile(InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode, sha256: sha256))
+        }
+        guard let path, let found else { throw Malformed() }
+        return (path, found)
+    }
+
+    /// One file of the list.
+    private mutating func file() throws -> InstallRecord.File {
+        var path: String?
+        var size: UInt64?
+        var crc32: UInt32?
+        var mode: UInt32?
+        var sha256: String?
+        try members { (reader, key) in
+            switch key {
+            case "path": path = try reader.string()
+            case "size": size = try reader.unsigned(max: .max)
+            case "crc32": crc32 = try reader.nullable { UInt32(try $0.unsigned(max: UInt64(UInt32.max))) }
+            case "mode": mode = UInt32(try reader.unsigned(max: UInt64(UInt32.max)))
+            case "sha256": sha256 = try reader.nullable { try $0.string() }
+            default: try reader.skipValue(depth: 0)
+            }
+        }
+        guard let path, let size, let mode else { throw Malformed() }
+        return InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode, sha256: sha256)
+    }
+
+    // MARK: - One list, an entry at a time
+
+    /// A reader of the list `list` (`files`, `directories` or `links`) of the record in `file`, at its first
+    /// entry (the members before it skipped): for ``nextFile()``, ``nextDirectory()`` and ``nextLink()``, which
+    /// read one entry a call, so that a record is read alongside a plan or a walk in path order. Nil when the
+    /// file is not a record with that list.
+    static func list(_ list: String, of file: Descriptor, limit: Int) -> InstallRecordReader? {
+        var reader = InstallRecordReader(ChunkedInput(file: file, limit: limit))
+        do {
+            try reader.skipWhiteSpace()
+            try reader.expect(UInt8(ascii: "{"))
+            while true {
+                try reader.skipWhiteSpace()
+                let key = try reader.string()
+                try reader.skipWhiteSpace()
+                try reader.expect(UInt8(ascii: ":"))
+                try reader.skipWhiteSpace()
+                if key == list {
+                    try reader.expect(UInt8(ascii: "["))
+                    return reader
+                }
+                if key == "collation" {
+                    reader.collation = try reader.string()
+                } else {
+                    try reader.skipValue(depth: 0)
+                }
+                try reader.skipWhiteSpace()
+                guard try reader.input.next() == UInt8(ascii: ",") else { return nil }
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// The next file of the list (``list(_:of:limit:)``); nil at its end, and from text that is not a record's on.
+    mutating func nextFile() -> InstallRecord.File? { nextEntry { try $0.file() } }
+
+    /// The next folder of the list; nil at its end.
+    mutating func nextDirectory() -> InstallRecord.Directory? { nextEntry { try $0.directory() } }
+
+    /// The next link of the list; nil at its end.
+    mutating func nextLink() -> InstallRecord.Link? { nextEntry { try $0.link() } }
+
+    private mutating func nextEntry<Entry>(_ entry: (inout InstallRecordReader) throws -> Entry) -> Entry? {
+        guard !listEnded else { return nil }
+        do {
+            try skipWhiteSpace()
+            if try input.peek() == UInt8(ascii: "]") {
+                listEnded = true
+                return nil
+            }
+            if listed > 0 {
+                try expect(UInt8(ascii: ","))
+                try skipWhiteSpace()
+            }
+            listed += 1
+            return try entry(&self)
+        } catch {
+            listEnded = true
+            return nil
         }
     }
 

@@ -139,8 +139,7 @@ struct InstallTransaction {
     private func fill(_ staging: Descriptor, planning: InstallPlanning, resuming: Bool,
                       current: Descriptor?) throws(AssetPackError) -> WindowState? {
         if resuming { try forgetCompletion(of: staging) }
-        let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordedFiles.read(of: $0) ?? RecordedFiles(),
-                                                          wasFlushed: Self.wasFlushed($0)) }
+        let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordCursor(tree: $0), wasFlushed: Self.wasFlushed($0)) }
         let state = WindowState(upgrade: upgrade, resume: resuming ? ResumeCheck(root: staging) : nil)
         let record = try InstallRecordLists(tree: staging)
         let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
@@ -184,8 +183,10 @@ struct InstallTransaction {
             progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
         }
         let present = Set(left.kept.keys).union(left.partial.keys)
-        let unchanged = try state.upgrade.map { (upgrade) throws(AssetPackError) in
-            try UpgradeDiff(plan: plan).unchanged(in: upgrade.tree, recorded: upgrade.recorded, repairing: repairing, excluding: present)
+        let unchanged = try state.upgrade.flatMap { (upgrade) throws(AssetPackError) in
+            try upgrade.recorded.map { (recorded) throws(AssetPackError) in
+                try UpgradeDiff(plan: plan).unchanged(in: upgrade.tree, recorded: recorded, repairing: repairing, excluding: present)
+            }
         } ?? [:]
         var files = plan.items.indices.filter { plan.items[$0].kind == .file && left.kept[$0] == nil && unchanged[$0] == nil }
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
@@ -280,10 +281,10 @@ struct InstallTransaction {
 /// What the windows of one install share: the installed tree an upgrade links from, the check of a resumed
 /// staging tree, and the counts so far. Written by the thread that writes the windows, one at a time.
 private final class WindowState {
-    /// The installed tree an upgrade links its unchanged files from, and its record.
+    /// The installed tree an upgrade links its unchanged files from, and its record (nil when it cannot be read).
     struct Upgrade {
         let tree: Descriptor
-        let recorded: RecordedFiles
+        let recorded: RecordCursor?
         /// True when the installed tree was flushed when it was installed: its linked files need no flush.
         let wasFlushed: Bool
     }

@@ -8,34 +8,37 @@ import AssetPackSystem
 /// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
 /// than rewriting. Such files are hard-linked, not rewritten.
 ///
-/// The record is read once into flat arrays in path order (``RecordedFiles``, about 50 bytes a file) and
-/// each planned file looked up there by binary search, so that a window may come in any order.
+/// The window's files are taken in path order and the record read alongside them (``RecordCursor``), so
+/// that no part of the record is held: an upgrade's memory does not grow with the tree.
 struct UpgradeDiff {
     let plan: ExpansionPlan
 
-    /// Unchanged files' CRCs by item index, from the record `recorded` of `installed`, skipping `excluded`
-    /// (files already in staging) and the paths `repairing`.
-    func unchanged(in installed: Descriptor, recorded: RecordedFiles, repairing: Set<String> = [],
+    /// Unchanged files' CRCs by item index, from the record of `installed` (read by `recorded`), skipping
+    /// `excluded` (files already in staging) and the paths `repairing`.
+    func unchanged(in installed: Descriptor, recorded: RecordCursor, repairing: Set<String> = [],
                    excluding excluded: Set<Int> = []) throws(AssetPackError) -> [Int: UInt32] {
         let folders = DirectoryCursor(root: installed)
+        let wanted = PlanOrder.positions(of: plan.items).filter { position in
+            plan.items[position].kind == .file && !excluded.contains(position)
+                && (repairing.isEmpty || !repairing.contains(plan.items[position].path.string))
+        }
         var result: [Int: UInt32] = [:]
-        for position in plan.items.indices where plan.items[position].kind == .file && !excluded.contains(position) {
+        for (position, old) in recorded.files(at: wanted.map { ($0, Array(plan.items[$0].path.string.utf8)) }) {
             let item = plan.items[position]
-            guard repairing.isEmpty || !repairing.contains(item.path.string),
-                  let index = item.path.withUTF8({ recorded.find($0) }) else { continue }
-            let old = recorded[index]
-            guard mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
-                  try isStillThere(item, old.crc32, in: folders) else { continue }
-            result[position] = old.crc32
+            guard let crc = old.crc32, mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
+                  try isStillThere(item, crc, in: folders) else { continue }
+            result[position] = crc
         }
         return result
     }
 
     /// True when the record says what the plan says of the file `item`: the same `size` and permissions
-    /// (`mode`), and the same SHA-256 when both have one.
-    private func mayKeep(_ item: ExpansionItem, size: UInt64, mode: UInt32, sha256: SHA256Digest?) -> Bool {
-        size == item.size && mode == item.permissions
-            && (sha256 == nil || item.digest == nil || sha256 == item.digest)
+    /// (`mode`), and the same SHA-256 when both have one (a recorded one that is not 64 hex digits never matches).
+    private func mayKeep(_ item: ExpansionItem, size: UInt64, mode: UInt32, sha256: String?) -> Bool {
+        guard size == item.size && mode == item.permissions else { return false }
+        guard let sha256 else { return true }
+        guard let digest = SHA256Digest(hex: sha256) else { return false }
+        return item.digest == nil || digest == item.digest
     }
 
     /// True when `item`'s data has the recorded CRC-32 `installed` and the installed tree still holds it as
