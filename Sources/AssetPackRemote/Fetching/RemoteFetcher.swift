@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import Foundation
 
 /// Downloads files and byte ranges over HTTP, verified and resumable: every item's bytes stream into a
@@ -15,6 +16,9 @@ import Foundation
 ///   again a bounded number of times and then is a `AssetPackError/Code/verification` error.
 /// - **Concurrency**: any number of fetches may run at once; at most ``FetchOptions/maxConcurrentRequests``
 ///   requests are in flight (a fetch waiting to retry holds none).
+/// - **Threads**: a fetch runs on the thread that asked for it and blocks it while it waits for the network
+///   (``fetchSynchronously(_:into:progress:cancellation:)``); the async methods run it on a thread of their
+///   own. No wait ever holds a thread of Swift's cooperative pool.
 /// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
 ///
 /// Every error is an `AssetPackError` naming the URL (`AssetPackError/path`) and the reason.
@@ -33,13 +37,17 @@ public final class RemoteFetcher: Sendable {
         limiter = RequestLimiter(limit: options.maxConcurrentRequests)
     }
 
-    /// Downloads `item` into `sink` and verifies it.
+    /// Downloads `item` into `sink` and verifies it, on the calling thread, which blocks meanwhile: call it
+    /// from a thread that may block (the installer's workers, a thread of your own), or use
+    /// ``fetch(_:into:progress:)`` from Swift concurrency.
+    /// - Parameter cancellation: when set, the fetch ends with `cancelled` within a few milliseconds.
     /// - Returns: once every byte is in the sink and their SHA-256 is the item's.
     /// - Throws: `AssetPackError` with the URL as its path: `verification` (hash mismatch after refetching, a
     ///   file that changed on the server), `notFound` (404/410), `io` (network failures and 5xx after retries,
     ///   other HTTP statuses), `invalidArgument` (a URL or redirect that is not allowed), `cancelled`, and the
     ///   sink's own errors.
-    public func fetch(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
+    public func fetchSynchronously(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil,
+                                   cancellation: ExpansionCancellation = ExpansionCancellation()) throws(AssetPackError) -> FetchResult {
         try options.check(item.url)
         let download = Download(item: item, sink: sink, progress: progress)
         var budget = RetryBudget(options.retry, url: item.url)
@@ -56,15 +64,24 @@ public final class RemoteFetcher: Sendable {
             let before = download.received
             do {
                 budget.requests += 1
-                try await attempt(download)
+                try attempt(download, cancellation)
             } catch {
-                try await recover(from: error, download, &budget, progressed: download.received > before)
+                try recover(from: error, download, &budget, progressed: download.received > before, cancellation)
             }
         }
     }
 
-    /// Downloads several items at once (at most ``FetchOptions/maxConcurrentRequests`` requests in flight);
-    /// at the first failure the others are cancelled and that failure is thrown.
+    /// ``fetchSynchronously(_:into:progress:cancellation:)`` from Swift concurrency: the fetch runs on a thread
+    /// of its own (never on the cooperative pool), and cancelling the calling task cancels it.
+    public func fetch(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
+        let target = HandedOver<any FetchSink>(value: sink)
+        return try await OwnThread.run { cancellation throws(AssetPackError) in
+            try self.fetchSynchronously(item, into: target.value, progress: progress, cancellation: cancellation)
+        }
+    }
+
+    /// Downloads several items at once, on ``FetchOptions/maxConcurrentRequests`` threads of their own; at the
+    /// first failure the others are cancelled and that failure is thrown.
     /// - Parameters:
     ///   - items: what to download.
     ///   - progress: byte counts of all the downloads together, when given.
@@ -76,36 +93,19 @@ public final class RemoteFetcher: Sendable {
                          verified: @escaping @Sendable (Int, FetchResult, any FetchSink) throws(AssetPackError) -> Void = { _, _, _ in })
         async throws(AssetPackError) -> [FetchResult]
     {
-        let outcomes = await withTaskGroup(of: (Int, Result<FetchResult, AssetPackError>).self) { group in
-            var next = 0
-            var results = [Result<FetchResult, AssetPackError>?](repeating: nil, count: items.count)
-            func launch() {
-                let index = next
-                next += 1
-                group.addTask {
-                    do throws(AssetPackError) {
-                        let target = try sink(index)
-                        let result = try await self.fetch(items[index], into: target, progress: progress)
-                        try verified(index, result, target)
-                        return (index, .success(result))
-                    } catch {
-                        return (index, .failure(error))
-                    }
+        try await OwnThread.run { cancellation throws(AssetPackError) in
+            let outcomes = Outcomes(count: items.count)
+            WorkerThreads.run(count: items.count, jobs: self.options.maxConcurrentRequests) { (index, _) in
+                outcomes[index] = Result { () throws(AssetPackError) -> FetchResult in
+                    let target = try sink(index)
+                    let result = try self.fetchSynchronously(items[index], into: target, progress: progress, cancellation: cancellation)
+                    try verified(index, result, target)
+                    return result
                 }
+                if case .failure = outcomes[index] { cancellation.cancel() }
             }
-            while next < min(items.count, options.maxConcurrentRequests) { launch() }
-            var failed = false
-            for await (index, outcome) in group {
-                results[index] = outcome
-                if case .failure = outcome, !failed {
-                    failed = true
-                    group.cancelAll()
-                }
-                if !failed, next < items.count { launch() }
-            }
-            return results
+            return try Self.collect(outcomes.all)
         }
-        return try Self.collect(outcomes)
     }
 
     /// The results in order, or the first real failure (a cancellation caused by it comes second).
@@ -119,28 +119,20 @@ public final class RemoteFetcher: Sendable {
     }
 
     /// One request: what it answers is taken into the download as far as it goes.
-    private func attempt<Sink>(_ download: Download<Sink>) async throws(AttemptFailure) {
-        if Task.isCancelled { throw AttemptFailure(kind: .final, error: AssetPackError(.cancelled, "cancelled", path: download.url)) }
-        await limiter.acquire()
-        do {
-            try await exchange(download)
-        } catch {
-            await limiter.release()
-            throw error
+    private func attempt<Sink>(_ download: Download<Sink>, _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
+        guard !cancellation.isCancelled, limiter.acquire(unless: cancellation) else {
+            throw AttemptFailure(kind: .final, error: AssetPackError(.cancelled, "cancelled", path: download.url))
         }
-        await limiter.release()
-    }
-
-    private func exchange<Sink>(_ download: Download<Sink>) async throws(AttemptFailure) {
+        defer { limiter.release() }
         let response: HTTPResponse
         do {
-            response = try await transport.get(download.request(options))
+            response = try transport.get(download.request(options), cancellation: cancellation)
         } catch {
             throw .transport(error)
         }
         do {
             let plan = try ResponsePlan(response, for: download)
-            try await plan.read(response.body, into: download)
+            try plan.read(response.body, into: download)
         } catch {
             response.body.cancel()
             throw error
@@ -150,7 +142,7 @@ public final class RemoteFetcher: Sendable {
     /// Handles a failed request: the download starts over for a changed resource (bounded like a mismatch),
     /// waits and tries again for a transient failure (bounded by the policy), or ends.
     private func recover<Sink>(from failure: AttemptFailure, _ download: Download<Sink>, _ budget: inout RetryBudget,
-                               progressed: Bool) async throws(AssetPackError) {
+                               progressed: Bool, _ cancellation: ExpansionCancellation) throws(AssetPackError) {
         switch failure.kind {
         case .final:
             throw failure.error
@@ -158,7 +150,7 @@ public final class RemoteFetcher: Sendable {
             try budget.refetch(after: failure.error)
             try download.restart()
         case .transient(let retryAfter):
-            try await budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed)
+            try budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed, cancellation: cancellation)
         }
     }
 
@@ -194,4 +186,20 @@ public final class RemoteFetcher: Sendable {
         error.path = download.url
         return error
     }
+}
+
+/// The outcome of each item of a ``RemoteFetcher/fetchAll(_:progress:sink:verified:)``, set by its worker thread.
+private final class Outcomes: @unchecked Sendable {
+    private let monitor = Monitor()
+    /// Guarded by `monitor`.
+    private var outcomes: [Result<FetchResult, AssetPackError>?]
+
+    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Result<FetchResult, AssetPackError>? {
+        get { monitor.withLock { outcomes[index] } }
+        set { monitor.withLock { outcomes[index] = newValue } }
+    }
+
+    var all: [Result<FetchResult, AssetPackError>?] { monitor.withLock { outcomes } }
 }

@@ -1,8 +1,8 @@
 import AssetPack
 import AssetPackSystem
 
-/// Runs async work from a thread that may block (the installer's worker threads, the command line's main
-/// thread; never the cooperative pool) and waits for it.
+/// Runs async work from a thread that may block (the command line's main thread; never the cooperative pool)
+/// and waits for it. The fetch path never needs it: a fetch blocks the thread that asked for it.
 package enum BlockingCall {
     /// Runs `body` as a detached task and returns what it returned once it ends. `started` is called, before
     /// the wait, with a function that cancels the task (the command line hands it to its Ctrl-C handler).

@@ -41,12 +41,17 @@ extension RemoteBundle {
         let origin = url(of: BundleManifest.path).absoluteString
         // Decoded without ``VerifiedManifest/decode(origin:)``'s identity check: the source below makes it.
         let manifest = try BundleManifest.decode(try await fetchManifest(with: fetcher, trust: trust).bytes, origin: origin)
-        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network)
+        // One flag stops the installer between files and the fetches in the middle of theirs.
+        let cancellation = ExpansionCancellation()
+        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network, cancellation: cancellation)
         var options = options
         options.jobs = max(options.jobs, delivery.concurrency)
         let source = try DeliveredBundleSource(manifest: manifest, delivery: delivery, installedTree: destination)
         var installer = try AssetInstaller(source: source, destination: destination, options: options)
         installer.log = log
-        return try await installer.install(progress: progress)
+        let ready = installer
+        return try await OwnThread.run(cancellation: cancellation) { cancellation throws(AssetPackError) in
+            try ready.installSynchronously(progress: progress, cancellation: cancellation)
+        }
     }
 }

@@ -33,8 +33,8 @@ public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
         return !proxySettings.isProxied(host)
     }
 
-    public func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
-        usesSockets(request) ? try await sockets.get(request) : try await session.get(request)
+    public func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        try usesSockets(request) ? sockets.get(request, cancellation: cancellation) : session.get(request, cancellation: cancellation)
     }
 }
 
@@ -55,5 +55,7 @@ private final class LazySession: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse { try await transport.get(request) }
+    func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        try transport.get(request, cancellation: cancellation)
+    }
 }

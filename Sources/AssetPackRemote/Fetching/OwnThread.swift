@@ -1,0 +1,33 @@
+import AssetPack
+import Foundation
+
+/// Runs a blocking fetch for Swift concurrency: on a thread of its own, never on the cooperative pool, with
+/// a cancellation flag that the calling task's cancellation sets. The one bridge from async callers to the
+/// fetcher, whose every wait blocks its thread.
+enum OwnThread {
+    /// Runs `body` on a new thread and returns (or throws) what it did once it ended; the calling task's
+    /// cancellation sets `cancellation`, which `body` is handed.
+    static func run<Value: Sendable>(
+        cancellation: ExpansionCancellation = ExpansionCancellation(),
+        _ body: @escaping @Sendable (ExpansionCancellation) throws(AssetPackError) -> Value
+    ) async throws(AssetPackError) -> Value {
+        let outcome: Result<Value, AssetPackError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(returning: Result { () throws(AssetPackError) -> Value in try body(cancellation) })
+                }
+                thread.name = "assetpack-remote"
+                thread.start()
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+        return try outcome.get()
+    }
+}
+
+/// A value handed to the thread of ``OwnThread/run(_:)`` by a caller that waits for that thread to end
+/// before it touches the value again (a sink), so one thread at a time uses it.
+struct HandedOver<Value>: @unchecked Sendable {
+    let value: Value
+}
