@@ -64,6 +64,24 @@ struct FetchThreadTests {
         #expect(waited < .seconds(5), "the 60 s wait before the next try was cut short")
     }
 
+    @Test func cancellingARemoteInstallEndsTheFetchesItHasInFlight() async throws {
+        // Requests 0–2 are the identity, the manifest and its signature; every later answer stalls for longer
+        // than the test may take, so only the cancellation can end the install.
+        let started = Flag()
+        let fixture = try await RemoteInstallFixture(faults: { $0 >= 3 ? .stall(afterBytes: 10, seconds: 600) : .none },
+                                                     onRequest: { if $0 >= 3 { _ = started.set() } })
+        try fixture.publish(RemoteInstallFixture.tree(version: 1))
+        let install = Task { try await fixture.install(options: testOptions(timeout: .seconds(600))) }
+        while !started.isSet { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelled = ContinuousClock.now
+        install.cancel()
+        let error = await expectFailure { try await install.value }
+        #expect(error?.code == .cancelled)
+        #expect(ContinuousClock.now - cancelled < .seconds(60), "the stalled fetches noticed the cancellation")
+        #expect(!FileManager.default.fileExists(atPath: fixture.destination))
+    }
+
     /// Runs `body` on a thread of its own, sets its cancellation after `delay`, and returns the error it
     /// ended in and how long after the cancellation it ended (measured on that thread, so a busy
     /// cooperative pool does not count).

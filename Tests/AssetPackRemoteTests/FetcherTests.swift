@@ -68,11 +68,7 @@ struct FetcherTests {
         let fetcher = RemoteFetcher(options: testOptions(concurrency: 3), transport: transport)
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let progress = FetchProgress()
-        let sinks = (0..<items.count).map { _ in MemorySink() }
-        let box = UncheckedBox(sinks)
-        let results = try await fetcher.fetchAll(items, progress: progress, sink: { box.value[$0] })
-        #expect(results.map(\.item) == items)
-        for (index, sink) in sinks.enumerated() { #expect(sink.bytes == files[index]) }
+        #expect(try await fetchEach(fetcher, items, progress: progress) == files)
         let total = UInt64(files.map(\.count).reduce(0, +))
         #expect(progress.snapshot == .init(received: total, completed: total, verified: total, items: 24))
         #expect(transport.peak == 3)
@@ -86,13 +82,7 @@ struct FetcherTests {
         let transport = CountingTransport()
         let fetcher = RemoteFetcher(options: testOptions(concurrency: 2), transport: transport)
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
-        let fetched = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
-            for (index, item) in items.enumerated() {
-                group.addTask { (index, try await fetchToMemory(fetcher, item).bytes) }
-            }
-            return try await group.reduce(into: [Int: [UInt8]]()) { $0[$1.0] = $1.1 }
-        }
-        #expect((0..<12).allSatisfy { fetched[$0] == files[$0] })
+        #expect(try await fetchEach(fetcher, items) == files)
         #expect(transport.peak == 2)
     }
 
@@ -158,8 +148,3 @@ final class SlowSink: FetchSink {
     func restart() throws(AssetPackError) { bytes.removeAll() }
 }
 
-/// Hands non-Sendable test values to a `@Sendable` closure in tests that use them from one task at a time.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -106,6 +106,17 @@ extension HTTPBody {
     }
 }
 
+/// Fetches `items` into memory, all at once (the fetcher bounds the requests in flight); their bytes in order.
+func fetchEach(_ fetcher: RemoteFetcher, _ items: [FetchItem], progress: FetchProgress? = nil) async throws -> [[UInt8]] {
+    let fetched = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+        for (index, item) in items.enumerated() {
+            group.addTask { (index, try await fetchToMemory(fetcher, item, progress: progress).bytes) }
+        }
+        return try await group.reduce(into: [Int: [UInt8]]()) { $0[$1.0] = $1.1 }
+    }
+    return items.indices.map { fetched[$0] ?? [] }
+}
+
 /// The error `body` throws, or a recorded issue when it succeeds.
 func expectFailure<T>(_ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> AssetPackError? {
     do {

@@ -14,7 +14,8 @@ enum OwnThread {
         let outcome: Result<Value, AssetPackError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread {
-                    continuation.resume(returning: Result { () throws(AssetPackError) -> Value in try body(cancellation) })
+                    let outcome = Result { () throws(AssetPackError) -> Value in try body(cancellation) }
+                    continuation.resume(returning: outcome)
                 }
                 thread.name = "assetpack-remote"
                 thread.start()
@@ -26,8 +27,3 @@ enum OwnThread {
     }
 }
 
-/// A value handed to the thread of ``OwnThread/run(_:)`` by a caller that waits for that thread to end
-/// before it touches the value again (a sink), so one thread at a time uses it.
-struct HandedOver<Value>: @unchecked Sendable {
-    let value: Value
-}

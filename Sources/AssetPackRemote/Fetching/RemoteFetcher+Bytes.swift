@@ -10,11 +10,13 @@ extension RemoteFetcher {
     ///   - url: the resource (`https://`, or `http://` with ``FetchOptions/allowsPlainHTTP``).
     ///   - limit: the most bytes accepted; a longer resource is a `AssetPackError/Code/limitExceeded` error.
     public func fetchBytes(_ url: URL, limit: Int) async throws(AssetPackError) -> [UInt8] {
-        try await OwnThread.run { cancellation throws(AssetPackError) in try self.fetchBytes(url, limit: limit, cancellation) }
+        try await OwnThread.run { cancellation throws(AssetPackError) in
+            try self.fetchBytes(url, limit: limit, cancellation)
+        }
     }
 
     /// ``fetchBytes(_:limit:)`` on the calling thread, which blocks meanwhile.
-    private func fetchBytes(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> [UInt8] {
+    func fetchBytes(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> [UInt8] {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)
         while true {
@@ -24,7 +26,8 @@ extension RemoteFetcher {
             } catch {
                 switch error.kind {
                 case .transient(let retryAfter):
-                    try budget.wait(after: error.error, retryAfter: retryAfter, progressed: false, cancellation: cancellation)
+                    try budget.wait(after: error.error, retryAfter: retryAfter, progressed: false,
+                                    cancellation: cancellation)
                 case .changed, .final:
                     throw error.error
                 }
@@ -32,7 +35,8 @@ extension RemoteFetcher {
         }
     }
 
-    private func fetchOnce(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation) throws(AttemptFailure) -> [UInt8] {
+    private func fetchOnce(_ url: URL, limit: Int,
+                           _ cancellation: ExpansionCancellation) throws(AttemptFailure) -> [UInt8] {
         let request = HTTPRequest(url: url, timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
         let response: HTTPResponse
         do {

@@ -1,5 +1,4 @@
 import AssetPack
-import AssetPackSystem
 import Foundation
 
 /// Downloads files and byte ranges over HTTP, verified and resumable: every item's bytes stream into a
@@ -14,11 +13,9 @@ import Foundation
 /// - **Failures**: connection refused or dropped, timeouts, 408/429/5xx and bodies shorter than announced are
 ///   retried with backoff under ``FetchOptions/retry``; a complete item that does not match its hash is fetched
 ///   again a bounded number of times and then is a `AssetPackError/Code/verification` error.
-/// - **Concurrency**: any number of fetches may run at once; at most ``FetchOptions/maxConcurrentRequests``
-///   requests are in flight (a fetch waiting to retry holds none).
-/// - **Threads**: a fetch runs on the thread that asked for it and blocks it while it waits for the network
-///   (``fetchSynchronously(_:into:progress:cancellation:)``); the async methods run it on a thread of their
-///   own. No wait ever holds a thread of Swift's cooperative pool.
+/// - **Threads**: a fetch blocks the thread that asks for it (an installer's worker); the async methods run it on
+///   a thread of their own, never on the cooperative pool. Any number may run at once; at most
+///   ``FetchOptions/maxConcurrentRequests`` requests are in flight (a fetch waiting to retry holds none).
 /// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
 ///
 /// Every error is an `AssetPackError` naming the URL (`AssetPackError/path`) and the reason.
@@ -47,7 +44,8 @@ public final class RemoteFetcher: Sendable {
     ///   other HTTP statuses), `invalidArgument` (a URL or redirect that is not allowed), `cancelled`, and the
     ///   sink's own errors.
     public func fetchSynchronously(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil,
-                                   cancellation: ExpansionCancellation = ExpansionCancellation()) throws(AssetPackError) -> FetchResult {
+                                   cancellation: ExpansionCancellation = ExpansionCancellation())
+        throws(AssetPackError) -> FetchResult {
         try options.check(item.url)
         let download = Download(item: item, sink: sink, progress: progress)
         var budget = RetryBudget(options.retry, url: item.url)
@@ -73,53 +71,18 @@ public final class RemoteFetcher: Sendable {
 
     /// ``fetchSynchronously(_:into:progress:cancellation:)`` from Swift concurrency: the fetch runs on a thread
     /// of its own (never on the cooperative pool), and cancelling the calling task cancels it.
-    public func fetch(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
-        let target = HandedOver<any FetchSink>(value: sink)
+    public func fetch(_ item: FetchItem, into sink: some FetchSink,
+                      progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
+        // The sink is used on the fetch's thread while this task waits for it, never by both at once.
+        nonisolated(unsafe) let target: any FetchSink = sink
         return try await OwnThread.run { cancellation throws(AssetPackError) in
-            try self.fetchSynchronously(item, into: target.value, progress: progress, cancellation: cancellation)
+            try self.fetchSynchronously(item, into: target, progress: progress, cancellation: cancellation)
         }
-    }
-
-    /// Downloads several items at once, on ``FetchOptions/maxConcurrentRequests`` threads of their own; at the
-    /// first failure the others are cancelled and that failure is thrown.
-    /// - Parameters:
-    ///   - items: what to download.
-    ///   - progress: byte counts of all the downloads together, when given.
-    ///   - sink: makes the sink of item `index` when its download starts.
-    ///   - verified: called once item `index` is verified, with its sink (close it, record it as done).
-    /// - Returns: the results in the order of `items`.
-    public func fetchAll(_ items: [FetchItem], progress: FetchProgress? = nil,
-                         sink: @escaping @Sendable (Int) throws(AssetPackError) -> any FetchSink,
-                         verified: @escaping @Sendable (Int, FetchResult, any FetchSink) throws(AssetPackError) -> Void = { _, _, _ in })
-        async throws(AssetPackError) -> [FetchResult]
-    {
-        try await OwnThread.run { cancellation throws(AssetPackError) in
-            let outcomes = Outcomes(count: items.count)
-            WorkerThreads.run(count: items.count, jobs: self.options.maxConcurrentRequests) { (index, _) in
-                outcomes[index] = Result { () throws(AssetPackError) -> FetchResult in
-                    let target = try sink(index)
-                    let result = try self.fetchSynchronously(items[index], into: target, progress: progress, cancellation: cancellation)
-                    try verified(index, result, target)
-                    return result
-                }
-                if case .failure = outcomes[index] { cancellation.cancel() }
-            }
-            return try Self.collect(outcomes.all)
-        }
-    }
-
-    /// The results in order, or the first real failure (a cancellation caused by it comes second).
-    private static func collect(_ outcomes: [Result<FetchResult, AssetPackError>?]) throws(AssetPackError) -> [FetchResult] {
-        let failures = outcomes.compactMap { outcome -> AssetPackError? in
-            if case .failure(let error)? = outcome { return error }
-            return nil
-        }
-        if let failure = failures.first(where: { $0.code != .cancelled }) ?? failures.first { throw failure }
-        return outcomes.compactMap { try? $0?.get() }
     }
 
     /// One request: what it answers is taken into the download as far as it goes.
-    private func attempt<Sink>(_ download: Download<Sink>, _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
+    private func attempt<Sink>(_ download: Download<Sink>,
+                               _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
         guard !cancellation.isCancelled, limiter.acquire(unless: cancellation) else {
             throw AttemptFailure(kind: .final, error: AssetPackError(.cancelled, "cancelled", path: download.url))
         }
@@ -150,7 +113,8 @@ public final class RemoteFetcher: Sendable {
             try budget.refetch(after: failure.error)
             try download.restart()
         case .transient(let retryAfter):
-            try budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed, cancellation: cancellation)
+            try budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed,
+                            cancellation: cancellation)
         }
     }
 
@@ -188,18 +152,3 @@ public final class RemoteFetcher: Sendable {
     }
 }
 
-/// The outcome of each item of a ``RemoteFetcher/fetchAll(_:progress:sink:verified:)``, set by its worker thread.
-private final class Outcomes: @unchecked Sendable {
-    private let monitor = Monitor()
-    /// Guarded by `monitor`.
-    private var outcomes: [Result<FetchResult, AssetPackError>?]
-
-    init(count: Int) { outcomes = Array(repeating: nil, count: count) }
-
-    subscript(index: Int) -> Result<FetchResult, AssetPackError>? {
-        get { monitor.withLock { outcomes[index] } }
-        set { monitor.withLock { outcomes[index] = newValue } }
-    }
-
-    var all: [Result<FetchResult, AssetPackError>?] { monitor.withLock { outcomes } }
-}

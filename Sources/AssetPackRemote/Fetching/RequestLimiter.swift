@@ -23,10 +23,5 @@ final class RequestLimiter: @unchecked Sendable {
     }
 
     /// Returns a permit.
-    func release() {
-        monitor.withLock {
-            available += 1
-            monitor.broadcast()
-        }
-    }
+    func release() { monitor.withLock { available += 1; monitor.broadcast() } }
 }

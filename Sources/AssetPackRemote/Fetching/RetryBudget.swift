@@ -55,7 +55,8 @@ struct RetryBudget {
             if cancellation.isCancelled { throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString) }
             let left = end - .now
             guard left > .zero else { return }
-            Thread.sleep(forTimeInterval: min(0.02, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18))
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            Thread.sleep(forTimeInterval: min(0.02, seconds))
         }
     }
 

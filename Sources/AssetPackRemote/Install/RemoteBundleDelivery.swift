@@ -37,7 +37,8 @@ final class RemoteBundleDelivery: BundleDelivery {
         let tag = tags[request.file]
         let item = request.range.map { FetchItem.bytes($0, of: url, sha256: nil, etag: tag) }
             ?? .file(url, size: request.length, sha256: nil, etag: tag)
-        let result = try fetcher.fetchSynchronously(item, into: SinkAdapter(sink), progress: progress, cancellation: cancellation)
+        let result = try fetcher.fetchSynchronously(item, into: SinkAdapter(sink), progress: progress,
+                                                    cancellation: cancellation)
         if let tag = result.etag, isStrongETag(tag) { tags[request.file] = tag }
     }
 

@@ -23,13 +23,6 @@ public protocol HTTPTransport: Sendable {
     func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse
 }
 
-extension HTTPTransport {
-    /// ``get(_:cancellation:)`` that nothing cancels.
-    public func get(_ request: HTTPRequest) throws(AssetPackError) -> HTTPResponse {
-        try get(request, cancellation: ExpansionCancellation())
-    }
-}
-
 /// The body of a response, read in order. Memory stays bounded: an implementation buffers at most a fixed
 /// amount ahead of the reader (and fails with a retryable `AssetPackError/Code/io` error past it).
 public protocol HTTPBody: AnyObject, Sendable {

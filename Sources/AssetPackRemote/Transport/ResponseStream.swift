@@ -44,14 +44,16 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
 
     // MARK: Producer side (URLSession's delegate queue)
 
+    // Each change wakes the reader waiting in ``wait(until:for:head:)``.
+
     func receive(head: HTTPURLResponse) {
-        lock.withLock { headValue = head }
-        wake()
+        lock.withLock { headValue = head; lock.broadcast() }
     }
 
     func receive(_ data: Data) {
         let overflow: URLSessionTask? = lock.withLock {
             guard ending == nil, !cancelled else { return nil }
+            defer { lock.broadcast() }
             chunks.append(data)
             buffered += data.count
             guard buffered > limit else { return nil }
@@ -60,18 +62,14 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             return task
         }
         overflow?.cancel()
-        wake()
     }
 
     func complete(_ error: Error?) {
         lock.withLock {
             if ending == nil { ending = error.map { .failure(TransportErrors.map($0, url: url)) } ?? .success(()) }
+            lock.broadcast()
         }
-        wake()
     }
-
-    /// Wakes the reader waiting in ``wait(until:for:head:)``.
-    private func wake() { lock.withLock { lock.broadcast() } }
 
     // MARK: Consumer side
 
@@ -119,10 +117,10 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             cancelled = true
             chunks.removeAll()
             buffered = 0
+            lock.broadcast()
             return ending == nil ? task : nil
         }
         running?.cancel()
-        wake()
     }
 
     deinit { if ending == nil { task?.cancel() } }
@@ -140,7 +138,8 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             cancel()
             throw AssetPackError(.io, "timed out: no \(what) within \(TransportErrors.seconds(timeout))", path: url.absoluteString)
         }
-        let nanoseconds = UInt64(left.components.seconds) * 1_000_000_000 + UInt64(left.components.attoseconds / 1_000_000_000) + 1
+        let nanoseconds = UInt64(left.components.seconds) * 1_000_000_000
+            + UInt64(left.components.attoseconds / 1_000_000_000) + 1
         lock.withLock {
             let news = head ? headValue != nil : !chunks.isEmpty || cancelled
             guard !news, ending == nil else { return }

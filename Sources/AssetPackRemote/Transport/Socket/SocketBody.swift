@@ -55,9 +55,8 @@ final class SocketBody: HTTPBody, @unchecked Sendable {
 
     func next() throws(AssetPackError) -> [UInt8]? {
         guard let connection = begin() else { return nil }
-        let wait = SocketWait(url, timeout: timeout, for: "further bytes of the body", cancellation: cancellation) { [weak self] in
-            self?.isCancelled ?? true
-        }
+        let wait = SocketWait(url, timeout: timeout, for: "further bytes of the body",
+                              cancellation: cancellation) { [weak self] in self?.isCancelled ?? true }
         do {
             let bytes = try step(connection, wait)
             end()

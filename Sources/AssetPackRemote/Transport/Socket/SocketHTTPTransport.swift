@@ -52,7 +52,8 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
     /// Connections opened so far (a kept-alive connection serves several requests).
     public var connectionsOpened: Int { pool.connectionsOpened }
 
-    public func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+    public func get(_ request: HTTPRequest,
+                    cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
         var request = request
         var redirects = 0
         while true {
@@ -67,7 +68,9 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
             redirects += 1
             let target = try redirectTarget(location, from: request)
             request.url = target
-            if target.scheme?.lowercased() == "https", let secure { return try secure.get(request, cancellation: cancellation) }
+            if target.scheme?.lowercased() == "https", let secure {
+                return try secure.get(request, cancellation: cancellation)
+            }
         }
     }
 
@@ -91,7 +94,8 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
 
     /// One request and its response's head, on a kept-alive connection when one is idle. A kept-alive
     /// connection the server closed before answering is replaced by a new one, once.
-    private func exchange(_ request: HTTPRequest, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+    private func exchange(_ request: HTTPRequest,
+                          _ cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
         guard request.url.scheme?.lowercased() == "http", let endpoint = request.endpoint, let head = request.wireHead else {
             throw AssetPackError(.invalidArgument, "not an http:// URL this client can fetch", path: request.url.absoluteString)
         }
@@ -135,7 +139,8 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
             var lines: [ArraySlice<UInt8>] = []
             var bytes = 0
             while true {
-                let line = try connection.readLine(limit: maximumHeadBytes - bytes, tooLong: tooLong, what: "the response head", wait: wait)
+                let line = try connection.readLine(limit: maximumHeadBytes - bytes, tooLong: tooLong,
+                                                   what: "the response head", wait: wait)
                 guard let line else {
                     throw SocketFailure.closed(lines.isEmpty ? Self.beforeResponse : "in the middle of the response head", url: wait.url)
                 }

@@ -22,7 +22,7 @@ struct SocketWait {
     /// Set when the fetch is cancelled: the wait ends with `AssetPackError/Code/cancelled`.
     let cancellation: ExpansionCancellation
     /// True when the reader gave up (a cancelled body): the wait ends with `AssetPackError/Code/cancelled`.
-    var isAbandoned: @Sendable () -> Bool = { false }
+    let isAbandoned: @Sendable () -> Bool
 
     /// A wait of at most `timeout` from now.
     init(_ url: URL, timeout: Duration, for what: String, cancellation: ExpansionCancellation,
@@ -39,7 +39,9 @@ struct SocketWait {
     /// `poll` made at or after it: a thread that was not scheduled for a while still finds what arrived meanwhile.
     func until(_ socket: StreamSocket, is readiness: StreamSocket.Readiness) throws(AssetPackError) {
         while true {
-            if cancellation.isCancelled || isAbandoned() { throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString) }
+            if cancellation.isCancelled || isAbandoned() {
+                throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString)
+            }
             let left = deadline - .now
             let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             do {
