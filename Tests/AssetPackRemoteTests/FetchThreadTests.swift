@@ -21,24 +21,23 @@ struct FetchThreadTests {
         return sink.bytes
     }
 
-    @Test func aDeliveryCompletesWhileEveryThreadOfTheCooperativePoolIsBlocked() async throws {
-        let server = try ScriptedHTTPServer { [data] _, _ in .init(Reply.ok(data).bytes, pieceSize: 64 << 10) }
-        let width = ProcessInfo.processInfo.activeProcessorCount
-        let pool = PoolBlocker(threads: width)
-        let outcome = Locked<Result<[UInt8], AssetPackError>?>(nil)
+    @Test func aDeliveryMakesItsRequestAndReadsItsBodyOnTheThreadThatAsked() async throws {
+        // A slow server: the body comes in pieces a millisecond apart, so reads wait for it.
+        let server = try ScriptedHTTPServer { [data] _, _ in .init(Reply.ok(data).bytes, pieceSize: 16 << 10) }
+        let transport = ThreadRecordingTransport(SocketHTTPTransport())
         let request = DeliveryRequest(file: "f.bin", range: nil, length: UInt64(data.count))
-        Thread.detachNewThread {
-            let blocked = pool.waitUntilBlocked(seconds: 20)
-            outcome.value = blocked ? Result { () throws(AssetPackError) in try Self.deliver(request, from: server.url("")) } : nil
-            pool.release()
+        let (bytes, asker) = try await OwnThread.run { _ throws(AssetPackError) in
+            let delivery = RemoteBundleDelivery(bundle: RemoteBundle(server.url("")),
+                                                fetcher: RemoteFetcher(options: testOptions(), transport: transport),
+                                                progress: nil, cancellation: ExpansionCancellation())
+            let sink = CollectingSink()
+            try delivery.deliver(request, into: sink)
+            return (sink.bytes, ObjectIdentifier(Thread.current))
         }
-        // Each blocker holds a pool thread until the delivery above ended (or 30 s passed: then it failed).
-        let released = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<width { group.addTask { pool.block(seconds: 30) } }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(released.allSatisfy { $0 }, "the delivery needed a thread of the blocked pool")
-        #expect(try #require(outcome.value).get() == data)
+        #expect(bytes == data)
+        let threads = transport.threads
+        #expect(threads.count > 2, "the request and several reads of its body")
+        #expect(threads.allSatisfy { $0 == asker }, "no task, no other thread: a slow server holds only the asking thread")
     }
 
     @Test func cancellingTheInstallEndsADeliveryWaitingForAStalledServer() async throws {
@@ -145,41 +144,41 @@ private final class Locked<Value>: @unchecked Sendable {
     }
 }
 
-/// Holds threads of the cooperative pool with a blocking wait until ``release()``: what a pool busy with
-/// blocking work looks like to a fetch.
-private final class PoolBlocker: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let threads: Int
-    private var blocking = 0
-    private var released = false
+/// A transport that notes the thread of every request and body read of the one it wraps.
+private final class ThreadRecordingTransport: HTTPTransport, @unchecked Sendable {
+    private let inner: any HTTPTransport
+    private let lock = NSLock()
+    private var recorded: [ObjectIdentifier] = []
 
-    init(threads: Int) { self.threads = threads }
+    init(_ inner: any HTTPTransport) { self.inner = inner }
 
-    /// Blocks the calling thread until ``release()`` (true) or `seconds` passed (false).
-    func block(seconds: Double) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        blocking += 1
-        condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while !released, condition.wait(until: deadline) {}
-        return released
+    /// The threads of the calls so far, in order.
+    var threads: [ObjectIdentifier] { lock.withLock { recorded } }
+
+    func note() { lock.withLock { recorded.append(ObjectIdentifier(Thread.current)) } }
+
+    func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        note()
+        var response = try inner.get(request, cancellation: cancellation)
+        response.body = RecordedBody(response.body, transport: self)
+        return response
+    }
+}
+
+/// A body whose reads ``ThreadRecordingTransport`` notes.
+private final class RecordedBody: HTTPBody, @unchecked Sendable {
+    private let body: any HTTPBody
+    private let transport: ThreadRecordingTransport
+
+    init(_ body: any HTTPBody, transport: ThreadRecordingTransport) {
+        self.body = body
+        self.transport = transport
     }
 
-    /// Waits until every blocker holds its thread; false after `seconds`.
-    func waitUntilBlocked(seconds: Double) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        while blocking < threads, condition.wait(until: deadline) {}
-        return blocking >= threads
+    func next() throws(AssetPackError) -> [UInt8]? {
+        transport.note()
+        return try body.next()
     }
 
-    /// Lets every blocker go.
-    func release() {
-        condition.lock()
-        released = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func cancel() { body.cancel() }
 }

@@ -82,7 +82,13 @@ struct FetcherTests {
         let transport = CountingTransport()
         let fetcher = RemoteFetcher(options: testOptions(concurrency: 2), transport: transport)
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
-        #expect(try await fetchEach(fetcher, items) == files)
+        let fetched = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for (index, item) in items.enumerated() {
+                group.addTask { (index, try await fetchToMemory(fetcher, item).bytes) }
+            }
+            return try await group.reduce(into: [Int: [UInt8]]()) { $0[$1.0] = $1.1 }
+        }
+        #expect((0..<12).allSatisfy { fetched[$0] == files[$0] })
         #expect(transport.peak == 2)
     }
 

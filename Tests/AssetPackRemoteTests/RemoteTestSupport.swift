@@ -106,15 +106,18 @@ extension HTTPBody {
     }
 }
 
-/// Fetches `items` into memory, all at once (the fetcher bounds the requests in flight); their bytes in order.
+/// Fetches `items` into memory, as many at once as the fetcher's concurrency, started in order (so a test's
+/// faults, counted by request, reach the items in a known order); their bytes in order.
 func fetchEach(_ fetcher: RemoteFetcher, _ items: [FetchItem], progress: FetchProgress? = nil) async throws -> [[UInt8]] {
-    let fetched = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+    var fetched = [[UInt8]](repeating: [], count: items.count)
+    try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
         for (index, item) in items.enumerated() {
+            if index >= fetcher.options.maxConcurrentRequests, let (done, bytes) = try await group.next() { fetched[done] = bytes }
             group.addTask { (index, try await fetchToMemory(fetcher, item, progress: progress).bytes) }
         }
-        return try await group.reduce(into: [Int: [UInt8]]()) { $0[$1.0] = $1.1 }
+        for try await (done, bytes) in group { fetched[done] = bytes }
     }
-    return items.indices.map { fetched[$0] ?? [] }
+    return fetched
 }
 
 /// The error `body` throws, or a recorded issue when it succeeds.
