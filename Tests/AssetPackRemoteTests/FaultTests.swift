@@ -205,7 +205,10 @@ struct FaultTests {
                             faults: { $0 < 10 ? faults[$0 % faults.count] : .none })
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let transport = CountingTransport(client.make())
-        #expect(try await fetchEach(RemoteFetcher(options: testOptions(concurrency: 3), transport: transport), items) == files)
+        // Which item a request's fault hits depends on timing: one item may meet every damaging fault.
+        var options = testOptions(concurrency: 3)
+        options.retry.maxMismatches = faults.count * 2
+        #expect(try await fetchEach(RemoteFetcher(options: options, transport: transport), items) == files)
         #expect(transport.peak <= 3)
     }
 }

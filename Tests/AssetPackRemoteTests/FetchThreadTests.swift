@@ -26,7 +26,7 @@ struct FetchThreadTests {
         let server = try ScriptedHTTPServer { [data] _, _ in .init(Reply.ok(data).bytes, pieceSize: 16 << 10) }
         let transport = ThreadRecordingTransport(SocketHTTPTransport())
         let request = DeliveryRequest(file: "f.bin", range: nil, length: UInt64(data.count))
-        let (bytes, asker) = try await OwnThread.run { _ throws(AssetPackError) in
+        let (bytes, asker) = try await AssetInstaller.onOwnThread { _ throws(AssetPackError) in
             let delivery = RemoteBundleDelivery(bundle: RemoteBundle(server.url("")),
                                                 fetcher: RemoteFetcher(options: testOptions(), transport: transport),
                                                 progress: nil, cancellation: ExpansionCancellation())
@@ -86,7 +86,7 @@ struct FetchThreadTests {
     /// cooperative pool does not count).
     static func cancelledAfter(_ delay: Duration, _ body: @escaping @Sendable (ExpansionCancellation) throws(AssetPackError) -> Void)
         async throws -> (AssetPackError, Duration) {
-        try await OwnThread.run { _ throws(AssetPackError) -> (AssetPackError, Duration) in
+        try await AssetInstaller.onOwnThread { _ throws(AssetPackError) -> (AssetPackError, Duration) in
             let cancellation = ExpansionCancellation()
             let cancelled = Locked<ContinuousClock.Instant?>(nil)
             Thread.detachNewThread {
@@ -116,7 +116,7 @@ struct FetchThreadTests {
             return .init(Array(head.utf8) + (index == 0 ? Array(part.prefix(70_000)) : part), close: index == 0)
         }
         let request = DeliveryRequest(file: "f.bin", range: range, length: UInt64(range.count))
-        let bytes = try await OwnThread.run { _ throws(AssetPackError) in try Self.deliver(request, from: server.url("")) }
+        let bytes = try await AssetInstaller.onOwnThread { _ throws(AssetPackError) in try Self.deliver(request, from: server.url("")) }
         #expect(bytes == Array(data[Int(range.lowerBound)..<Int(range.upperBound)]))
         #expect(server.requests.count == 2)
         #expect(server.requests.last?.contains("\r\nRange: bytes=120000-249999\r\nIf-Range: \"v1\"\r\n") == true)

@@ -95,14 +95,14 @@ extension HTTPTransport {
     /// ``HTTPTransport/get(_:cancellation:)`` from a test's task, on a thread of its own as the fetcher calls it;
     /// cancelling the task cancels the request.
     func asyncGet(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
-        try await OwnThread.run { cancellation throws(AssetPackError) in try self.get(request, cancellation: cancellation) }
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in try self.get(request, cancellation: cancellation) }
     }
 }
 
 extension HTTPBody {
     /// ``HTTPBody/next()`` from a test's task, on a thread of its own.
     func asyncNext() async throws(AssetPackError) -> [UInt8]? {
-        try await OwnThread.run { _ throws(AssetPackError) in try self.next() }
+        try await AssetInstaller.onOwnThread { _ throws(AssetPackError) in try self.next() }
     }
 }
 

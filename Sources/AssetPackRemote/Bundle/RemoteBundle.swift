@@ -22,7 +22,9 @@ public struct RemoteBundle: Sendable {
     /// Fetches the bundle's identity (one small request): compare it with the installed identity to learn
     /// whether anything changed. Not verified: it only decides whether to fetch the manifest, which is.
     public func fetchIdentity(with fetcher: RemoteFetcher) async throws(AssetPackError) -> String {
-        try await OwnThread.run { cancellation throws(AssetPackError) in try identity(with: fetcher, cancellation) }
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
+            try identity(with: fetcher, cancellation)
+        }
     }
 
     /// ``fetchIdentity(with:)`` on the calling thread, which blocks meanwhile.
@@ -43,7 +45,7 @@ public struct RemoteBundle: Sendable {
     /// A refetch gives a server nothing it did not have; the check is the same every time.
     /// - Throws: `AssetPackError/Code/untrusted` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
-        try await OwnThread.run { cancellation throws(AssetPackError) in
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
             try manifest(with: fetcher, trust: trust, cancellation)
         }
     }

@@ -10,7 +10,7 @@ extension RemoteFetcher {
     ///   - url: the resource (`https://`, or `http://` with ``FetchOptions/allowsPlainHTTP``).
     ///   - limit: the most bytes accepted; a longer resource is a `AssetPackError/Code/limitExceeded` error.
     public func fetchBytes(_ url: URL, limit: Int) async throws(AssetPackError) -> [UInt8] {
-        try await OwnThread.run { cancellation throws(AssetPackError) in
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
             try self.fetchBytes(url, limit: limit, cancellation)
         }
     }

@@ -75,7 +75,7 @@ public final class RemoteFetcher: Sendable {
                       progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
         // The sink is used on the fetch's thread while this task waits for it, never by both at once.
         nonisolated(unsafe) let target: any FetchSink = sink
-        return try await OwnThread.run { cancellation throws(AssetPackError) in
+        return try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
             try self.fetchSynchronously(item, into: target, progress: progress, cancellation: cancellation)
         }
     }

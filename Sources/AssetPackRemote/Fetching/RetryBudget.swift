@@ -25,8 +25,7 @@ struct AttemptFailure: Error {
     }
 }
 
-/// Counts one fetch's failures against its ``RetryPolicy`` and sleeps between tries (on the fetching thread,
-/// looking at the fetch's cancellation every 20 ms).
+/// Counts one fetch's failures against its ``RetryPolicy`` and sleeps between tries, until cancelled.
 struct RetryBudget {
     let policy: RetryPolicy
     let url: URL

@@ -39,7 +39,7 @@ extension RemoteBundle {
     public func install(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
                         fetcher: RemoteFetcher = RemoteFetcher(), progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                         network: FetchProgress? = nil, log: InstallLog? = nil) async throws(AssetPackError) -> ExpansionResult {
-        try await OwnThread.run { cancellation throws(AssetPackError) in
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
             try installSynchronously(into: destination, trust: trust, options: options, fetcher: fetcher,
                                      progress: progress, network: network, log: log, cancellation: cancellation)
         }
