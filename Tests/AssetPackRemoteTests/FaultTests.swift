@@ -204,22 +204,12 @@ struct FaultTests {
         let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }),
                             faults: { $0 < 10 ? faults[$0 % faults.count] : .none })
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
-        let sinks = UncheckedBox((0..<items.count).map { _ in MemorySink() })
         let transport = CountingTransport(client.make())
-        _ = try await RemoteFetcher(options: testOptions(concurrency: 3), transport: transport).fetchAll(items, sink: { sinks.value[$0] })
-        for (index, sink) in sinks.value.enumerated() { #expect(sink.bytes == files[index]) }
+        // Which item a request's fault hits depends on timing: one item may meet every damaging fault.
+        var options = testOptions(concurrency: 3)
+        options.retry.maxMismatches = faults.count * 2
+        #expect(try await fetchEach(RemoteFetcher(options: options, transport: transport), items) == files)
         #expect(transport.peak <= 3)
-    }
-
-    @Test(arguments: TransportChoice.allCases) func oneFailureCancelsTheOthersAndIsTheErrorThrown(_ client: TransportChoice) async throws {
-        let files = (0..<6).map { testBytes(10_000, seed: 200 + UInt64($0)) }
-        let site = try await Site(Dictionary(uniqueKeysWithValues: files.enumerated().map { ("f\($0.offset)", $0.element) }))
-        let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) } + [fileItem(site.url("missing"), [1])]
-        let error = await expectFailure {
-            try await RemoteFetcher(options: testOptions(concurrency: 2), transport: client.make()).fetchAll(items, sink: { _ in MemorySink() })
-        }
-        #expect(error?.code == .notFound)
-        #expect(error?.path == site.url("missing").absoluteString)
     }
 }
 

@@ -68,11 +68,7 @@ struct FetcherTests {
         let fetcher = RemoteFetcher(options: testOptions(concurrency: 3), transport: transport)
         let items = files.enumerated().map { fileItem(site.url("f\($0.offset)"), $0.element) }
         let progress = FetchProgress()
-        let sinks = (0..<items.count).map { _ in MemorySink() }
-        let box = UncheckedBox(sinks)
-        let results = try await fetcher.fetchAll(items, progress: progress, sink: { box.value[$0] })
-        #expect(results.map(\.item) == items)
-        for (index, sink) in sinks.enumerated() { #expect(sink.bytes == files[index]) }
+        #expect(try await fetchEach(fetcher, items, progress: progress) == files)
         let total = UInt64(files.map(\.count).reduce(0, +))
         #expect(progress.snapshot == .init(received: total, completed: total, verified: total, items: 24))
         #expect(transport.peak == 3)
@@ -158,8 +154,3 @@ final class SlowSink: FetchSink {
     func restart() throws(AssetPackError) { bytes.removeAll() }
 }
 
-/// Hands non-Sendable test values to a `@Sendable` closure in tests that use them from one task at a time.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

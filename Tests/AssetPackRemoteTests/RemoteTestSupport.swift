@@ -91,6 +91,35 @@ func fetchToMemory(_ fetcher: RemoteFetcher, _ item: FetchItem, progress: FetchP
     return (sink.bytes, result)
 }
 
+extension HTTPTransport {
+    /// ``HTTPTransport/get(_:cancellation:)`` from a test's task, on a thread of its own as the fetcher calls it;
+    /// cancelling the task cancels the request.
+    func asyncGet(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in try self.get(request, cancellation: cancellation) }
+    }
+}
+
+extension HTTPBody {
+    /// ``HTTPBody/next()`` from a test's task, on a thread of its own.
+    func asyncNext() async throws(AssetPackError) -> [UInt8]? {
+        try await AssetInstaller.onOwnThread { _ throws(AssetPackError) in try self.next() }
+    }
+}
+
+/// Fetches `items` into memory, as many at once as the fetcher's concurrency, started in order (so a test's
+/// faults, counted by request, reach the items in a known order); their bytes in order.
+func fetchEach(_ fetcher: RemoteFetcher, _ items: [FetchItem], progress: FetchProgress? = nil) async throws -> [[UInt8]] {
+    var fetched = [[UInt8]](repeating: [], count: items.count)
+    try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+        for (index, item) in items.enumerated() {
+            if index >= fetcher.options.maxConcurrentRequests, let (done, bytes) = try await group.next() { fetched[done] = bytes }
+            group.addTask { (index, try await fetchToMemory(fetcher, item, progress: progress).bytes) }
+        }
+        for try await (done, bytes) in group { fetched[done] = bytes }
+    }
+    return fetched
+}
+
 /// The error `body` throws, or a recorded issue when it succeeds.
 func expectFailure<T>(_ body: () async throws -> T, sourceLocation: SourceLocation = #_sourceLocation) async -> AssetPackError? {
     do {
@@ -134,7 +163,7 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
 
     fileprivate func failed(_ error: AssetPackError) { lock.withLock { errors.append(error) } }
 
-    func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
+    func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
         let number = lock.withLock { () -> Int in
             active += 1
             started += 1
@@ -143,10 +172,10 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
         }
         if number <= gathering {
             let deadline = Date().addingTimeInterval(10)
-            while lock.withLock({ active < gathering }), Date() < deadline { try? await Task.sleep(nanoseconds: 2_000_000) }
+            while lock.withLock({ active < gathering }), Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
         }
         do {
-            var response = try await inner.get(request)
+            var response = try inner.get(request, cancellation: cancellation)
             response.body = CountedBody(response.body, transport: self) { [self] in lock.withLock { active -= 1 } }
             return response
         } catch {
@@ -172,9 +201,9 @@ private final class CountedBody: HTTPBody, @unchecked Sendable {
         self.ended = ended
     }
 
-    func next() async throws(AssetPackError) -> [UInt8]? {
+    func next() throws(AssetPackError) -> [UInt8]? {
         do {
-            guard let chunk = try await body.next() else {
+            guard let chunk = try body.next() else {
                 end()
                 return nil
             }

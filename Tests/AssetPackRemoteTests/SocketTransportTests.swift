@@ -18,9 +18,9 @@ struct SocketTransportTests {
 
     /// The whole body of the response to `url`.
     func body(_ url: URL) async throws -> (status: Int, bytes: [UInt8]) {
-        let response = try await transport.get(request(url))
+        let response = try await transport.asyncGet(request(url))
         var bytes: [UInt8] = []
-        while let chunk = try await response.body.next() { bytes += chunk }
+        while let chunk = try await response.body.asyncNext() { bytes += chunk }
         return (response.status, bytes)
     }
 
@@ -38,7 +38,7 @@ struct SocketTransportTests {
     @Test func theRequestHeadCarriesHostRangeIfRangeAndIdentity() async throws {
         let server = try ScriptedHTTPServer { _, _ in Reply.ok([1, 2]) }
         let range = HTTPRequest(url: server.url("a%20b?x=1"), range: 5..<10, ifRange: "\"t\"", allowsPlainHTTP: true)
-        let response = try await transport.get(range)
+        let response = try await transport.asyncGet(range)
         response.body.cancel()
         let head = try #require(server.requests.first)
         #expect(head.hasPrefix("GET /a%20b?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"))
@@ -107,7 +107,7 @@ struct SocketTransportTests {
     @Test(arguments: ["HTTP/2 200 OK\r\n\r\n", "ICY 200 OK\r\n\r\n", "HTTP/1.1 2000 OK\r\n\r\n", "HTTP/1.1 20 OK\r\n\r\n"])
     func aBadStatusLineIsAClearError(wire: String) async throws {
         let server = try ScriptedHTTPServer { _, _ in .init(wire, close: true) }
-        let error = await expectFailure { try await transport.get(request(server.url("s"))) }
+        let error = await expectFailure { try await transport.asyncGet(request(server.url("s"))) }
         #expect(error?.code == .io)
         #expect(error?.message.hasPrefix("not a valid HTTP/1.1 response: bad status line") == true)
     }
@@ -115,14 +115,14 @@ struct SocketTransportTests {
     @Test func aHeadTooLargeIsAClearError() async throws {
         let huge = "HTTP/1.1 200 OK\r\n" + (0..<2000).map { "X-Filler-\($0): \(String(repeating: "y", count: 40))\r\n" }.joined() + "\r\n"
         let server = try ScriptedHTTPServer { _, _ in .init(huge, close: true) }
-        let error = await expectFailure { try await transport.get(request(server.url("h"))) }
+        let error = await expectFailure { try await transport.asyncGet(request(server.url("h"))) }
         #expect(error?.code == .io)
         #expect(error?.message == "not a valid HTTP/1.1 response: a response head longer than 65536 bytes")
     }
 
     @Test func aBadContentLengthIsAClearError() async throws {
         let server = try ScriptedHTTPServer { _, _ in .init("HTTP/1.1 200 OK\r\nContent-Length: 12, 13\r\n\r\n", close: true) }
-        let error = await expectFailure { try await transport.get(request(server.url("h"))) }
+        let error = await expectFailure { try await transport.asyncGet(request(server.url("h"))) }
         #expect(error?.message == "not a valid HTTP/1.1 response: bad Content-Length \"12, 13\"")
     }
 
@@ -140,14 +140,14 @@ struct SocketTransportTests {
 
     @Test func aRedirectToPlainHTTPIsRefusedUnlessAllowed() async throws {
         let server = try ScriptedHTTPServer { _, _ in .init("HTTP/1.1 302 Found\r\nLocation: /new\r\nContent-Length: 0\r\n\r\n") }
-        let error = await expectFailure { try await transport.get(request(server.url("old"), plain: false)) }
+        let error = await expectFailure { try await transport.asyncGet(request(server.url("old"), plain: false)) }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message == "redirected to \(server.url("new").absoluteString), which is plain HTTP, not allowed")
     }
 
     @Test func aRedirectLoopEnds() async throws {
         let server = try ScriptedHTTPServer { _, _ in .init("HTTP/1.1 307 Again\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n") }
-        let error = await expectFailure { try await transport.get(request(server.url("loop"))) }
+        let error = await expectFailure { try await transport.asyncGet(request(server.url("loop"))) }
         #expect(error?.message == "more than 5 redirects")
         #expect(server.requests.count == 6)
     }
@@ -158,32 +158,32 @@ struct SocketTransportTests {
         // The server stalls far longer than the test may take (it is stopped at the end): only the timeout can
         // end the wait.
         let server = try ScriptedHTTPServer { _, _ in .init("", stall: 600) }
-        let error = await expectFailure { try await transport.get(request(server.url("x"), timeout: .milliseconds(200))) }
+        let error = await expectFailure { try await transport.asyncGet(request(server.url("x"), timeout: .milliseconds(200))) }
         #expect(error?.code == .io)
         #expect(error?.message == "timed out: no response within 200 ms")
     }
 
     @Test func aStalledBodyIsATimeout() async throws {
         let server = try ScriptedHTTPServer { _, _ in .init("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", stall: 600) }
-        let response = try await transport.get(request(server.url("x"), timeout: .milliseconds(200)))
-        #expect(try await response.body.next() == Array("abc".utf8))
-        let error = await expectFailure { try await response.body.next() }
+        let response = try await transport.asyncGet(request(server.url("x"), timeout: .milliseconds(200)))
+        #expect(try await response.body.asyncNext() == Array("abc".utf8))
+        let error = await expectFailure { try await response.body.asyncNext() }
         #expect(error?.message == "timed out: no further bytes of the body within 200 ms")
     }
 
     @Test func aCancelledBodyStopsAStalledRead() async throws {
         let server = try ScriptedHTTPServer { _, _ in .init("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", stall: 600) }
-        let response = try await transport.get(request(server.url("x"), timeout: .seconds(600)))
-        let reader = Task { try await response.body.next() }
+        let response = try await transport.asyncGet(request(server.url("x"), timeout: .seconds(600)))
+        let reader = Task { try await response.body.asyncNext() }
         try await Task.sleep(for: .milliseconds(100))
         response.body.cancel()
         #expect(try await reader.value == nil)
-        #expect(try await response.body.next() == nil)
+        #expect(try await response.body.asyncNext() == nil)
     }
 
     @Test func aCancelledTaskEndsCancelled() async throws {
         let server = try ScriptedHTTPServer { _, _ in .init("", stall: 600) }
-        let task = Task { [transport] in try await transport.get(HTTPRequest(url: server.url("x"), timeout: .seconds(600), allowsPlainHTTP: true)) }
+        let task = Task { [transport] in try await transport.asyncGet(HTTPRequest(url: server.url("x"), timeout: .seconds(600), allowsPlainHTTP: true)) }
         try await Task.sleep(for: .milliseconds(100))
         task.cancel()
         let error = await expectFailure { try await task.value }
@@ -193,7 +193,7 @@ struct SocketTransportTests {
     @Test func aRefusedConnectionIsARetryableError() async throws {
         let (socket, port) = try LoopbackSocket.bound()
         defer { close(socket) }
-        let error = await expectFailure { try await transport.get(request(URL(string: "http://127.0.0.1:\(port)/x")!)) }
+        let error = await expectFailure { try await transport.asyncGet(request(URL(string: "http://127.0.0.1:\(port)/x")!)) }
         #expect(error?.code == .io)
         #expect(error?.message == "connection refused (connect to 127.0.0.1:\(port))")
     }

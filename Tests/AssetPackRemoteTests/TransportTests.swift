@@ -23,7 +23,7 @@ struct TransportTests {
         let request = HTTPRequest(url: site.url("old.bin"), timeout: .seconds(2), allowsPlainHTTP: false)
         // URLSession either hands back the 3xx itself, which the fetcher refuses, or ends the task: both say why.
         do {
-            let response = try await transport.get(request)
+            let response = try await transport.asyncGet(request)
             response.body.cancel()
             #expect(response.status == 302)
             let failure = ResponsePlan.failure(response, url: request.url)
@@ -42,7 +42,7 @@ struct TransportTests {
         defer { close(socket) }
         let transport = client.make()
         do {
-            _ = try await transport.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!, timeout: .milliseconds(200), allowsPlainHTTP: true))
+            _ = try await transport.asyncGet(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/x")!, timeout: .milliseconds(200), allowsPlainHTTP: true))
             Issue.record("a response came from nowhere")
         } catch {
             #expect(error.code == .io)

@@ -58,17 +58,17 @@ struct RemoteOptions: ParsableArguments {
 }
 
 extension ExpandCommand {
-    /// Installs the bundle at the URL `bundle` (``RemoteBundle/install(into:trust:options:fetcher:progress:network:log:)``),
-    /// from this synchronous command: the install runs as a task, and the main thread waits for it; Ctrl-C
-    /// cancels the task, which stops at the next file or block.
+    /// Installs the bundle at the URL `bundle` on this thread (`RemoteBundle.installSynchronously`); Ctrl-C
+    /// cancels it, which stops at the next file or block, fetches in flight included.
     func installRemote(_ options: ExpansionOptions, progress: @escaping @Sendable (ExpansionProgress) -> Void) throws -> ExpansionResult {
         guard let url = URL(string: bundle) else { throw AssetPackError(.invalidArgument, "not a URL", path: bundle) }
         let trust = try remote.trust()
         let fetcher = RemoteFetcher(options: remote.fetchOptions)
         try fetcher.options.check(url)
-        let destination = destination
-        return try BlockingCall.run(started: { cancel in Interrupt.handle(stop: cancel) }) { () async throws(AssetPackError) in
-            try await RemoteBundle(url).install(into: destination, trust: trust, options: options, fetcher: fetcher, progress: progress)
-        }
+        let cancellation = ExpansionCancellation()
+        Interrupt.handle(stop: { cancellation.cancel() })
+        return try RemoteBundle(url).installSynchronously(into: destination, trust: trust, options: options,
+                                                          fetcher: fetcher, progress: progress,
+                                                          cancellation: cancellation)
     }
 }

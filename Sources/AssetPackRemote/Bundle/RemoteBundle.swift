@@ -22,8 +22,15 @@ public struct RemoteBundle: Sendable {
     /// Fetches the bundle's identity (one small request): compare it with the installed identity to learn
     /// whether anything changed. Not verified: it only decides whether to fetch the manifest, which is.
     public func fetchIdentity(with fetcher: RemoteFetcher) async throws(AssetPackError) -> String {
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
+            try identity(with: fetcher, cancellation)
+        }
+    }
+
+    /// ``fetchIdentity(with:)`` on the calling thread, which blocks meanwhile.
+    func identity(with fetcher: RemoteFetcher, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> String {
         let url = url(of: BundleManifest.identityPath)
-        let bytes = try await fetcher.fetchBytes(url, limit: 256)
+        let bytes = try fetcher.fetchBytes(url, limit: 256, cancellation)
         let identity = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard ContentHash(hex: identity) != nil else {
             throw AssetPackError(.manifest, "not a bundle identity (64 hex digits expected)", path: url.absoluteString)
@@ -38,23 +45,32 @@ public struct RemoteBundle: Sendable {
     /// A refetch gives a server nothing it did not have; the check is the same every time.
     /// - Throws: `AssetPackError/Code/untrusted` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
+            try manifest(with: fetcher, trust: trust, cancellation)
+        }
+    }
+
+    /// ``fetchManifest(with:trust:)`` on the calling thread, which blocks meanwhile.
+    func manifest(with fetcher: RemoteFetcher, trust: ManifestTrust,
+                  _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
         var refetches = 0
         while true {
             do {
-                return try await fetchManifestOnce(with: fetcher, trust: trust)
+                return try manifestOnce(with: fetcher, trust: trust, cancellation)
             } catch where error.code == .untrusted && refetches < fetcher.options.retry.maxMismatches {
                 refetches += 1
             }
         }
     }
 
-    private func fetchManifestOnce(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
+    private func manifestOnce(with fetcher: RemoteFetcher, trust: ManifestTrust,
+                              _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
         let manifestURL = url(of: BundleManifest.path)
-        let manifest = try await fetcher.fetchBytes(manifestURL, limit: manifestLimit)
+        let manifest = try fetcher.fetchBytes(manifestURL, limit: manifestLimit, cancellation)
         var signature: [UInt8]?
         if trust.requiresSignature {
             do {
-                signature = try await fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096)
+                signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation)
             } catch where error.code == .notFound {
                 signature = nil
             }

@@ -25,7 +25,7 @@ public final class FetchProgress: @unchecked Sendable {
     private var counts = Snapshot()
     private let handler: (@Sendable (Snapshot) -> Void)?
 
-    /// Counts from zero; `handler`, when given, sees every change (on the fetching task's thread: keep it short).
+    /// Counts from zero; `handler`, when given, sees every change (on the fetching thread: keep it short).
     public init(handler: (@Sendable (Snapshot) -> Void)? = nil) { self.handler = handler }
 
     /// The counts now.

@@ -10,16 +10,24 @@ extension RemoteFetcher {
     ///   - url: the resource (`https://`, or `http://` with ``FetchOptions/allowsPlainHTTP``).
     ///   - limit: the most bytes accepted; a longer resource is a `AssetPackError/Code/limitExceeded` error.
     public func fetchBytes(_ url: URL, limit: Int) async throws(AssetPackError) -> [UInt8] {
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
+            try self.fetchBytes(url, limit: limit, cancellation)
+        }
+    }
+
+    /// ``fetchBytes(_:limit:)`` on the calling thread, which blocks meanwhile.
+    func fetchBytes(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> [UInt8] {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)
         while true {
             do {
                 budget.requests += 1
-                return try await fetchOnce(url, limit: limit)
+                return try fetchOnce(url, limit: limit, cancellation)
             } catch {
                 switch error.kind {
                 case .transient(let retryAfter):
-                    try await budget.wait(after: error.error, retryAfter: retryAfter, progressed: false)
+                    try budget.wait(after: error.error, retryAfter: retryAfter, progressed: false,
+                                    cancellation: cancellation)
                 case .changed, .final:
                     throw error.error
                 }
@@ -27,11 +35,12 @@ extension RemoteFetcher {
         }
     }
 
-    private func fetchOnce(_ url: URL, limit: Int) async throws(AttemptFailure) -> [UInt8] {
+    private func fetchOnce(_ url: URL, limit: Int,
+                           _ cancellation: ExpansionCancellation) throws(AttemptFailure) -> [UInt8] {
         let request = HTTPRequest(url: url, timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
         let response: HTTPResponse
         do {
-            response = try await transport.get(request)
+            response = try transport.get(request, cancellation: cancellation)
         } catch {
             throw .transport(error)
         }
@@ -47,7 +56,7 @@ extension RemoteFetcher {
         while true {
             let chunk: [UInt8]?
             do {
-                chunk = try await response.body.next()
+                chunk = try response.body.next()
             } catch {
                 throw .transport(error)
             }

@@ -13,8 +13,9 @@ import Foundation
 /// - **Failures**: connection refused or dropped, timeouts, 408/429/5xx and bodies shorter than announced are
 ///   retried with backoff under ``FetchOptions/retry``; a complete item that does not match its hash is fetched
 ///   again a bounded number of times and then is a `AssetPackError/Code/verification` error.
-/// - **Concurrency**: any number of fetches may run at once; at most ``FetchOptions/maxConcurrentRequests``
-///   requests are in flight (a fetch waiting to retry holds none).
+/// - **Threads**: a fetch blocks the thread that asks for it (an installer's worker); the async methods run it on
+///   a thread of their own, never on the cooperative pool. Any number may run at once; at most
+///   ``FetchOptions/maxConcurrentRequests`` requests are in flight (a fetch waiting to retry holds none).
 /// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
 ///
 /// Every error is an `AssetPackError` naming the URL (`AssetPackError/path`) and the reason.
@@ -33,13 +34,18 @@ public final class RemoteFetcher: Sendable {
         limiter = RequestLimiter(limit: options.maxConcurrentRequests)
     }
 
-    /// Downloads `item` into `sink` and verifies it.
+    /// Downloads `item` into `sink` and verifies it, on the calling thread, which blocks meanwhile: call it
+    /// from a thread that may block (the installer's workers, a thread of your own), or use
+    /// ``fetch(_:into:progress:)`` from Swift concurrency.
+    /// - Parameter cancellation: when set, the fetch ends with `cancelled` within a few milliseconds.
     /// - Returns: once every byte is in the sink and their SHA-256 is the item's.
     /// - Throws: `AssetPackError` with the URL as its path: `verification` (hash mismatch after refetching, a
     ///   file that changed on the server), `notFound` (404/410), `io` (network failures and 5xx after retries,
     ///   other HTTP statuses), `invalidArgument` (a URL or redirect that is not allowed), `cancelled`, and the
     ///   sink's own errors.
-    public func fetch(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
+    public func fetchSynchronously(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil,
+                                   cancellation: ExpansionCancellation = ExpansionCancellation())
+        throws(AssetPackError) -> FetchResult {
         try options.check(item.url)
         let download = Download(item: item, sink: sink, progress: progress)
         var budget = RetryBudget(options.retry, url: item.url)
@@ -56,91 +62,40 @@ public final class RemoteFetcher: Sendable {
             let before = download.received
             do {
                 budget.requests += 1
-                try await attempt(download)
+                try attempt(download, cancellation)
             } catch {
-                try await recover(from: error, download, &budget, progressed: download.received > before)
+                try recover(from: error, download, &budget, progressed: download.received > before, cancellation)
             }
         }
     }
 
-    /// Downloads several items at once (at most ``FetchOptions/maxConcurrentRequests`` requests in flight);
-    /// at the first failure the others are cancelled and that failure is thrown.
-    /// - Parameters:
-    ///   - items: what to download.
-    ///   - progress: byte counts of all the downloads together, when given.
-    ///   - sink: makes the sink of item `index` when its download starts.
-    ///   - verified: called once item `index` is verified, with its sink (close it, record it as done).
-    /// - Returns: the results in the order of `items`.
-    public func fetchAll(_ items: [FetchItem], progress: FetchProgress? = nil,
-                         sink: @escaping @Sendable (Int) throws(AssetPackError) -> any FetchSink,
-                         verified: @escaping @Sendable (Int, FetchResult, any FetchSink) throws(AssetPackError) -> Void = { _, _, _ in })
-        async throws(AssetPackError) -> [FetchResult]
-    {
-        let outcomes = await withTaskGroup(of: (Int, Result<FetchResult, AssetPackError>).self) { group in
-            var next = 0
-            var results = [Result<FetchResult, AssetPackError>?](repeating: nil, count: items.count)
-            func launch() {
-                let index = next
-                next += 1
-                group.addTask {
-                    do throws(AssetPackError) {
-                        let target = try sink(index)
-                        let result = try await self.fetch(items[index], into: target, progress: progress)
-                        try verified(index, result, target)
-                        return (index, .success(result))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            while next < min(items.count, options.maxConcurrentRequests) { launch() }
-            var failed = false
-            for await (index, outcome) in group {
-                results[index] = outcome
-                if case .failure = outcome, !failed {
-                    failed = true
-                    group.cancelAll()
-                }
-                if !failed, next < items.count { launch() }
-            }
-            return results
+    /// ``fetchSynchronously(_:into:progress:cancellation:)`` from Swift concurrency: the fetch runs on a thread
+    /// of its own (never on the cooperative pool), and cancelling the calling task cancels it.
+    public func fetch(_ item: FetchItem, into sink: some FetchSink,
+                      progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
+        // The sink is used on the fetch's thread while this task waits for it, never by both at once.
+        nonisolated(unsafe) let target: any FetchSink = sink
+        return try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
+            try self.fetchSynchronously(item, into: target, progress: progress, cancellation: cancellation)
         }
-        return try Self.collect(outcomes)
-    }
-
-    /// The results in order, or the first real failure (a cancellation caused by it comes second).
-    private static func collect(_ outcomes: [Result<FetchResult, AssetPackError>?]) throws(AssetPackError) -> [FetchResult] {
-        let failures = outcomes.compactMap { outcome -> AssetPackError? in
-            if case .failure(let error)? = outcome { return error }
-            return nil
-        }
-        if let failure = failures.first(where: { $0.code != .cancelled }) ?? failures.first { throw failure }
-        return outcomes.compactMap { try? $0?.get() }
     }
 
     /// One request: what it answers is taken into the download as far as it goes.
-    private func attempt<Sink>(_ download: Download<Sink>) async throws(AttemptFailure) {
-        if Task.isCancelled { throw AttemptFailure(kind: .final, error: AssetPackError(.cancelled, "cancelled", path: download.url)) }
-        await limiter.acquire()
-        do {
-            try await exchange(download)
-        } catch {
-            await limiter.release()
-            throw error
+    private func attempt<Sink>(_ download: Download<Sink>,
+                               _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
+        guard !cancellation.isCancelled, limiter.acquire(unless: cancellation) else {
+            throw AttemptFailure(kind: .final, error: AssetPackError(.cancelled, "cancelled", path: download.url))
         }
-        await limiter.release()
-    }
-
-    private func exchange<Sink>(_ download: Download<Sink>) async throws(AttemptFailure) {
+        defer { limiter.release() }
         let response: HTTPResponse
         do {
-            response = try await transport.get(download.request(options))
+            response = try transport.get(download.request(options), cancellation: cancellation)
         } catch {
             throw .transport(error)
         }
         do {
             let plan = try ResponsePlan(response, for: download)
-            try await plan.read(response.body, into: download)
+            try plan.read(response.body, into: download)
         } catch {
             response.body.cancel()
             throw error
@@ -150,7 +105,7 @@ public final class RemoteFetcher: Sendable {
     /// Handles a failed request: the download starts over for a changed resource (bounded like a mismatch),
     /// waits and tries again for a transient failure (bounded by the policy), or ends.
     private func recover<Sink>(from failure: AttemptFailure, _ download: Download<Sink>, _ budget: inout RetryBudget,
-                               progressed: Bool) async throws(AssetPackError) {
+                               progressed: Bool, _ cancellation: ExpansionCancellation) throws(AssetPackError) {
         switch failure.kind {
         case .final:
             throw failure.error
@@ -158,7 +113,8 @@ public final class RemoteFetcher: Sendable {
             try budget.refetch(after: failure.error)
             try download.restart()
         case .transient(let retryAfter):
-            try await budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed)
+            try budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed,
+                            cancellation: cancellation)
         }
     }
 
@@ -195,3 +151,4 @@ public final class RemoteFetcher: Sendable {
         return error
     }
 }
+

@@ -1,25 +1,27 @@
-/// A counting semaphore for async code: at most `limit` holders at once, the others wait in order.
-actor RequestLimiter {
+import AssetPack
+import AssetPackSystem
+
+/// A counting semaphore for the fetching threads: at most `limit` holders at once; the others wait, looking
+/// at their fetch's cancellation every ``SocketWait/slice`` milliseconds.
+final class RequestLimiter: @unchecked Sendable {
+    private let monitor = Monitor()
+    /// Guarded by `monitor`.
     private var available: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     init(limit: Int) { available = max(1, limit) }
 
-    /// Waits for a permit.
-    func acquire() async {
-        if available > 0 {
+    /// Waits for a permit; false when `cancellation` was set first.
+    func acquire(unless cancellation: ExpansionCancellation) -> Bool {
+        monitor.withLock {
+            while available == 0 {
+                if cancellation.isCancelled { return false }
+                monitor.wait(nanoseconds: UInt64(SocketWait.slice) * 1_000_000)
+            }
             available -= 1
-            return
+            return true
         }
-        await withCheckedContinuation { waiting.append($0) }
     }
 
-    /// Returns a permit, handing it to the longest waiter if any.
-    func release() {
-        if waiting.isEmpty {
-            available += 1
-        } else {
-            waiting.removeFirst().resume()
-        }
-    }
+    /// Returns a permit.
+    func release() { monitor.withLock { available += 1; monitor.broadcast() } }
 }

@@ -80,13 +80,13 @@ struct ResponsePlan {
 
     /// Reads the body into the download: skips, takes ``take`` bytes, and stops the transfer when more
     /// follows. A body that ends sooner is a retryable failure (what arrived is kept).
-    func read<Sink>(_ body: any HTTPBody, into download: Download<Sink>) async throws(AttemptFailure) {
+    func read<Sink>(_ body: any HTTPBody, into download: Download<Sink>) throws(AttemptFailure) {
         var skip = self.skip
         var taken: UInt64 = 0
         while taken < take {
             let chunk: [UInt8]?
             do {
-                chunk = try await body.next()
+                chunk = try body.next()
             } catch {
                 throw .transport(error)
             }
@@ -100,7 +100,7 @@ struct ResponsePlan {
                 throw AttemptFailure(kind: .final, error: error)
             }
         }
-        if endsAfter, (try? await body.next()) == nil { return }
+        if endsAfter, (try? body.next()) == nil { return }
         body.cancel()
     }
 

@@ -25,7 +25,7 @@ struct AttemptFailure: Error {
     }
 }
 
-/// Counts one fetch's failures against its ``RetryPolicy`` and sleeps between tries.
+/// Counts one fetch's failures against its ``RetryPolicy`` and sleeps between tries, until cancelled.
 struct RetryBudget {
     let policy: RetryPolicy
     let url: URL
@@ -42,16 +42,20 @@ struct RetryBudget {
 
     /// After a retryable failure: sleeps before the next try, or throws `error` (noting the tries) when the
     /// policy is spent. A failure after some progress counts as the first of a new run.
-    mutating func wait(after error: AssetPackError, retryAfter: Duration?, progressed: Bool) async throws(AssetPackError) {
+    mutating func wait(after error: AssetPackError, retryAfter: Duration?, progressed: Bool,
+                       cancellation: ExpansionCancellation) throws(AssetPackError) {
         failures = progressed ? 1 : failures + 1
         guard failures < policy.maxAttempts else { throw givingUp(error) }
         let backoff = policy.delay(afterFailures: failures, jitter: Double.random(in: 0.5...1))
         let delay = max(backoff, min(retryAfter ?? .zero, policy.maxDelay))
         guard ContinuousClock.now + delay - started <= policy.maxDuration else { throw givingUp(error) }
-        do {
-            try await Task.sleep(for: delay)
-        } catch {
-            throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString)
+        let end = ContinuousClock.now + delay
+        while true {
+            if cancellation.isCancelled { throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString) }
+            let left = end - .now
+            guard left > .zero else { return }
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            Thread.sleep(forTimeInterval: min(0.02, seconds))
         }
     }
 

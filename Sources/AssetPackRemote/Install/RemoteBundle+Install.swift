@@ -32,21 +32,43 @@ extension RemoteBundle {
     ///   `network` (the server out of reach after the retries), `verification` (bytes that never matched the
     ///   manifest, e.g. a bundle replaced on the server during the install), `manifest`, `not-found`, and the
     ///   installer's own errors; the destination keeps its previous complete tree.
+    ///
+    /// The install runs on a thread of its own (its fetches block their threads, never the cooperative pool);
+    /// cancelling the calling task stops it, fetches in flight included.
     @discardableResult
     public func install(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
                         fetcher: RemoteFetcher = RemoteFetcher(), progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                         network: FetchProgress? = nil, log: InstallLog? = nil) async throws(AssetPackError) -> ExpansionResult {
-        let identity = try await fetchIdentity(with: fetcher)
+        try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
+            try installSynchronously(into: destination, trust: trust, options: options, fetcher: fetcher,
+                                     progress: progress, network: network, log: log, cancellation: cancellation)
+        }
+    }
+
+    /// ``install(into:trust:options:fetcher:progress:network:log:)`` on the calling thread, which blocks until it
+    /// ends (a command line's main thread; never the cooperative pool). Setting `cancellation` stops it at the
+    /// next file or block, fetches in flight included, with `AssetPackError/Code/cancelled`.
+    @discardableResult
+    public func installSynchronously(into destination: String, trust: ManifestTrust,
+                                     options: ExpansionOptions = ExpansionOptions(),
+                                     fetcher: RemoteFetcher = RemoteFetcher(),
+                                     progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
+                                     network: FetchProgress? = nil, log: InstallLog? = nil,
+                                     cancellation: ExpansionCancellation = ExpansionCancellation())
+        throws(AssetPackError) -> ExpansionResult {
+        let identity = try identity(with: fetcher, cancellation)
         if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
         let origin = url(of: BundleManifest.path).absoluteString
         // Decoded without ``VerifiedManifest/decode(origin:)``'s identity check: the source below makes it.
-        let manifest = try BundleManifest.decode(try await fetchManifest(with: fetcher, trust: trust).bytes, origin: origin)
-        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network)
+        let verified = try manifest(with: fetcher, trust: trust, cancellation)
+        let manifest = try BundleManifest.decode(verified.bytes, origin: origin)
+        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network,
+                                            cancellation: cancellation)
         var options = options
         options.jobs = max(options.jobs, delivery.concurrency)
         let source = try DeliveredBundleSource(manifest: manifest, delivery: delivery, installedTree: destination)
         var installer = try AssetInstaller(source: source, destination: destination, options: options)
         installer.log = log
-        return try await installer.install(progress: progress)
+        return try installer.installSynchronously(progress: progress, cancellation: cancellation)
     }
 }

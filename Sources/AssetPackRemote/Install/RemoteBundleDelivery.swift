@@ -4,9 +4,10 @@ import Crypto
 import Foundation
 
 /// A ``RemoteBundle`` as the installer's ``BundleDelivery``: each request is one verified, resumable
-/// ``RemoteFetcher`` fetch of `ROOT/<file>` (a byte range of it for a packed entry or a block), streamed into
-/// the installer's sink, which inflates and checks the bytes; a sink that rejects them (a byte flipped on the
-/// way) makes the fetcher fetch them again.
+/// ``RemoteFetcher`` fetch of `ROOT/<file>` (a byte range of it for a packed entry or a block), made on the
+/// installer's worker thread that asked (it blocks on the socket; no task, no hop to another thread) and
+/// streamed into the installer's sink, which inflates and checks the bytes; a sink that rejects them (a byte
+/// flipped on the way) makes the fetcher fetch them again.
 ///
 /// Every range of one stored file is asked for with `If-Range` carrying the entity tag that file had when it
 /// was first fetched, so blocks of a file that changed on the server meanwhile come back whole (200) from the
@@ -16,12 +17,15 @@ final class RemoteBundleDelivery: BundleDelivery {
     let bundle: RemoteBundle
     let fetcher: RemoteFetcher
     let progress: FetchProgress?
+    /// The install's cancellation: setting it ends the fetches in flight too.
+    let cancellation: ExpansionCancellation
     private let tags = EntityTags()
 
-    init(bundle: RemoteBundle, fetcher: RemoteFetcher, progress: FetchProgress?) {
+    init(bundle: RemoteBundle, fetcher: RemoteFetcher, progress: FetchProgress?, cancellation: ExpansionCancellation) {
         self.bundle = bundle
         self.fetcher = fetcher
         self.progress = progress
+        self.cancellation = cancellation
     }
 
     var name: String { bundle.root.absoluteString }
@@ -33,11 +37,8 @@ final class RemoteBundleDelivery: BundleDelivery {
         let tag = tags[request.file]
         let item = request.range.map { FetchItem.bytes($0, of: url, sha256: nil, etag: tag) }
             ?? .file(url, size: request.length, sha256: nil, etag: tag)
-        let target = SinkAdapter(sink)
-        let (fetcher, progress) = (fetcher, progress)
-        let result = try BlockingCall.run { () async throws(AssetPackError) -> FetchResult in
-            try await fetcher.fetch(item, into: target, progress: progress)
-        }
+        let result = try fetcher.fetchSynchronously(item, into: SinkAdapter(sink), progress: progress,
+                                                    cancellation: cancellation)
         if let tag = result.etag, isStrongETag(tag) { tags[request.file] = tag }
     }
 
@@ -58,7 +59,7 @@ private final class HardwareHasher: ContentHasher {
 }
 
 /// The installer's ``DeliverySink`` as the fetcher's ``FetchSink``. Used by one fetch at a time.
-private final class SinkAdapter: FetchSink, @unchecked Sendable {
+private final class SinkAdapter: FetchSink {
     let sink: any DeliverySink
     init(_ sink: any DeliverySink) { self.sink = sink }
     func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError) { try sink.write(bytes) }

@@ -12,18 +12,24 @@ import Foundation
 /// - anything else (`invalidArgument` for a URL or redirect refused, `verification` for a TLS peer that is not
 ///   trusted) ends the fetch at once.
 /// An HTTP error status is not an error here: it is a response, which the fetcher judges.
+///
+/// Calls block the calling thread until the bytes are there: the fetcher makes them from threads that may
+/// block (the installer's workers, or a thread of its own for an async caller), never from the cooperative
+/// pool, so a slow server holds one thread of the fetch and nothing else.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns once the response's head has arrived (its body still streaming), or throws
-    /// when no head came within `request.timeout`.
-    func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse
+    /// when no head came within `request.timeout`. Setting `cancellation` ends this wait, and every wait of the
+    /// response's body, with `AssetPackError/Code/cancelled` within a few milliseconds.
+    func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse
 }
 
 /// The body of a response, read in order. Memory stays bounded: an implementation buffers at most a fixed
 /// amount ahead of the reader (and fails with a retryable `AssetPackError/Code/io` error past it).
 public protocol HTTPBody: AnyObject, Sendable {
-    /// The next bytes, or nil at the end of a complete body. Throws when the body ends early (connection lost),
-    /// when no bytes came within the request's timeout, or when the task is cancelled.
-    func next() async throws(AssetPackError) -> [UInt8]?
+    /// The next bytes, or nil at the end of a complete body; blocks until they come. Throws when the body ends
+    /// early (connection lost), when no bytes came within the request's timeout, or when the request's
+    /// cancellation was set.
+    func next() throws(AssetPackError) -> [UInt8]?
     /// Stops the transfer; unread bytes are dropped. Later calls of ``next()`` return nil.
     func cancel()
 }

@@ -7,7 +7,8 @@ import FoundationNetworking
 
 /// One URLSession task's answer as the reader sees it: the head, then the body's chunks, with a deadline on
 /// every wait. URLSession's delegate pushes (``receive(head:)``, ``receive(_:)``, ``complete(_:)``) on its
-/// queue; the reader pulls (``head()``, ``next()``) from any task.
+/// queue; the reader pulls (``head()``, ``next()``) on its own thread, which waits on the stream's monitor:
+/// the one place where URLSession's callbacks meet the blocking fetch.
 ///
 /// Memory is bounded by ``limit``: URLSession on Linux cannot pause a transfer (its `suspend()` drops and
 /// later restarts the connection), so when the reader falls more than `limit` bytes behind, the transfer is
@@ -17,6 +18,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
     let url: URL
     let timeout: Duration
     let limit: Int
+    private let cancellation: ExpansionCancellation
     private let lock = Monitor()
     private var task: URLSessionTask?
     private var headValue: HTTPURLResponse?
@@ -24,7 +26,6 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
     private var buffered = 0
     private var ending: Result<Void, AssetPackError>?
     private var cancelled = false
-    private var waiter: CheckedContinuation<Void, Never>?
     /// A redirect the delegate refused (plain HTTP), for the error message.
     var refusedRedirect: URL? {
         get { lock.withLock { refused } }
@@ -32,24 +33,27 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
     }
     private var refused: URL?
 
-    init(url: URL, timeout: Duration, limit: Int) {
+    init(url: URL, timeout: Duration, limit: Int, cancellation: ExpansionCancellation) {
         self.url = url
         self.timeout = timeout
         self.limit = limit
+        self.cancellation = cancellation
     }
 
     func attach(_ task: URLSessionTask) { lock.withLock { self.task = task } }
 
     // MARK: Producer side (URLSession's delegate queue)
 
+    // Each change wakes the reader waiting in ``wait(until:for:head:)``.
+
     func receive(head: HTTPURLResponse) {
-        lock.withLock { headValue = head }
-        wake()
+        lock.withLock { headValue = head; lock.broadcast() }
     }
 
     func receive(_ data: Data) {
         let overflow: URLSessionTask? = lock.withLock {
             guard ending == nil, !cancelled else { return nil }
+            defer { lock.broadcast() }
             chunks.append(data)
             buffered += data.count
             guard buffered > limit else { return nil }
@@ -58,28 +62,19 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             return task
         }
         overflow?.cancel()
-        wake()
     }
 
     func complete(_ error: Error?) {
         lock.withLock {
             if ending == nil { ending = error.map { .failure(TransportErrors.map($0, url: url)) } ?? .success(()) }
+            lock.broadcast()
         }
-        wake()
-    }
-
-    private func wake() {
-        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
-            defer { waiter = nil }
-            return waiter
-        }
-        waiting?.resume()
     }
 
     // MARK: Consumer side
 
     /// Waits for the response's head.
-    func head() async throws(AssetPackError) -> HTTPURLResponse {
+    func head() throws(AssetPackError) -> HTTPURLResponse {
         let deadline = ContinuousClock.now + timeout
         while true {
             let state: (HTTPURLResponse?, Result<Void, AssetPackError>?) = lock.withLock { (headValue, ending) }
@@ -92,11 +87,11 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
                 }
                 throw AssetPackError(.io, "the connection ended without a response", path: url.absoluteString)
             }
-            try await wait(until: deadline, for: "response", head: true)
+            try wait(until: deadline, for: "response", head: true)
         }
     }
 
-    func next() async throws(AssetPackError) -> [UInt8]? {
+    func next() throws(AssetPackError) -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
         while true {
             let step: Result<[UInt8]?, AssetPackError>? = lock.withLock {
@@ -113,7 +108,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
                 }
             }
             if let step { return try step.get() }
-            try await wait(until: deadline, for: "further bytes of the body", head: false)
+            try wait(until: deadline, for: "further bytes of the body", head: false)
         }
     }
 
@@ -122,50 +117,33 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
             cancelled = true
             chunks.removeAll()
             buffered = 0
+            lock.broadcast()
             return ending == nil ? task : nil
         }
         running?.cancel()
-        wake()
     }
 
     deinit { if ending == nil { task?.cancel() } }
 
     /// Sleeps until the producer has news (the head, when `head`; otherwise bytes), the deadline passes (then
-    /// throws a timeout and stops the task), or the current task is cancelled (then throws `cancelled`).
-    private func wait(until deadline: ContinuousClock.Instant, for what: String, head: Bool) async throws(AssetPackError) {
-        if Task.isCancelled {
+    /// throws a timeout and stops the task), or the fetch is cancelled (then throws `cancelled`); the
+    /// cancellation is looked at every ``SocketWait/slice`` milliseconds.
+    private func wait(until deadline: ContinuousClock.Instant, for what: String, head: Bool) throws(AssetPackError) {
+        if cancellation.isCancelled {
             cancel()
             throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString)
         }
-        if ContinuousClock.now >= deadline {
+        let left = deadline - ContinuousClock.now
+        if left <= .zero {
             cancel()
             throw AssetPackError(.io, "timed out: no \(what) within \(TransportErrors.seconds(timeout))", path: url.absoluteString)
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if park(continuation, head: head) { wake(at: deadline) } else { continuation.resume() }
-            }
-        } onCancel: {
-            wake()
-        }
-    }
-
-    /// Leaves `continuation` for the producer to resume, unless there is news already (then returns false).
-    private func park(_ continuation: CheckedContinuation<Void, Never>, head: Bool) -> Bool {
+        let nanoseconds = UInt64(left.components.seconds) * 1_000_000_000
+            + UInt64(left.components.attoseconds / 1_000_000_000) + 1
         lock.withLock {
             let news = head ? headValue != nil : !chunks.isEmpty || cancelled
-            guard !news, ending == nil, !Task.isCancelled else { return false }
-            waiter = continuation
-            return true
-        }
-    }
-
-    /// Resumes the waiter, if any, just after `deadline`, so that it sees the deadline passed.
-    private func wake(at deadline: ContinuousClock.Instant) {
-        let delay = (deadline - ContinuousClock.now).components
-        let nanoseconds = max(0, delay.seconds * 1_000_000_000 + delay.attoseconds / 1_000_000_000) + 1_000_000
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
-            self?.wake()
+            guard !news, ending == nil else { return }
+            lock.wait(nanoseconds: min(nanoseconds, UInt64(SocketWait.slice) * 1_000_000))
         }
     }
 }

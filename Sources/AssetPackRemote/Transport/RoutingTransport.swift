@@ -24,17 +24,16 @@ public final class RoutingTransport: HTTPTransport, @unchecked Sendable {
         sockets = SocketHTTPTransport(maximumConnectionsPerHost: maximumConnectionsPerHost, secure: session)
     }
 
-    /// The URLSession transport, made now if it was not yet.
-    public var urlSession: URLSessionTransport { session.transport }
-
     /// Whether `request` goes to the socket client.
     public func usesSockets(_ request: HTTPRequest) -> Bool {
         guard request.url.scheme?.lowercased() == "http", let host = request.url.host else { return false }
         return !proxySettings.isProxied(host)
     }
 
-    public func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
-        usesSockets(request) ? try await sockets.get(request) : try await session.get(request)
+    public func get(_ request: HTTPRequest,
+                    cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        let transport: any HTTPTransport = usesSockets(request) ? sockets : session
+        return try transport.get(request, cancellation: cancellation)
     }
 }
 
@@ -55,5 +54,7 @@ private final class LazySession: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse { try await transport.get(request) }
+    func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        try transport.get(request, cancellation: cancellation)
+    }
 }

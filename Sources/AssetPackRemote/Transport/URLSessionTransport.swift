@@ -42,15 +42,17 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
 
     deinit { session.invalidateAndCancel() }
 
-    public func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
-        let stream = ResponseStream(url: request.url, timeout: request.timeout, limit: bufferLimit)
+    public func get(_ request: HTTPRequest,
+                    cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        let stream = ResponseStream(url: request.url, timeout: request.timeout, limit: bufferLimit,
+                                    cancellation: cancellation)
         let task = session.dataTask(with: urlRequest(for: request))
         stream.attach(task)
         delegate.register(stream, allowsPlainHTTP: request.allowsPlainHTTP, for: task)
         task.resume()
         let head: HTTPURLResponse
         do {
-            head = try await stream.head()
+            head = try stream.head()
         } catch {
             stream.cancel()
             throw error

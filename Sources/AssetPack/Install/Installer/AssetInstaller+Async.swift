@@ -15,14 +15,15 @@ extension AssetInstaller {
     ///   the task was cancelled); the destination keeps its previous complete state.
     @discardableResult
     public func install(progress: (@Sendable (ExpansionProgress) -> Void)? = nil) async throws(AssetPackError) -> ExpansionResult {
-        try await onOwnThread { cancellation throws(AssetPackError) in
+        try await Self.onOwnThread { cancellation throws(AssetPackError) in
             try installSynchronously(progress: progress, cancellation: cancellation)
         }
     }
 
     /// Runs `body` on a new thread with a cancellation flag that the calling task's cancellation sets, and
-    /// returns (or throws) what it did once it has ended.
-    func onOwnThread<Value: Sendable>(
+    /// returns (or throws) what it did once it has ended: the one bridge from Swift concurrency to blocking
+    /// work (installs, and AssetPackRemote's fetches), so none of it waits on the cooperative pool.
+    package static func onOwnThread<Value: Sendable>(
         cancellation: ExpansionCancellation = ExpansionCancellation(),
         _ body: @escaping @Sendable (ExpansionCancellation) throws(AssetPackError) -> Value
     ) async throws(AssetPackError) -> Value {

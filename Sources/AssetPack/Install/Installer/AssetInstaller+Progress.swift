@@ -18,7 +18,7 @@ extension AssetInstaller {
         let cancellation = ExpansionCancellation()
         let bridge = ProgressBridge(progress, cancellation: cancellation)
         if progress.isCancelled { throw ProgressBridge.cancelledError }
-        let result = try await onOwnThread(cancellation: cancellation) { cancellation throws(AssetPackError) in
+        let result = try await Self.onOwnThread(cancellation: cancellation) { cancellation throws(AssetPackError) in
             try installSynchronously(progress: { bridge.update($0) }, cancellation: cancellation)
         }
         bridge.finish()

@@ -27,7 +27,7 @@ final class HTTPConnection: @unchecked Sendable {
     var buffered: Int { buffer.count - start }
 
     /// Connects to `host`:`port`, trying each of its addresses in turn within `wait`'s deadline.
-    static func open(host: String, port: UInt16, wait: SocketWait) async throws(AssetPackError) -> HTTPConnection {
+    static func open(host: String, port: UInt16, wait: SocketWait) throws(AssetPackError) -> HTTPConnection {
         let endpoint = endpoint(host, port)
         let addresses: [SocketAddress]
         do {
@@ -39,7 +39,7 @@ final class HTTPConnection: @unchecked Sendable {
         for address in addresses {
             do {
                 let socket = try StreamSocket.connect(to: address, peer: endpoint)
-                try await wait.until(socket, is: .writable)
+                try wait.until(socket, is: .writable)
                 try socket.connectionResult()
                 return HTTPConnection(endpoint: endpoint, socket: socket)
             } catch let error as SystemError {
@@ -61,7 +61,7 @@ final class HTTPConnection: @unchecked Sendable {
     // MARK: Writing
 
     /// Sends all of `bytes`.
-    func send(_ bytes: [UInt8], wait: SocketWait) async throws(AssetPackError) {
+    func send(_ bytes: [UInt8], wait: SocketWait) throws(AssetPackError) {
         var sent = 0
         while sent < bytes.count {
             let outcome = bytes.withUnsafeBytes { raw in
@@ -72,7 +72,7 @@ final class HTTPConnection: @unchecked Sendable {
             case .success(let value): count = value
             case .failure(let error): throw SocketFailure.error(error, url: wait.url)
             }
-            if let count { sent += count } else { try await wait.until(socket, is: .writable) }
+            if let count { sent += count } else { try wait.until(socket, is: .writable) }
         }
     }
 
@@ -80,7 +80,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// The next bytes, at most `limit` (> 0): buffered ones first, else one `recv` straight into the result;
     /// nil at the end of the stream.
-    func read(upTo limit: Int, wait: SocketWait) async throws(AssetPackError) -> [UInt8]? {
+    func read(upTo limit: Int, wait: SocketWait) throws(AssetPackError) -> [UInt8]? {
         if buffered > 0 {
             let count = min(limit, buffered)
             defer { consume(count) }
@@ -102,7 +102,7 @@ final class HTTPConnection: @unchecked Sendable {
             if let failure { throw SocketFailure.error(failure, url: wait.url) }
             if ended { return nil }
             if !bytes.isEmpty { return bytes }
-            try await wait.until(socket, is: .readable)
+            try wait.until(socket, is: .readable)
         }
     }
 
@@ -110,7 +110,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// the line. Throws `tooLong` when `limit` bytes pass without a line end, and a closed connection when the
     /// stream ends inside the line (`what` names it).
     func readLine(limit: Int, tooLong: @autoclosure () -> AssetPackError, what: String,
-                  wait: SocketWait) async throws(AssetPackError) -> ArraySlice<UInt8>? {
+                  wait: SocketWait) throws(AssetPackError) -> ArraySlice<UInt8>? {
         var scanned = 0  // bytes after `start` known to hold no line end (`fill` may move `start`)
         while true {
             if let end = buffer[(start + scanned)...].firstIndex(of: 0x0A) {
@@ -120,7 +120,7 @@ final class HTTPConnection: @unchecked Sendable {
             }
             scanned = buffered
             guard buffered < limit else { throw tooLong() }
-            guard try await fill(wait: wait) else {
+            guard try fill(wait: wait) else {
                 if buffered == 0 { return nil }
                 throw SocketFailure.closed("in the middle of \(what)", url: wait.url)
             }
@@ -128,7 +128,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Receives more bytes into the buffer; false at the end of the stream.
-    func fill(wait: SocketWait) async throws(AssetPackError) -> Bool {
+    func fill(wait: SocketWait) throws(AssetPackError) -> Bool {
         if start > 0, start == buffer.count || start >= 16 << 10 {
             buffer.removeFirst(start)
             start = 0
@@ -148,7 +148,7 @@ final class HTTPConnection: @unchecked Sendable {
             buffer.removeLast(buffer.count - old - (got ?? 0))
             if let failure { throw SocketFailure.error(failure, url: wait.url) }
             if let got { return got > 0 }
-            try await wait.until(socket, is: .readable)
+            try wait.until(socket, is: .readable)
         }
     }
 

@@ -22,6 +22,7 @@ final class SocketBody: HTTPBody, @unchecked Sendable {
 
     private let url: URL
     private let timeout: Duration
+    private let cancellation: ExpansionCancellation
     private let chunkSize: Int
     private let reusable: Bool
     private let pool: ConnectionPool
@@ -35,10 +36,11 @@ final class SocketBody: HTTPBody, @unchecked Sendable {
     private var received: UInt64 = 0
 
     init(_ connection: HTTPConnection, framing: ResponseHead.Framing, keepsAlive: Bool, request: HTTPRequest,
-         chunkSize: Int, pool: ConnectionPool) {
+         cancellation: ExpansionCancellation, chunkSize: Int, pool: ConnectionPool) {
         self.connection = connection
         url = request.url
         timeout = request.timeout
+        self.cancellation = cancellation
         self.chunkSize = chunkSize
         reusable = keepsAlive
         self.pool = pool
@@ -51,17 +53,18 @@ final class SocketBody: HTTPBody, @unchecked Sendable {
         if case .done = state { finish(reuse: true) }
     }
 
-    func next() async throws(AssetPackError) -> [UInt8]? {
+    func next() throws(AssetPackError) -> [UInt8]? {
         guard let connection = begin() else { return nil }
-        let wait = SocketWait(url, timeout: timeout, for: "further bytes of the body") { [weak self] in self?.isCancelled ?? true }
+        let wait = SocketWait(url, timeout: timeout, for: "further bytes of the body",
+                              cancellation: cancellation) { [weak self] in self?.isCancelled ?? true }
         do {
-            let bytes = try await step(connection, wait)
+            let bytes = try step(connection, wait)
             end()
             return bytes
         } catch {
             end()
             finish(reuse: false)
-            if error.code == .cancelled, isCancelled, !Task.isCancelled { return nil }
+            if error.code == .cancelled, isCancelled, !cancellation.isCancelled { return nil }
             throw error
         }
     }
@@ -79,59 +82,59 @@ final class SocketBody: HTTPBody, @unchecked Sendable {
     // MARK: Reading
 
     /// Reads until some bytes of the body come (returned) or it ends (nil).
-    private func step(_ connection: HTTPConnection, _ wait: SocketWait) async throws(AssetPackError) -> [UInt8]? {
+    private func step(_ connection: HTTPConnection, _ wait: SocketWait) throws(AssetPackError) -> [UInt8]? {
         while true {
             switch state {
             case .done:
                 return nil
             case .length(let remaining):
-                guard let bytes = try await connection.read(upTo: Int(min(remaining, UInt64(chunkSize))), wait: wait) else {
+                guard let bytes = try connection.read(upTo: Int(min(remaining, UInt64(chunkSize))), wait: wait) else {
                     throw SocketFailure.closed("after \(received) of the \(received + remaining) bytes of the body", url: url)
                 }
                 state = remaining == UInt64(bytes.count) ? .done : .length(remaining: remaining - UInt64(bytes.count))
                 if case .done = state { finish(reuse: true) }
                 return counted(bytes)
             case .untilClose:
-                guard let bytes = try await connection.read(upTo: chunkSize, wait: wait) else {
+                guard let bytes = try connection.read(upTo: chunkSize, wait: wait) else {
                     state = .done
                     finish(reuse: false)
                     return nil
                 }
                 return counted(bytes)
             case .chunkData(let remaining):
-                guard let bytes = try await connection.read(upTo: Int(min(remaining, UInt64(chunkSize))), wait: wait) else {
+                guard let bytes = try connection.read(upTo: Int(min(remaining, UInt64(chunkSize))), wait: wait) else {
                     throw SocketFailure.closed("inside a chunk, after \(received) bytes of the body", url: url)
                 }
                 state = remaining == UInt64(bytes.count) ? .chunkEnd : .chunkData(remaining: remaining - UInt64(bytes.count))
                 return counted(bytes)
             case .chunkSize, .chunkEnd, .trailers:
-                try await frame(connection, wait)
+                try frame(connection, wait)
             }
         }
     }
 
     /// Reads one framing line of a chunked body: a chunk's size, the CRLF after its data, or a trailer line.
-    private func frame(_ connection: HTTPConnection, _ wait: SocketWait) async throws(AssetPackError) {
-        func line(_ limit: Int, _ what: String) async throws(AssetPackError) -> ArraySlice<UInt8> {
+    private func frame(_ connection: HTTPConnection, _ wait: SocketWait) throws(AssetPackError) {
+        func line(_ limit: Int, _ what: String) throws(AssetPackError) -> ArraySlice<UInt8> {
             let tooLong = SocketFailure.protocolError("\(what) longer than \(limit) bytes", url: url)
-            guard let line = try await connection.readLine(limit: limit, tooLong: tooLong, what: what, wait: wait) else {
+            guard let line = try connection.readLine(limit: limit, tooLong: tooLong, what: what, wait: wait) else {
                 throw SocketFailure.closed("before the end of the chunked body, after \(received) bytes", url: url)
             }
             return line
         }
         switch state {
         case .chunkSize:
-            let line = try await line(4096, "a chunk-size line")
+            let line = try line(4096, "a chunk-size line")
             guard let size = ChunkSizeLine.parse(line) else {
                 throw SocketFailure.protocolError("bad chunk-size line after \(received) bytes of the body", url: url)
             }
             state = size == 0 ? .trailers(bytes: 0) : .chunkData(remaining: size)
         case .chunkEnd:
-            let line = try await line(2, "the end of a chunk")
+            let line = try line(2, "the end of a chunk")
             guard line.isEmpty else { throw SocketFailure.protocolError("a chunk longer than its size line says", url: url) }
             state = .chunkSize
         case .trailers(let bytes):
-            let line = try await line(8192, "a trailer field")
+            let line = try line(8192, "a trailer field")
             guard bytes + line.count <= 65536 else { throw SocketFailure.protocolError("trailer fields longer than 64 KiB", url: url) }
             state = line.isEmpty ? .done : .trailers(bytes: bytes + line.count + 2)
             if line.isEmpty { finish(reuse: true) }

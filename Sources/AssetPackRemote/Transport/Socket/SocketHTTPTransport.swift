@@ -52,11 +52,12 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
     /// Connections opened so far (a kept-alive connection serves several requests).
     public var connectionsOpened: Int { pool.connectionsOpened }
 
-    public func get(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
+    public func get(_ request: HTTPRequest,
+                    cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
         var request = request
         var redirects = 0
         while true {
-            let response = try await exchange(request)
+            let response = try exchange(request, cancellation)
             guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["location"] else {
                 return response
             }
@@ -67,7 +68,9 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
             redirects += 1
             let target = try redirectTarget(location, from: request)
             request.url = target
-            if target.scheme?.lowercased() == "https", let secure { return try await secure.get(request) }
+            if target.scheme?.lowercased() == "https", let secure {
+                return try secure.get(request, cancellation: cancellation)
+            }
         }
     }
 
@@ -91,50 +94,53 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
 
     /// One request and its response's head, on a kept-alive connection when one is idle. A kept-alive
     /// connection the server closed before answering is replaced by a new one, once.
-    private func exchange(_ request: HTTPRequest) async throws(AssetPackError) -> HTTPResponse {
+    private func exchange(_ request: HTTPRequest,
+                          _ cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
         guard request.url.scheme?.lowercased() == "http", let endpoint = request.endpoint, let head = request.wireHead else {
             throw AssetPackError(.invalidArgument, "not an http:// URL this client can fetch", path: request.url.absoluteString)
         }
         if let idle = pool.checkOut(HTTPConnection.endpoint(endpoint.host, endpoint.port)) {
             do {
-                return try await send(head, request, on: idle)
+                return try send(head, request, on: idle, cancellation)
             } catch where error.code == .io && !error.message.hasPrefix("timed out") {
                 // The server closed the idle connection as the request left (no byte of a response came, or
                 // the send failed): a GET is safe to send again, on a new connection.
             }
         }
-        let wait = SocketWait(request.url, timeout: request.timeout, for: "connection")
-        let connection = try await HTTPConnection.open(host: endpoint.host, port: endpoint.port, wait: wait)
+        let wait = SocketWait(request.url, timeout: request.timeout, for: "connection", cancellation: cancellation)
+        let connection = try HTTPConnection.open(host: endpoint.host, port: endpoint.port, wait: wait)
         pool.noteOpened()
-        return try await send(head, request, on: connection)
+        return try send(head, request, on: connection, cancellation)
     }
 
     /// Where a connection closed before any byte of a response ended.
     private static let beforeResponse = "before its response"
 
-    private func send(_ head: [UInt8], _ request: HTTPRequest, on connection: HTTPConnection) async throws(AssetPackError) -> HTTPResponse {
-        let wait = SocketWait(request.url, timeout: request.timeout, for: "response")
+    private func send(_ head: [UInt8], _ request: HTTPRequest, on connection: HTTPConnection,
+                      _ cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        let wait = SocketWait(request.url, timeout: request.timeout, for: "response", cancellation: cancellation)
         connection.requests += 1
-        try await connection.send(head, wait: wait)
-        let parsed = try await readHead(connection, wait)
+        try connection.send(head, wait: wait)
+        let parsed = try readHead(connection, wait)
         let framing: ResponseHead.Framing
         switch parsed.framing {
         case .success(let value): framing = value
         case .failure(let error): throw SocketFailure.protocolError(error.reason, url: request.url)
         }
         let body = SocketBody(connection, framing: framing, keepsAlive: parsed.keepsAlive, request: request,
-                              chunkSize: chunkSize, pool: pool)
+                              cancellation: cancellation, chunkSize: chunkSize, pool: pool)
         return HTTPResponse(status: parsed.status, headers: parsed.headers, body: body)
     }
 
     /// Reads heads until one that is not informational (1xx).
-    private func readHead(_ connection: HTTPConnection, _ wait: SocketWait) async throws(AssetPackError) -> ResponseHead {
+    private func readHead(_ connection: HTTPConnection, _ wait: SocketWait) throws(AssetPackError) -> ResponseHead {
         let tooLong = SocketFailure.protocolError("a response head longer than \(maximumHeadBytes) bytes", url: wait.url)
         while true {
             var lines: [ArraySlice<UInt8>] = []
             var bytes = 0
             while true {
-                let line = try await connection.readLine(limit: maximumHeadBytes - bytes, tooLong: tooLong, what: "the response head", wait: wait)
+                let line = try connection.readLine(limit: maximumHeadBytes - bytes, tooLong: tooLong,
+                                                   what: "the response head", wait: wait)
                 guard let line else {
                     throw SocketFailure.closed(lines.isEmpty ? Self.beforeResponse : "in the middle of the response head", url: wait.url)
                 }

@@ -2,9 +2,9 @@ import AssetPack
 import AssetPackSystem
 import Foundation
 
-/// How the socket client waits for a socket without an event loop of its own: `poll(2)` in slices of at
-/// most ``slice`` on the calling task's thread, yielding between slices, so a wait notices its deadline, the
-/// task's cancellation and a cancelled body within a slice, and other tasks still get the thread.
+/// How the socket client waits for a socket: `poll(2)` on the calling thread (one that may block: the
+/// fetcher never calls a transport from the cooperative pool) in slices of at most ``slice`` ms, so a wait
+/// notices its deadline, the fetch's cancellation and a cancelled body within a slice.
 ///
 /// A wait happens only when the socket has nothing to read (or no room to write): on a fast network the
 /// bytes are there and a read never waits.
@@ -19,23 +19,29 @@ struct SocketWait {
     let timeout: Duration
     /// What a timeout waited for (`response`, `further bytes of the body`, `connection`).
     let what: String
+    /// Set when the fetch is cancelled: the wait ends with `AssetPackError/Code/cancelled`.
+    let cancellation: ExpansionCancellation
     /// True when the reader gave up (a cancelled body): the wait ends with `AssetPackError/Code/cancelled`.
-    var isAbandoned: @Sendable () -> Bool = { false }
+    let isAbandoned: @Sendable () -> Bool
 
     /// A wait of at most `timeout` from now.
-    init(_ url: URL, timeout: Duration, for what: String, isAbandoned: @escaping @Sendable () -> Bool = { false }) {
+    init(_ url: URL, timeout: Duration, for what: String, cancellation: ExpansionCancellation,
+         isAbandoned: @escaping @Sendable () -> Bool = { false }) {
         self.url = url
         self.timeout = timeout
         self.what = what
+        self.cancellation = cancellation
         self.isAbandoned = isAbandoned
         deadline = .now + timeout
     }
 
     /// Returns once `socket` is ready; throws a timeout (`io`) or `cancelled`. The deadline is judged only by a
-    /// `poll` made at or after it: a task that was not scheduled for a while still finds what arrived meanwhile.
-    func until(_ socket: StreamSocket, is readiness: StreamSocket.Readiness) async throws(AssetPackError) {
+    /// `poll` made at or after it: a thread that was not scheduled for a while still finds what arrived meanwhile.
+    func until(_ socket: StreamSocket, is readiness: StreamSocket.Readiness) throws(AssetPackError) {
         while true {
-            if Task.isCancelled || isAbandoned() { throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString) }
+            if cancellation.isCancelled || isAbandoned() {
+                throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString)
+            }
             let left = deadline - .now
             let milliseconds = max(0, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
             do {
@@ -44,7 +50,6 @@ struct SocketWait {
                 throw SocketFailure.error(error, url: url)
             }
             if left <= .zero { throw timedOut() }
-            await Task.yield()
         }
     }
 
