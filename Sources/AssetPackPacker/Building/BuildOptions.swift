@@ -38,31 +38,41 @@ struct ProgressCounter {
     private var filesDone = 0
     private var bytesDone: UInt64 = 0
 
-    init(_ handler: ProgressHandler?, items: [SourceItem]) {
+    /// A counter for `handler`; when there is one, the files of `source` are counted first (a walk that
+    /// keeps nothing), as the build itself streams the tree and learns its size only at the end.
+    init(_ handler: ProgressHandler?, scanner: SourceScanner, source: String) throws(AssetPackError) {
         self.handler = handler
-        self.fileCount = items.filter { $0.kind == .file }.count
-        self.totalBytes = items.reduce(0) { $0 + $1.size }
+        var files = 0
+        var bytes: UInt64 = 0
+        if handler != nil {
+            try scanner.scan(source) { (item, _) in
+                guard item.kind == .file else { return }
+                files += 1
+                bytes += item.size
+            }
+        }
+        fileCount = files
+        totalBytes = bytes
     }
 
-    /// Records that `item` is done and tells the handler.
-    mutating func finished(_ item: SourceItem) {
-        guard item.kind == .file else { return }
+    /// Records that the file or folder of `entry` is done and tells the handler.
+    mutating func finished(_ entry: BundleManifest.Entry) {
+        guard entry.kind == .file else { return }
         filesDone += 1
-        bytesDone += item.size
+        bytesDone += entry.size ?? 0
         handler?(BuildProgress(filesDone: filesDone, fileCount: fileCount, bytesDone: bytesDone,
-                               totalBytes: totalBytes, path: item.path.string))
+                               totalBytes: totalBytes, path: entry.path))
     }
 }
 
 extension BuildOptions {
     /// The first steps of every build: checks the rules and the source folder, works out where the output
-    /// goes (never inside the source), and lists the source tree in walking order, output left out.
-    func scan(_ source: String, into output: String,
-              form: OutputLocation.Form) throws(AssetPackError) -> (location: OutputLocation, items: [SourceItem]) {
+    /// goes (never inside the source), and makes the scanner that walks the source, output left out.
+    func prepare(_ source: String, into output: String,
+                 form: OutputLocation.Form) throws(AssetPackError) -> (location: OutputLocation, scanner: SourceScanner) {
         try rules.validate()
         try SourceScanner.checkRoot(source)
         let location = try OutputLocation(output, form: form, source: source)
-        let scanner = SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions)
-        return (location, try scanner.scan(source))
+        return (location, SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions))
     }
 }
