@@ -27,8 +27,11 @@ struct FolderBuild {
     private let manifestFile: FileDescriptor
     private var manifest: BundleManifest.Writer
     private var grouping: PackGrouping
-    /// The unit number of the open pack (``PackGrouping/open``).
+    /// The previous bundle's entries, merged in as the walk goes (incremental build).
+    private let previous: PreviousEntries?
+    /// The unit number of the open pack (``PackGrouping/open``), and its members' previous entries.
     private var openPack: Int?
+    private var openPrevious: [BundleManifest.Entry?] = []
     private var madePacksFolder = false
     private var units = 0
     /// Units planned, not yet made, and the files they hold.
@@ -40,10 +43,12 @@ struct FolderBuild {
     /// The entries of units made, by unit number, until all their slots are written.
     private var made: [Int: [BundleManifest.Entry]] = [:]
 
-    /// A build into the staging folder `root`, counted in `summary`; the manifest file is opened there.
-    init(root: String, options: BuildOptions, cache: IncrementalCache?, counter: ProgressCounter,
+    /// A build into the staging folder `root`, counted in `summary`, reusing what `cache` and `previous`
+    /// allow; the manifest file is opened there.
+    init(root: String, options: BuildOptions, cache: IncrementalCache?, previous: PreviousEntries?, counter: ProgressCounter,
          summary: BuildSummary) throws(AssetPackError) {
         self.root = root
+        self.previous = previous
         self.summary = summary
         self.options = options
         self.work = FileWork(root: root, options: options, cache: cache)
@@ -64,13 +69,19 @@ struct FolderBuild {
         case .directory:
             try io(FileSystem.makeDirectory(root + "/" + item.path.string))
             slots.append(.directory(item.path.string))
-        case .copy, .pack:
+        case .copy:
             units += 1
-            batch.append((units, .file(planned)))
+            batch.append((units, .file(planned, previous: nil)))
+            batchFiles += 1
+            slots.append(.unit(units, member: 0))
+        case .pack:
+            units += 1
+            batch.append((units, .file(planned, previous: previous?.entry(at: item.path.string))))
             batchFiles += 1
             slots.append(.unit(units, member: 0))
         case .gather:
             if let full = grouping.add(item) { try plan(full) }
+            openPrevious.append(previous?.entry(at: item.path.string))
             if openPack == nil {
                 units += 1
                 openPack = units
@@ -99,7 +110,8 @@ struct FolderBuild {
             try io(FileSystem.makeDirectory(root + "/" + PackGrouping.folder))
             madePacksFolder = true
         }
-        batch.append((openPack!, .pack(pack)))
+        batch.append((openPack!, .pack(pack, previous: openPrevious)))
+        openPrevious = []
         batchFiles += pack.members.count
         openPack = nil
     }
@@ -114,8 +126,8 @@ struct FolderBuild {
         try OrderedPipeline.run(count: units.count, jobs: options.jobs, window: 16 * options.jobs,
                                 produce: { (index) throws(AssetPackError) -> FileOutcome in
             switch units[index].unit {
-            case .file(let planned): try work.prepare(planned)
-            case .pack(let pack): try work.gather(pack)
+            case .file(let planned, let old): try work.prepare(planned, old: old)
+            case .pack(let pack, let olds): try work.gather(pack, olds: olds)
             }
         }, consume: { (index, outcome) throws(AssetPackError) in
             made[units[index].number] = try record(units[index].unit, outcome)
@@ -130,7 +142,7 @@ struct FolderBuild {
     /// blocks is packed first, with every thread.
     private mutating func record(_ unit: BuildUnit, _ outcome: FileOutcome) throws(AssetPackError) -> [BundleManifest.Entry] {
         var outcome = outcome
-        if case .packInBlocks(let archive, let entry, let method) = outcome, case .file(let planned) = unit {
+        if case .packInBlocks(let archive, let entry, let method) = outcome, case .file(let planned, _) = unit {
             outcome = try work.pack(planned.item, archive: archive, entry: entry, method: method, jobs: options.jobs)
         }
         switch outcome {
@@ -175,8 +187,9 @@ struct FolderBuild {
     }
 }
 
-/// One unit of a folder build's parallel work: a file copied or packed on its own, or a pack archive.
+/// One unit of a folder build's parallel work: a file copied or packed on its own, or a pack archive, with
+/// the previous bundle's entries of its files (incremental build).
 enum BuildUnit: Sendable {
-    case file(PlannedEntry)
-    case pack(PackGroup)
+    case file(PlannedEntry, previous: BundleManifest.Entry?)
+    case pack(PackGroup, previous: [BundleManifest.Entry?])
 }

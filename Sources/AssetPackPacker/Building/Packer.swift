@@ -52,10 +52,12 @@ public struct Packer: Sendable {
         let staged = try location.stageFolder()
         var summary: BuildSummary
         do throws(AssetPackError) {
-            var build = try FolderBuild(root: staged, options: options, cache: cache, counter: counter,
-                                        summary: BuildSummary(source: source, output: output, form: "folder"))
-            try scanner.scan(source) { (item, names) throws(AssetPackError) in try build.add(item, names: names) }
-            summary = try build.finish()
+            summary = try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
+                var build = try FolderBuild(root: staged, options: options, cache: cache, previous: previous, counter: counter,
+                                            summary: BuildSummary(source: source, output: output, form: "folder"))
+                try scanner.scan(source) { (item, names) throws(AssetPackError) in try build.add(item, names: names) }
+                return try build.finish()
+            }
             try location.commit(staged)
         } catch {
             location.discard(staged)
