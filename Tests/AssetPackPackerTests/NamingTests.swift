@@ -25,7 +25,9 @@ import TestSupport
             SourceItem(path: try AssetPath(path), sourcePath: "/nowhere/" + path, kind: .file, size: 2_000_000, isExecutable: false)
         }
         let names = FolderNames(items.map(\.path.name))
-        let plan = try items.map { (item) throws(AssetPackError) in try BundlePlan.plan(item, names: names, rules: PackingRules()) }
+        let plan = try items.map { (item) throws(AssetPackError) in
+            try BundlePlan.plan(item, names: names, rules: PackingRules())
+        }
         let archives = plan.compactMap { entry -> String? in
             if case .pack(let archive, _) = entry.action { return archive.string } else { return nil }
         }

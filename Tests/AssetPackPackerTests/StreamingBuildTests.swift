@@ -14,7 +14,9 @@ import TestSupport
     static let paths = ["a/b", "a/b.txt", "a-b", "a.b/c", "a0", "ab", "Z", "\u{E9}/x", "e\u{301}x", "a/\u{E9}t\u{E9}"]
 
     static func tree(_ dir: TemporaryDirectory) throws -> String {
-        for (index, path) in paths.enumerated() { try dir.write("src/" + path, text: String(repeating: "x", count: index)) }
+        for (index, path) in paths.enumerated() {
+            try dir.write("src/" + path, text: String(repeating: "x", count: index))
+        }
         try mkdir(dir.file("src/a/empty"))
         return dir.file("src")
     }

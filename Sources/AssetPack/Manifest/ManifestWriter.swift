@@ -46,7 +46,9 @@ extension BundleManifest {
         /// - Throws: `.manifest` when it cannot be encoded, `.limitExceeded` past the limit, what `output` throws.
         package mutating func add(_ entry: Entry) throws(AssetPackError) {
             pending += entryCount == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A]
-            do { pending += try encoder.encode(entry) } catch { throw AssetPackError(.manifest, "cannot encode the manifest: \(error)") }
+            do { pending += try encoder.encode(entry) } catch {
+                throw AssetPackError(.manifest, "cannot encode the manifest: \(error)")
+            }
             entryCount += 1
             running.add([entry])
             if pending.count >= 64 << 10 { try flush() }
@@ -84,8 +86,8 @@ extension BundleManifest {
         private mutating func flush() throws(AssetPackError) {
             size += pending.count
             guard size <= limit else {
-                throw AssetPackError(.limitExceeded, "the manifest would take more than the \(ByteCount.text(UInt64(limit))) a reader "
-                                     + "accepts (passed at \(entryCount) entries): split the tree into several bundles")
+                throw AssetPackError(.limitExceeded, "the manifest would take more than the "
+                                     + "\(ByteCount.text(UInt64(limit))) a reader accepts (passed at \(entryCount) entries): split the tree into several bundles")
             }
             try output(pending)
             pending.removeAll(keepingCapacity: true)

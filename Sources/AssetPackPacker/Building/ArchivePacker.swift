@@ -18,8 +18,8 @@ import AssetPackZip
 ///
 /// The tree streams through (`ArchiveBuild`): files are read and compressed on ``BuildOptions/jobs``
 /// threads, at most a few MiB ahead of the writer, and written in path order (`OrderedPipeline`), so the
-/// archive is byte-identical whatever the number of threads. Deterministic like ``Packer``, and written to a temporary sibling file renamed
-/// into place.
+/// archive is byte-identical whatever the number of threads. Deterministic like ``Packer``, and written to
+/// a temporary sibling file renamed into place.
 ///
 /// Within every deflated file, 64 KiB stretches that look incompressible are stored rather than deflated
 /// (`BlockDeflater/storesNoise`): deflate would spend as long on them as on text for no gain.
@@ -37,7 +37,7 @@ public struct ArchivePacker: Sendable {
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         let (location, scanner) = try options.prepare(source, into: output, form: .archive)
-        let counter = try ProgressCounter(progress, scanner: scanner, source: source)
+        let counter = ProgressCounter(progress)
         let staged = try location.stageArchive()
         var summary = BuildSummary(source: source, output: output, form: "archive")
         do throws(AssetPackError) {
@@ -88,6 +88,7 @@ struct ArchiveBuild {
     /// Adds `item`; writes the batch when it is full.
     mutating func add(_ item: SourceItem, summary: inout BuildSummary) throws(AssetPackError) {
         batch.append(item)
+        counter.found(item)
         if batch.count >= Self.batchItems { try write(summary: &summary) }
     }
 
@@ -105,9 +106,10 @@ struct ArchiveBuild {
         let items = batch
         batch = []
         let work = self.work
-        try OrderedPipeline.run(count: items.count, jobs: options.jobs, window: work.window, weights: items.map(work.weight),
-                                produce: { (index) throws(AssetPackError) -> PreparedEntry in try work.prepare(items[index]) },
-                                consume: { (index, prepared) throws(AssetPackError) in
+        try OrderedPipeline.run(count: items.count, jobs: options.jobs, window: work.window,
+                                weights: items.map(work.weight), produce: { (index) throws(AssetPackError) -> PreparedEntry in
+            try work.prepare(items[index])
+        }, consume: { (index, prepared) throws(AssetPackError) in
             let entry = try work.write(items[index], prepared, to: writer, summary: &summary)
             try manifest.add(entry)
             counter.finished(entry)

@@ -33,26 +33,19 @@ public typealias ProgressHandler = @Sendable (BuildProgress) -> Void
 /// Counts files done for ``ProgressHandler`` calls.
 struct ProgressCounter {
     let handler: ProgressHandler?
-    let fileCount: Int
-    let totalBytes: UInt64
+    private var fileCount = 0
+    private var totalBytes: UInt64 = 0
     private var filesDone = 0
     private var bytesDone: UInt64 = 0
 
-    /// A counter for `handler`; when there is one, the files of `source` are counted first (a walk that
-    /// keeps nothing), as the build itself streams the tree and learns its size only at the end.
-    init(_ handler: ProgressHandler?, scanner: SourceScanner, source: String) throws(AssetPackError) {
-        self.handler = handler
-        var files = 0
-        var bytes: UInt64 = 0
-        if handler != nil {
-            try scanner.scan(source) { (item, _) in
-                guard item.kind == .file else { return }
-                files += 1
-                bytes += item.size
-            }
-        }
-        fileCount = files
-        totalBytes = bytes
+    /// A counter for `handler`.
+    init(_ handler: ProgressHandler?) { self.handler = handler }
+
+    /// Adds `item`, just walked, to the totals: a build streams the tree, so the totals grow as it goes.
+    mutating func found(_ item: SourceItem) {
+        guard item.kind == .file else { return }
+        fileCount += 1
+        totalBytes += item.size
     }
 
     /// Records that the file or folder of `entry` is done and tells the handler.
@@ -69,10 +62,11 @@ extension BuildOptions {
     /// The first steps of every build: checks the rules and the source folder, works out where the output
     /// goes (never inside the source), and makes the scanner that walks the source, output left out.
     func prepare(_ source: String, into output: String,
-                 form: OutputLocation.Form) throws(AssetPackError) -> (location: OutputLocation, scanner: SourceScanner) {
+                 form: OutputLocation.Form) throws(AssetPackError) -> (OutputLocation, SourceScanner) {
         try rules.validate()
         try SourceScanner.checkRoot(source)
         let location = try OutputLocation(output, form: form, source: source)
-        return (location, SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions))
+        let scanner = SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions)
+        return (location, scanner)
     }
 }

@@ -29,7 +29,8 @@ enum BundlePlan {
     /// The plan for `item` under `rules`, among the names of its folder, `names` (an archive's name is
     /// added to them).
     /// - Throws: `.unsafePath` when an archive name would be longer than a file name may be.
-    static func plan(_ item: SourceItem, names: FolderNames, rules: PackingRules) throws(AssetPackError) -> PlannedEntry {
+    static func plan(_ item: SourceItem, names: FolderNames,
+                     rules: PackingRules) throws(AssetPackError) -> PlannedEntry {
         switch item.kind {
         case .directory:
             return PlannedEntry(item: item, action: .directory)

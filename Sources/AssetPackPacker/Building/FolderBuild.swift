@@ -25,11 +25,13 @@ struct FolderBuild {
     private var counter: ProgressCounter
     private var summary: BuildSummary
     private let manifestFile: FileDescriptor
+    private var manifestOpen = true
     private var manifest: BundleManifest.Writer
     private var grouping: PackGrouping
     /// The previous bundle's entries, merged in as the walk goes (incremental build).
     private let previous: PreviousEntries?
-    /// The unit number of the open pack (``PackGrouping/open``), and its members' previous entries.
+    /// The unit number of the open pack (``PackGrouping/open``), and its members' previous entries (none
+    /// without a previous bundle).
     private var openPack: Int?
     private var openPrevious: [BundleManifest.Entry?] = []
     private var madePacksFolder = false
@@ -45,8 +47,8 @@ struct FolderBuild {
 
     /// A build into the staging folder `root`, counted in `summary`, reusing what `cache` and `previous`
     /// allow; the manifest file is opened there.
-    init(root: String, options: BuildOptions, cache: IncrementalCache?, previous: PreviousEntries?, counter: ProgressCounter,
-         summary: BuildSummary) throws(AssetPackError) {
+    init(root: String, options: BuildOptions, cache: IncrementalCache?, previous: PreviousEntries?,
+         counter: ProgressCounter, summary: BuildSummary) throws(AssetPackError) {
         self.root = root
         self.previous = previous
         self.summary = summary
@@ -65,6 +67,7 @@ struct FolderBuild {
     /// when enough files wait.
     mutating func add(_ item: SourceItem, names: FolderNames) throws(AssetPackError) {
         let planned = try BundlePlan.plan(item, names: names, rules: options.rules)
+        counter.found(item)
         switch planned.action {
         case .directory:
             try io(FileSystem.makeDirectory(root + "/" + item.path.string))
@@ -81,7 +84,7 @@ struct FolderBuild {
             slots.append(.unit(units, member: 0))
         case .gather:
             if let full = grouping.add(item) { try plan(full) }
-            openPrevious.append(previous?.entry(at: item.path.string))
+            if let previous { openPrevious.append(previous.entry(at: item.path.string)) }
             if openPack == nil {
                 units += 1
                 openPack = units
@@ -95,13 +98,22 @@ struct FolderBuild {
     mutating func finish() throws(AssetPackError) -> BuildSummary {
         if let last = grouping.finish() { try plan(last) }
         try make()
-        guard written == slots.count else { throw AssetPackError(.invalidArgument, "a unit of the build was never made", path: root) }
+        guard written == slots.count else {
+            throw AssetPackError(.invalidArgument, "a unit of the build was never made", path: root)
+        }
         let identity = try ManifestWriter.finish(&manifest, rules: options.rules)
+        manifestOpen = false
         try io(manifestFile.closeAfterWriting(path: root + "/" + BundleManifest.path))
         try ManifestWriter.writeFile(root + "/" + BundleManifest.identityPath, Array(identity.utf8))
         summary.identity = identity
         summary.bytesOut += UInt64(manifest.size + identity.utf8.count)
         return summary
+    }
+
+    /// Closes the manifest file of a build that failed.
+    mutating func abandon() {
+        if manifestOpen { manifestFile.close() }
+        manifestOpen = false
     }
 
     /// Adds the full pack `pack` (the open one's unit) to the batch.
@@ -140,7 +152,8 @@ struct FolderBuild {
 
     /// Counts what became of one unit in the summary; returns its manifest entries. A file deflated in
     /// blocks is packed first, with every thread.
-    private mutating func record(_ unit: BuildUnit, _ outcome: FileOutcome) throws(AssetPackError) -> [BundleManifest.Entry] {
+    private mutating func record(_ unit: BuildUnit,
+                                 _ outcome: FileOutcome) throws(AssetPackError) -> [BundleManifest.Entry] {
         var outcome = outcome
         if case .packInBlocks(let archive, let entry, let method) = outcome, case .file(let planned, _) = unit {
             outcome = try work.pack(planned.item, archive: archive, entry: entry, method: method, jobs: options.jobs)

@@ -40,7 +40,8 @@ struct IncrementalCache: Sendable {
 
     /// The previous archive of `item` (whose previous entry is `old`) with what it holds, when it can stand in
     /// for packing `item` as `entry`.
-    func reusableArchive(for item: SourceItem, entry: String, old: BundleManifest.Entry?) -> (path: String, packed: PackedFile)? {
+    func reusableArchive(for item: SourceItem, entry: String,
+                         old: BundleManifest.Entry?) -> (path: String, packed: PackedFile)? {
         guard let old, old.kind == .file, old.size == item.size,
               (old.mode == 0o755) == item.isExecutable, let storage = old.storage, storage.form == .packed,
               storage.entry == entry, let file = try? AssetPath(storage.file), !file.isRoot
@@ -65,8 +66,9 @@ struct IncrementalCache: Sendable {
     /// The previous pack archive holding exactly `members` (same paths, in order, sizes and executable
     /// bits, with the same bytes; their previous entries are `olds`), with how each is packed (SHA-256 and
     /// data offset included); nil when there is none.
-    func reusablePack(for members: [SourceItem], olds: [BundleManifest.Entry?]) -> (path: String, packed: [PackedFile])? {
-        guard let first = olds.first, let old = first, let storage = old.storage,
+    func reusablePack(for members: [SourceItem],
+                      olds: [BundleManifest.Entry?]) -> (path: String, packed: [PackedFile])? {
+        guard olds.count == members.count, let first = olds.first, let old = first, let storage = old.storage,
               storage.form == .packed, let file = try? AssetPath(storage.file), !file.isRoot
         else { return nil }
         let path = root + "/" + file.string

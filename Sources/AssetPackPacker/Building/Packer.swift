@@ -46,17 +46,23 @@ public struct Packer: Sendable {
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         let (location, scanner) = try options.prepare(source, into: output, form: .folder)
-        let counter = try ProgressCounter(progress, scanner: scanner, source: source)
+        let counter = ProgressCounter(progress)
         let cache = location.exists
             ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks) : nil
         let staged = try location.stageFolder()
         var summary: BuildSummary
         do throws(AssetPackError) {
             summary = try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
-                var build = try FolderBuild(root: staged, options: options, cache: cache, previous: previous, counter: counter,
-                                            summary: BuildSummary(source: source, output: output, form: "folder"))
-                try scanner.scan(source) { (item, names) throws(AssetPackError) in try build.add(item, names: names) }
-                return try build.finish()
+                var build = try FolderBuild(root: staged, options: options, cache: cache, previous: previous,
+                                            counter: counter, summary: BuildSummary(source: source, output: output,
+                                                                                    form: "folder"))
+                do throws(AssetPackError) {
+                    try scanner.scan(source) { (item, names) throws(AssetPackError) in try build.add(item, names: names) }
+                    return try build.finish()
+                } catch {
+                    build.abandon()
+                    throw error
+                }
             }
             try location.commit(staged)
         } catch {

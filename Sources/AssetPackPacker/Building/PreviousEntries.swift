@@ -20,8 +20,9 @@ final class PreviousEntries: @unchecked Sendable {
     private init(bundle: String) { self.bundle = bundle }
 
     /// Runs `body` with the entries of the bundle folder `bundle` (none when nil) read beside it.
-    static func reading<Result>(_ bundle: String?,
-                                _ body: (PreviousEntries?) throws(AssetPackError) -> Result) throws(AssetPackError) -> Result {
+    static func reading<Result>(
+        _ bundle: String?, _ body: (PreviousEntries?) throws(AssetPackError) -> Result
+    ) throws(AssetPackError) -> Result {
         guard let bundle else { return try body(nil) }
         let entries = PreviousEntries(bundle: bundle)
         return try WorkerThreads.withHelpers(1, helper: { _ in entries.read() }) { () throws(AssetPackError) -> Result in
@@ -56,7 +57,9 @@ final class PreviousEntries: @unchecked Sendable {
         monitor.withLock { started = true }
         var last: String?
         _ = try? BundleManifest.visitEntries(in: DirectorySource(root: bundle)) { (entry) throws(AssetPackError) in
-            guard last.map({ Memory.bytesPrecede($0, entry.path) }) ?? true else { throw AssetPackError(.manifest, "out of order") }
+            guard last.map({ Memory.bytesPrecede($0, entry.path) }) ?? true else {
+                throw AssetPackError(.manifest, "out of order")
+            }
             last = entry.path
             try monitor.withLock { () throws(AssetPackError) in
                 while queue.count - head >= Self.readAhead && !stopped { monitor.wait() }

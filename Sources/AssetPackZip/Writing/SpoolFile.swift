@@ -51,8 +51,8 @@ package final class SpoolFile: ByteStream {
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
         if let file, readOffset < fileSize {
             let wanted = min(buffer.count, Int(fileSize - readOffset))
-            let count = try io(file.read(at: readOffset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]),
-                                         path: path))
+            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted])
+            let count = try io(file.read(at: readOffset, into: room, path: path))
             guard count > 0 else { throw ZipError(.io, "the spool file ended early", archive: path) }
             readOffset += UInt64(count)
             return count

@@ -18,10 +18,7 @@ public final class ZipWriter {
     /// The central records written so far, encoded (a million entries take about 80 MB: not kept in memory).
     private let central: SpoolFile
     private var centralCount = 0
-    /// 64-bit hashes of the names written: 8 bytes an entry instead of the name. Two different names of one
-    /// archive share a hash with a chance of about n² / 2⁶⁵ (one in 36 million at a million entries); the
-    /// second is then refused as a duplicate, and a new writer (another seed) takes it.
-    private var names: Set<Int> = []
+    private var names = EntryNames()
     private var finished = false
     private var deflater: Deflater?
     private let chunk: UnsafeMutableRawBufferPointer
@@ -163,7 +160,7 @@ public final class ZipWriter {
         guard spec.method.isSupported else {
             throw ZipError(.unsupportedMethod, "cannot write method \(spec.method)", archive: path, entry: spec.name)
         }
-        guard names.insert(spec.name.hashValue).inserted else {
+        guard names.insert(spec.name) else {
             throw ZipError(.invalidArgument, "an entry with this name was already written", archive: path, entry: spec.name)
         }
         let layout = LocalHeaderLayout(sizeHint: sizeHint, method: spec.method,
