@@ -24,7 +24,10 @@ import TestSupport
         let items = try ["d/a.bin", "d/a.bin.1.zip", "d/A.BIN.ZIP", "d/b"].map { path in
             SourceItem(path: try AssetPath(path), sourcePath: "/nowhere/" + path, kind: .file, size: 2_000_000, isExecutable: false)
         }
-        let plan = try BundlePlan.make(items, rules: PackingRules())
+        let names = FolderNames(items.map(\.path.name))
+        let plan = try items.map { (item) throws(AssetPackError) in
+            try BundlePlan.plan(item, names: names, rules: PackingRules())
+        }
         let archives = plan.compactMap { entry -> String? in
             if case .pack(let archive, _) = entry.action { return archive.string } else { return nil }
         }

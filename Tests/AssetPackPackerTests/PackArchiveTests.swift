@@ -242,8 +242,11 @@ import TestSupport
             SourceItem(path: try AssetPath("d/f\(number)"), sourcePath: "/x", kind: .file, size: number == 4 ? 900 : 100,
                        isExecutable: false)
         }
-        let groups = PackGrouping.groups(of: items.enumerated().map { ($0.offset, $0.element) }, budget: 300)
-        #expect(groups.map(\.positions) == [[0, 1, 2], [3], [4], [5, 6, 7], [8, 9]])
+        var grouping = PackGrouping(budget: 300)
+        var groups = items.compactMap { grouping.add($0) }
+        groups += [grouping.finish()].compactMap { $0 }
+        let expected = [[0, 1, 2], [3], [4], [5, 6, 7], [8, 9]].map { $0.map { "f\($0)" } }
+        #expect(groups.map { $0.members.map(\.path.name) } == expected)
         #expect(groups.map(\.archive.string) == (1...5).map { "assetpack-meta/packs/\($0).zip" })
     }
 }

@@ -33,36 +33,40 @@ public typealias ProgressHandler = @Sendable (BuildProgress) -> Void
 /// Counts files done for ``ProgressHandler`` calls.
 struct ProgressCounter {
     let handler: ProgressHandler?
-    let fileCount: Int
-    let totalBytes: UInt64
+    private var fileCount = 0
+    private var totalBytes: UInt64 = 0
     private var filesDone = 0
     private var bytesDone: UInt64 = 0
 
-    init(_ handler: ProgressHandler?, items: [SourceItem]) {
-        self.handler = handler
-        self.fileCount = items.filter { $0.kind == .file }.count
-        self.totalBytes = items.reduce(0) { $0 + $1.size }
+    /// A counter for `handler`.
+    init(_ handler: ProgressHandler?) { self.handler = handler }
+
+    /// Adds `item`, just walked, to the totals: a build streams the tree, so the totals grow as it goes.
+    mutating func found(_ item: SourceItem) {
+        guard item.kind == .file else { return }
+        fileCount += 1
+        totalBytes += item.size
     }
 
-    /// Records that `item` is done and tells the handler.
-    mutating func finished(_ item: SourceItem) {
-        guard item.kind == .file else { return }
+    /// Records that the file or folder of `entry` is done and tells the handler.
+    mutating func finished(_ entry: BundleManifest.Entry) {
+        guard entry.kind == .file else { return }
         filesDone += 1
-        bytesDone += item.size
+        bytesDone += entry.size ?? 0
         handler?(BuildProgress(filesDone: filesDone, fileCount: fileCount, bytesDone: bytesDone,
-                               totalBytes: totalBytes, path: item.path.string))
+                               totalBytes: totalBytes, path: entry.path))
     }
 }
 
 extension BuildOptions {
     /// The first steps of every build: checks the rules and the source folder, works out where the output
-    /// goes (never inside the source), and lists the source tree in walking order, output left out.
-    func scan(_ source: String, into output: String,
-              form: OutputLocation.Form) throws(AssetPackError) -> (location: OutputLocation, items: [SourceItem]) {
+    /// goes (never inside the source), and makes the scanner that walks the source, output left out.
+    func prepare(_ source: String, into output: String,
+                 form: OutputLocation.Form) throws(AssetPackError) -> (OutputLocation, SourceScanner) {
         try rules.validate()
         try SourceScanner.checkRoot(source)
         let location = try OutputLocation(output, form: form, source: source)
         let scanner = SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions)
-        return (location, try scanner.scan(source))
+        return (location, scanner)
     }
 }

@@ -88,11 +88,12 @@ public struct BuildSummary: Codable, Sendable, Equatable {
 public struct BuildProgress: Sendable {
     /// Files done so far.
     public var filesDone: Int
-    /// Files in the tree.
+    /// Files of the tree walked so far: the walk runs a batch ahead of the writing, and the total grows
+    /// as it goes (a build streams the tree).
     public var fileCount: Int
     /// Bytes of the files done so far.
     public var bytesDone: UInt64
-    /// Bytes of all files.
+    /// Bytes of the files walked so far.
     public var totalBytes: UInt64
     /// The file just finished.
     public var path: String

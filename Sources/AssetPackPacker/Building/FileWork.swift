@@ -30,8 +30,9 @@ struct FileWork: Sendable {
         self.packWriter = PackWriter(packer: packer)
     }
 
-    /// Copies `planned`, or packs it on this thread; a file to deflate in blocks is only probed and handed back.
-    func prepare(_ planned: PlannedEntry) throws(AssetPackError) -> FileOutcome {
+    /// Copies `planned`, or packs it on this thread (reusing the archive of its previous entry `old` when it
+    /// can); a file to deflate in blocks is only probed and handed back.
+    func prepare(_ planned: PlannedEntry, old: BundleManifest.Entry?) throws(AssetPackError) -> FileOutcome {
         let item = planned.item
         switch planned.action {
         case .directory, .gather:
@@ -44,7 +45,7 @@ struct FileWork: Sendable {
             return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string), sha256: source.sha256),
                          written: item.size, packed: nil, reused: false)
         case .pack(let archive, let entry):
-            if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry) {
+            if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry, old: old) {
                 try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
                 return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
             }
@@ -56,12 +57,13 @@ struct FileWork: Sendable {
         }
     }
 
-    /// Writes the pack archive `pack`, or adopts the previous bundle's when it holds exactly these files.
-    func gather(_ pack: PackGroup) throws(AssetPackError) -> FileOutcome {
+    /// Writes the pack archive `pack`, or adopts the previous bundle's when it holds exactly these files
+    /// (whose previous entries are `olds`).
+    func gather(_ pack: PackGroup, olds: [BundleManifest.Entry?]) throws(AssetPackError) -> FileOutcome {
         let destination = root + "/" + pack.archive.string
         var reused = false
         let packed: [PackedFile]
-        if let (old, files) = cache?.reusablePack(for: pack.members) {
+        if let (old, files) = cache?.reusablePack(for: pack.members, olds: olds) {
             try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: destination, copier: copier) }
             packed = files
             reused = true

@@ -21,25 +21,28 @@ import AssetPackZip
 struct IncrementalCache: Sendable {
     /// The previous bundle folder.
     let root: String
-    private let entries: [String: BundleManifest.Entry]
     private let time: DOSDateTime
     private let followSymlinks: Bool
     private let rules: PackingRules
 
-    /// The bundle at `bundle`, when its manifest reads and checks out (``BundleManifest/read(from:)``) and it
-    /// was packed the way `rules` packs; else nil.
+    /// The bundle at `bundle`, when its manifest reads and checks out (read through once, keeping no entry:
+    /// `BundleManifest.visitEntries`) and it was packed the way `rules` packs; else nil. The entries
+    /// themselves are merged in as the build walks (``PreviousEntries``).
     static func load(bundle: String, rules: PackingRules, followSymlinks: Bool) -> IncrementalCache? {
-        guard let manifest = try? BundleManifest.read(from: DirectorySource(root: bundle)),
-              manifest.generator == ManifestWriter.generator, manifest.packing == rules.fingerprint
+        guard let read = try? BundleManifest.visitEntries(in: DirectorySource(root: bundle), { _ in }),
+              !read.restarted, read.located.manifest.generator == ManifestWriter.generator,
+              read.located.manifest.packing == rules.fingerprint
         else { return nil }
-        return IncrementalCache(root: bundle, entries: Dictionary(manifest.entries.map { ($0.path, $0) }) { first, _ in first },
+        return IncrementalCache(root: bundle,
                                 time: DOSDateTime(unixTime: EntryPacker(rules: rules, followSymlinks: followSymlinks).options.fixedTime ?? 0),
                                 followSymlinks: followSymlinks, rules: rules)
     }
 
-    /// The previous archive of `item` with what it holds, when it can stand in for packing `item` as `entry`.
-    func reusableArchive(for item: SourceItem, entry: String) -> (path: String, packed: PackedFile)? {
-        guard let old = entries[item.path.string], old.kind == .file, old.size == item.size,
+    /// The previous archive of `item` (whose previous entry is `old`) with what it holds, when it can stand in
+    /// for packing `item` as `entry`.
+    func reusableArchive(for item: SourceItem, entry: String,
+                         old: BundleManifest.Entry?) -> (path: String, packed: PackedFile)? {
+        guard let old, old.kind == .file, old.size == item.size,
               (old.mode == 0o755) == item.isExecutable, let storage = old.storage, storage.form == .packed,
               storage.entry == entry, let file = try? AssetPath(storage.file), !file.isRoot
         else { return nil }
@@ -61,10 +64,11 @@ struct IncrementalCache: Sendable {
     }
 
     /// The previous pack archive holding exactly `members` (same paths, in order, sizes and executable
-    /// bits, with the same bytes), with how each is packed (SHA-256 and data offset included); nil when
-    /// there is none.
-    func reusablePack(for members: [SourceItem]) -> (path: String, packed: [PackedFile])? {
-        guard let first = members.first, let old = entries[first.path.string], let storage = old.storage,
+    /// bits, with the same bytes; their previous entries are `olds`), with how each is packed (SHA-256 and
+    /// data offset included); nil when there is none.
+    func reusablePack(for members: [SourceItem],
+                      olds: [BundleManifest.Entry?]) -> (path: String, packed: [PackedFile])? {
+        guard olds.count == members.count, let first = olds.first, let old = first, let storage = old.storage,
               storage.form == .packed, let file = try? AssetPath(storage.file), !file.isRoot
         else { return nil }
         let path = root + "/" + file.string
@@ -72,8 +76,8 @@ struct IncrementalCache: Sendable {
               archive.entries.count == members.count, archive.comment.isEmpty
         else { return nil }
         var packed: [PackedFile] = []
-        for (item, zipEntry) in zip(members, archive.entries) {
-            guard let old = entries[item.path.string], let storage = old.storage, storage.file == file.string,
+        for ((item, old), zipEntry) in zip(zip(members, olds), archive.entries) {
+            guard let old, let storage = old.storage, storage.file == file.string,
                   storage.entry == item.path.string,
                   (old.mode == 0o755) == item.isExecutable, matches(zipEntry, old, storage, item: item),
                   storage.blocks == nil, let sha256 = try? sameContents(item, zipEntry, in: archive),

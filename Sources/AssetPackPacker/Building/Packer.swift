@@ -24,9 +24,11 @@ import AssetPackZip
 /// fsynced: a build can always be run again, and the expander checks every CRC-32. An interrupted build
 /// leaves at most a `.<name>.tmp-XXXXXX` sibling, never a complete-looking bundle.
 ///
-/// Files are packed in parallel, on ``BuildOptions/jobs`` threads: every file is packed on its own
-/// (`EntryPacker`, names planned up front by `BundlePlan`), so the result does not depend on the order
-/// or the number of threads. A file deflated in blocks (larger than ``PackingRules/blockSize``) is packed
+/// The tree streams through: the walk hands items over in path order (`SourceScanner`), they are packed
+/// a batch at a time and recorded in the manifest as they come (`FolderBuild`), so a build holds a few
+/// batches, not the tree. Files are packed in parallel, on ``BuildOptions/jobs`` threads: every file is
+/// packed on its own (`EntryPacker`, names planned by `BundlePlan`), so the result does not depend on the
+/// order or the number of threads. A file deflated in blocks (larger than ``PackingRules/blockSize``) is packed
 /// with all the threads at once (`ParallelDeflater`), and the manifest records its block index.
 public struct Packer: Sendable {
     /// The options every build uses.
@@ -43,126 +45,32 @@ public struct Packer: Sendable {
     ///   file, a bookkeeping folder's name (`assetpack-meta`, `.assetpack`) at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
-        let (location, items) = try options.scan(source, into: output, form: .folder)
-        let layout = try BundlePlan.layout(items, rules: options.rules)
+        let (location, scanner) = try options.prepare(source, into: output, form: .folder)
+        let counter = ProgressCounter(progress)
         let cache = location.exists
             ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks) : nil
         let staged = try location.stageFolder()
-        var build = FolderBuild(root: staged, options: options, cache: cache,
-                                summary: BuildSummary(source: source, output: output, form: "folder"))
+        var summary: BuildSummary
         do throws(AssetPackError) {
-            var counter = ProgressCounter(progress, items: items)
-            try build.write(layout, counter: &counter)
-            let manifest = ManifestWriter.manifest(build.entries, rules: options.rules)
-            build.summary.bytesOut += try ManifestWriter.write(manifest, intoFolder: staged)
-            build.summary.identity = manifest.identity
+            summary = try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
+                var build = try FolderBuild(root: staged, options: options, cache: cache, previous: previous,
+                                            counter: counter, summary: BuildSummary(source: source, output: output,
+                                                                                    form: "folder"))
+                do throws(AssetPackError) {
+                    try scanner.scan(source) { (item, names) throws(AssetPackError) in try build.add(item, names: names) }
+                    return try build.finish()
+                } catch {
+                    build.abandon()
+                    throw error
+                }
+            }
             try location.commit(staged)
         } catch {
             location.discard(staged)
             throw error
         }
-        build.summary.seconds = started.duration(to: .now).seconds
-        return build.summary
-    }
-}
-
-/// The state of one folder build: the manifest entries and the summary so far.
-struct FolderBuild {
-    let root: String
-    let options: BuildOptions
-    let work: FileWork
-    var summary: BuildSummary
-    var entries: [BundleManifest.Entry] = []
-
-    init(root: String, options: BuildOptions, cache: IncrementalCache?, summary: BuildSummary) {
-        self.root = root
-        self.options = options
-        self.work = FileWork(root: root, options: options, cache: cache)
-        self.summary = summary
-    }
-
-    /// Creates the planned folders (in walking order, parents first), then copies and packs the files and
-    /// writes the pack archives on ``BuildOptions/jobs`` threads, recording each in walking order.
-    mutating func write(_ layout: BundleLayout, counter: inout ProgressCounter) throws(AssetPackError) {
-        for planned in layout.entries where planned.action == .directory {
-            try io(FileSystem.makeDirectory(root + "/" + planned.item.path.string))
-            entries.append(.directory(planned.item.path.string))
-            summary.directories += 1
-        }
-        if !layout.packs.isEmpty {
-            try io(FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory))
-            try io(FileSystem.makeDirectory(root + "/" + PackGrouping.folder))
-        }
-        let units = BuildUnit.units(of: layout)
-        let work = self.work
-        try OrderedPipeline.run(count: units.count, jobs: options.jobs, window: 16 * options.jobs,
-                                produce: { (index) throws(AssetPackError) -> FileOutcome in
-            switch units[index] {
-            case .file(let planned): try work.prepare(planned)
-            case .pack(let pack): try work.gather(layout.packs[pack])
-            }
-        }, consume: { (index, outcome) throws(AssetPackError) in
-            switch units[index] {
-            case .file(let planned):
-                try record(planned, outcome)
-                counter.finished(planned.item)
-            case .pack(let pack):
-                record(layout.packs[pack], outcome)
-                for item in layout.packs[pack].members { counter.finished(item) }
-            }
-        })
-    }
-
-    /// Adds what became of one file to the manifest and the summary; packs it first when that was left to
-    /// this thread (a file deflated in blocks, with every thread).
-    private mutating func record(_ planned: PlannedEntry, _ outcome: FileOutcome) throws(AssetPackError) {
-        var outcome = outcome
-        if case .packInBlocks(let archive, let entry, let method) = outcome {
-            outcome = try work.pack(planned.item, archive: archive, entry: entry, method: method, jobs: options.jobs)
-        }
-        guard case .done(let entry, let written, let packed, let reused) = outcome else { return }
-        entries.append(entry)
-        summary.files += 1
-        summary.bytesIn += planned.item.size
-        summary.bytesOut += written
-        if let packed {
-            summary.packed += 1
-            if packed.method == .stored { summary.stored += 1 }
-            if reused { summary.reused += 1 }
-        }
-    }
-
-    /// Adds the members of a pack archive to the manifest and the summary.
-    private mutating func record(_ pack: PackGroup, _ outcome: FileOutcome) {
-        guard case .gathered(let packEntries, let packed, let written, let reused) = outcome else { return }
-        entries += packEntries
-        summary.files += packEntries.count
-        summary.bytesIn += pack.size
-        summary.bytesOut += written
-        summary.packed += packed.count
-        summary.stored += packed.count { $0.method == .stored }
-        if reused { summary.reused += packed.count }
-    }
-}
-
-/// One unit of a folder build's parallel work: a file copied or packed on its own, or a pack archive
-/// (by its number in ``BundleLayout/packs``), in walking order (a pack where its first member is).
-enum BuildUnit: Sendable {
-    case file(PlannedEntry)
-    case pack(Int)
-
-    /// The units of `layout`, in walking order.
-    static func units(of layout: BundleLayout) -> [BuildUnit] {
-        var units: [BuildUnit] = []
-        var started = Set<Int>()
-        for planned in layout.entries {
-            switch planned.action {
-            case .directory: continue
-            case .copy, .pack: units.append(.file(planned))
-            case .gather(let pack): if started.insert(pack).inserted { units.append(.pack(pack)) }
-            }
-        }
-        return units
+        summary.seconds = started.duration(to: .now).seconds
+        return summary
     }
 }
 

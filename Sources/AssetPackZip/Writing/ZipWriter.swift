@@ -15,8 +15,10 @@ public final class ZipWriter {
     public let options: ZipWriterOptions
     /// Internal for the entry kinds added in extensions (`ZipWriter+Precompressed.swift`).
     let output: any ZipOutput
-    private var central: [CentralDirectoryHeader] = []
-    private var names: Set<String> = []
+    /// The central records written so far, encoded (a million entries take about 80 MB: not kept in memory).
+    private let central: SpoolFile
+    private var centralCount = 0
+    private var names = EntryNames()
     private var finished = false
     private var deflater: Deflater?
     private let chunk: UnsafeMutableRawBufferPointer
@@ -46,6 +48,7 @@ public final class ZipWriter {
         }
         self.output = output
         self.options = options
+        self.central = SpoolFile(beside: output.path)
         self.chunk = .allocate(byteCount: 256 * 1024, alignment: 16)
         self.compressed = .allocate(byteCount: 256 * 1024, alignment: 16)
     }
@@ -59,7 +62,7 @@ public final class ZipWriter {
     public var path: String { output.path }
 
     /// Number of entries written so far.
-    public var entryCount: Int { central.count }
+    public var entryCount: Int { centralCount }
 
     /// Adds a directory entry; a trailing `/` is added when missing.
     public func addDirectory(_ name: String, permissions: UInt32 = 0o755, modified: Int64? = nil) throws(ZipError) {
@@ -106,14 +109,14 @@ public final class ZipWriter {
         }
         finished = true
         let directoryStart = output.position
-        for header in central {
-            var writer = ByteWriter(capacity: header.encodedSize)
-            header.encode(into: &writer)
-            try output.write(writer.bytes)
+        while true {
+            let count = try central.read(into: chunk)
+            if count == 0 { break }
+            try output.write(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
         }
         let directorySize = output.position - directoryStart
         var tail = ByteWriter(capacity: 128)
-        EndRecords(entryCount: UInt64(central.count), directoryOffset: directoryStart, directorySize: directorySize,
+        EndRecords(entryCount: UInt64(centralCount), directoryOffset: directoryStart, directorySize: directorySize,
                    endOffset: output.position, comment: commentBytes).encode(into: &tail)
         try output.write(tail.bytes)
         if sync { try output.sync() } else { try output.flush() }
@@ -157,7 +160,7 @@ public final class ZipWriter {
         guard spec.method.isSupported else {
             throw ZipError(.unsupportedMethod, "cannot write method \(spec.method)", archive: path, entry: spec.name)
         }
-        guard names.insert(spec.name).inserted else {
+        guard names.insert(spec.name) else {
             throw ZipError(.invalidArgument, "an entry with this name was already written", archive: path, entry: spec.name)
         }
         let layout = LocalHeaderLayout(sizeHint: sizeHint, method: spec.method,
@@ -187,8 +190,12 @@ public final class ZipWriter {
         var patched = ByteWriter(capacity: header.encodedSize)
         header.encode(into: &patched)
         try output.patch(patched.bytes, at: headerOffset)
-        central.append(CentralRecordBuilder.record(for: header, mode: spec.mode, dosDirectory: spec.dosDirectory,
-                                                   uncompressed: size, compressed: compressedSize, offset: headerOffset))
+        let record = CentralRecordBuilder.record(for: header, mode: spec.mode, dosDirectory: spec.dosDirectory,
+                                                 uncompressed: size, compressed: compressedSize, offset: headerOffset)
+        var recordBytes = ByteWriter(capacity: record.encodedSize)
+        record.encode(into: &recordBytes)
+        try central.append(recordBytes.bytes)
+        centralCount += 1
         return WrittenEntry(name: spec.name, method: spec.method, crc32: crc, uncompressedSize: size,
                             compressedSize: compressedSize, localHeaderOffset: headerOffset, dataOffset: dataOffset)
     }
