@@ -1,4 +1,4 @@
-/// The escape sequences of JSON strings (RFC 8259, section 7), shared by the JSON readers
+/// The escape sequences of JSON strings (RFC 8259, section 7), shared by the JSON reader
 /// (``JSONPullParser``) and writers (`InstallRecordJSON`).
 enum JSONEscape {
     /// The offset of the first byte in `start..<end` of `base` that a JSON string cannot hold as it is:
