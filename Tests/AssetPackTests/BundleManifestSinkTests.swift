@@ -6,7 +6,7 @@ import AssetPackSystem
 
 /// A bundle's manifest is read a run of entries at a time into a sink (``ManifestEntrySink``): the
 /// planner plans from the runs as they come, never holding the entry list, and gets what it would get
-/// from the manifest in hand; a text the streaming reader cannot finish makes the sink start over.
+/// from the manifest in hand.
 @Suite struct BundleManifestSinkTests {
     /// Writes `manifest` as the packer lays it out into `folder`'s bookkeeping folder and reads it back
     /// through ``BundleManifest/read(from:)``.
@@ -22,29 +22,25 @@ import AssetPackSystem
 
     /// Counts what it is handed.
     final class CountingSink: ManifestEntrySink {
-        var runs = 0, restarts = 0, entries: [BundleManifest.Entry] = []
+        var runs = 0, entries: [BundleManifest.Entry] = []
         func take(_ entries: [BundleManifest.Entry], expectedCount: Int?) {
             runs += 1
             self.entries += entries
         }
-        func restart() {
-            restarts += 1
-            entries = []
-        }
     }
 
-    /// A manifest longer than a chunk (``ManifestStreamReader/chunkSize``) reaches the sink in several runs,
+    /// A manifest of more entries than a run (``ManifestReader/runSize``) reaches the sink in several runs,
     /// and the planner makes of them exactly the plan it makes of the manifest in hand.
     @Test func theStreamedPlanIsThePlanOfTheManifestInHand() throws {
         let scratch = try TemporaryDirectory("manifest-sink")
-        let manifest = ManifestStreamReaderTests.manifest(20_000)
+        let manifest = ManifestReaderTests.manifest(20_000)
         let bytes = try manifest.encodedJSON()
-        #expect(bytes.count > ManifestStreamReader.chunkSize)
+        #expect(bytes.count > ManifestReader.chunkSize)
         try Self.write(bytes, to: scratch.path)
         let source = DirectorySource(root: scratch.path)
         let sink = CountingSink()
         let located = try #require(try BundleManifest.locate(in: source, into: sink))
-        #expect(sink.runs >= 3 && sink.restarts == 0)
+        #expect(sink.runs == (manifest.entries.count + ManifestReader.runSize - 1) / ManifestReader.runSize)
         #expect(sink.entries == manifest.entries && located.manifest.entries.isEmpty)
         #expect(located.manifest.identity == manifest.identity && located.manifest.packing == manifest.packing)
 
@@ -57,26 +53,26 @@ import AssetPackSystem
         #expect(streamed.fileCount == 20_000 && streamed.totalBytes == inHand.totalBytes)
     }
 
-    /// Entries out of path order cannot have their identity computed as they come: the sink starts over
-    /// and gets the whole list, read and checked as the whole-text reader does (which sorts to hash).
-    @Test func entriesOutOfOrderAreReadAgainWhole() throws {
+    /// Entries out of path order cannot have their identity computed as they come (nor be planned a window at
+    /// a time): the manifest is refused, naming the first entry out of place, before any sink sees it.
+    @Test func entriesOutOfOrderAreRefused() throws {
         let scratch = try TemporaryDirectory("manifest-sink-order")
-        var manifest = ManifestStreamReaderTests.manifest(300)
+        var manifest = ManifestReaderTests.manifest(300)
         manifest.entries.swapAt(10, 250)
         manifest.identity = ContentIdentity.of(manifest.entries)
-        #expect(manifest.identity == ManifestStreamReaderTests.manifest(300).identity)  // the order does not change it
+        #expect(manifest.identity == ManifestReaderTests.manifest(300).identity)  // the order does not change it
         try Self.write(try manifest.encodedJSON(), to: scratch.path)
         let sink = CountingSink()
-        let located = try #require(try BundleManifest.locate(in: DirectorySource(root: scratch.path), into: sink))
-        #expect(sink.restarts == 1 && sink.entries == manifest.entries && located.manifest.identity == manifest.identity)
-        let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.path))
-        #expect(plan.fileCount == 300)
+        let error = #expect(throws: AssetPackError.self) { try BundleManifest.locate(in: DirectorySource(root: scratch.path), into: sink) }
+        #expect(error?.code == .manifest && sink.entries.isEmpty)
+        #expect(error?.message == "the entries are not in path order: \"\(manifest.entries[11].path)\" comes after \"\(manifest.entries[10].path)\"")
+        #expect(throws: AssetPackError.self) { try ExpansionPlanner.plan(DirectorySource(root: scratch.path)) }
     }
 
     /// The running identity of runs in path order is the identity of the whole list, in both versions (with
     /// and without SHA-256s, whichever the first entries suggest); out of order it gives none.
     @Test func theRunningIdentityIsTheIdentityOfTheWhole() {
-        let hashed = ManifestStreamReaderTests.manifest(500).entries
+        let hashed = ManifestReaderTests.manifest(500).entries
         let plain = hashed.map { entry -> BundleManifest.Entry in
             var entry = entry
             entry.sha256 = nil
@@ -100,7 +96,7 @@ import AssetPackSystem
     /// is known to be intact: the same entries under a wrong identity are reported as a damaged manifest.
     @Test func aForgedManifestIsReportedAsSuchWhateverItsEntries() throws {
         let scratch = try TemporaryDirectory("manifest-sink-forged")
-        var entries = ManifestStreamReaderTests.manifest(300).entries
+        var entries = ManifestReaderTests.manifest(300).entries
         entries.insert(entries[120], at: 121)
         let intact = BundleManifest(threshold: 1, generator: "g", entries: entries)
         var forged = intact

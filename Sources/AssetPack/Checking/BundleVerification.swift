@@ -48,7 +48,7 @@ public enum BundleVerification {
             throw AssetPackError(.notFound, "no bundle manifest at \(BundleManifest.path)", path: base.name)
         }
         if windows.needsWholePlan {
-            // Not laid out as the packer writes it, or names to compare across windows: planned whole.
+            // Names to compare across windows: planned whole.
             let planner = ManifestPlanner(source: resolved, options: options)
             guard let again = try BundleManifest.locate(in: base, into: planner) else {
                 throw AssetPackError(.notFound, "the manifest disappeared while it was read", path: base.name)

@@ -56,14 +56,6 @@ final class BundleCheck: ManifestEntrySink {
         }
     }
 
-    func restart() {
-        problems = []
-        alignedEntries = 0
-        files = 0
-        archives = []
-        current = nil
-    }
-
     /// A bundle whose manifest cannot be read: that is its one problem.
     private func unreadable(_ message: String) -> ContainerCheck.Bundle {
         let manifest = entryName(BundleManifest.path)

@@ -33,11 +33,6 @@ final class ManifestPlanner: ManifestEntrySink {
         }
     }
 
-    func restart() {
-        builder = PlanBuilder(source: items.source.access.fileName, maxTotalBytes: items.options.maxTotalBytes)
-        items = ManifestItems(source: items.source, options: items.options, delivered: items.delivered)
-    }
-
     /// The plan of the entries taken, for a manifest whose identity is `identity`.
     func plan(identity: String) -> ExpansionPlan {
         ExpansionPlan(sourceName: items.source.name, items: builder.takeSortedItems(), identity: identity,

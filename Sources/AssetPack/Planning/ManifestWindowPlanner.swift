@@ -2,8 +2,7 @@
 /// (``ManifestItems``) collected by a ``PlanWindowBuilder``, and every ``windowSize`` items are handed on as
 /// the plan of one window, so that the plan of a huge bundle is never whole in memory.
 ///
-/// When the builder cannot decide an item (one out of order, or a name that may collide), or the manifest
-/// cannot be read as a stream (the reader starts the sink over), it stops taking entries and says so
+/// When the builder cannot decide an item (a name that may collide), it stops taking entries and says so
 /// (``needsWholePlan``): the bundle must then be planned whole (``ManifestPlanner``).
 final class ManifestWindowPlanner: ManifestEntrySink {
     private var items: ManifestItems
@@ -41,8 +40,6 @@ final class ManifestWindowPlanner: ManifestEntrySink {
             if builder.items.count >= windowSize { try handOverWindow() }
         }
     }
-
-    func restart() { needsWholePlan = true }
 
     /// Hands on the last window, once every entry was taken.
     func finish() throws(AssetPackError) {

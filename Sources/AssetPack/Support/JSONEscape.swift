@@ -1,5 +1,5 @@
-/// The escape sequences of JSON strings (RFC 8259, section 7), shared by the JSON readers
-/// (`InstallRecordReader`, ``JSONBytes``) and writers (`InstallRecordJSON`).
+/// The escape sequences of JSON strings (RFC 8259, section 7), shared by the JSON reader
+/// (``JSONPullParser``) and writers (`InstallRecordJSON`).
 enum JSONEscape {
     /// The offset of the first byte in `start..<end` of `base` that a JSON string cannot hold as it is:
     /// `"`, `\` or a control character (below 0x20); `end` when there is none. Eight bytes at a time: the

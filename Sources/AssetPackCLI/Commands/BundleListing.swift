@@ -5,61 +5,20 @@ import Foundation
 /// What `assetpack list BUNDLE` shows of a bundle folder: every file its manifest lists, with size,
 /// CRC-32 and how it is stored (plain, or packed in an archive as an entry, with the method), then the
 /// entries of each packed archive as `list` shows a zip.
-struct BundleListing {
-    /// The bundle folder.
-    let folder: String
-    /// Its manifest, and where it was.
-    let located: BundleManifest.Located
-    /// The packed archives (bundle paths, sorted) and their contents.
-    let archives: [(path: String, archive: ZipArchive)]
-
-    /// Reads the manifest of the bundle `folder` and opens its packed archives.
-    /// - Throws: `.invalidArgument` when the folder has no manifest (``ArchiveReadingCommand/notABundle(_:)``); the reader's and the zip layer's errors.
-    init(folder: String) throws(AssetPackError) {
-        guard let located = try BundleManifest.locate(in: DirectorySource(root: folder)) else {
-            throw ListCommand.notABundle(folder)
-        }
-        self.folder = folder
-        self.located = located
-        var archives: [(String, ZipArchive)] = []
-        for path in Set(located.manifest.entries.compactMap { $0.storage?.form == .packed ? $0.storage?.file : nil }).sorted() {
-            archives.append((path, try Self.packedArchive(path, in: folder)))
-        }
-        self.archives = archives
-    }
-
-    private var files: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .file } }
-    private var folders: [BundleManifest.Entry] { located.manifest.entries.filter { $0.kind == .directory } }
-
-    /// The heading, the file table with its total, and one zip table per packed archive, whole (for a
-    /// manifest the reader could not take a run at a time; ``printTable(folder:emit:)`` otherwise).
-    /// - Throws: ``ZipError`` when a packed archive's central directory can no longer be read.
-    func table() throws -> String {
-        var tally = Tally()
-        for file in files { tally.add(file) }
-        tally.folders = folders.count
-        var out = tally.heading(folder: folder, manifest: located.path)
-        for file in files { out += tally.row(file) }
-        out += tally.total
-        for (path, archive) in archives { out += "\n\(AssetPath.printable(path)):\n" + (try AssetPackCLI.table(archive)) }
-        return out
-    }
-
+enum BundleListing {
     /// Prints the text of `list BUNDLE` for the bundle `folder` through `emit`, in pieces of about 64 KiB, as
     /// the manifest is read: once for the heading's counts and the width of the names, once for the rows;
     /// then each packed archive's table as it is read. No list of entries is held, so a bundle of a million
-    /// files is listed in a few megabytes. A manifest the reader cannot take a run at a time (not laid out
-    /// as the packer writes it) is read whole instead (``table()``).
+    /// files is listed in a few megabytes.
     /// - Throws: `.invalidArgument` when the folder has no manifest; the reader's and the zip layer's errors;
     ///   `.manifest` when the manifest changed between the two readings.
     static func printTable(folder: String, emit: (String) -> Void) throws {
         let source = DirectorySource(root: folder)
         var tally = Tally()
         guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
-        if first.restarted { return emit(try BundleListing(folder: folder).table()) }
-        var out = tally.heading(folder: folder, manifest: first.located.path)
+        var out = tally.heading(folder: folder, manifest: first.path)
         let rows = tally
-        try readAgain(source, as: first.located, in: folder) { (entry) in
+        try readAgain(source, as: first, in: folder) { (entry) in
             guard entry.kind == .file else { return }
             out += rows.row(entry)
             if out.utf8.count >= 64 << 10 {
@@ -77,19 +36,17 @@ struct BundleListing {
 
     /// Prints the line of `list --json BUNDLE` for the bundle `folder` as the manifest is read, as
     /// ``printTable(folder:emit:)`` prints the text: the packed archives' entries as each archive is read, then
-    /// the files and the folders, each from a reading of the manifest; no list of entries is held. A manifest
-    /// the reader cannot take a run at a time is read whole (``report``).
+    /// the files and the folders, each from a reading of the manifest; no list of entries is held.
     /// - Throws: as ``printTable(folder:emit:)``.
     static func printJSON(folder: String) throws {
         let source = DirectorySource(root: folder)
         var tally = Tally()
         guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
-        if first.restarted { return JSONReport.print(try BundleListing(folder: folder).report, command: "list") }
-        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.located.path, files: [], folders: [], archives: [])
+        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.path, files: [], folders: [], archives: [])
         /// The manifest's entries of one kind, encoded, from another reading.
         func entries(_ kind: BundleManifest.Kind, _ encode: @escaping (BundleManifest.Entry) -> String) -> ((String) -> Void) throws -> Void {
             { (emit: (String) -> Void) throws in
-                try readAgain(source, as: first.located, in: folder) { if $0.kind == kind { emit(encode($0)) } }
+                try readAgain(source, as: first, in: folder) { if $0.kind == kind { emit(encode($0)) } }
             }
         }
         let archives: ((String) -> Void) throws -> Void = { emit in
@@ -113,12 +70,12 @@ struct BundleListing {
     }
 
     /// Reads the manifest of `source` (the bundle `folder`) once more, handing each entry to `visit`.
-    /// - Throws: `.manifest` when it is no longer the manifest an earlier reading found (`earlier`), or when the
-    ///   reader started over (`visit` has then seen entries twice); the reader's errors.
+    /// - Throws: `.manifest` when it is no longer the manifest an earlier reading found (`earlier`); the
+    ///   reader's errors.
     private static func readAgain(_ source: DirectorySource, as earlier: BundleManifest.Located, in folder: String,
                                   _ visit: (BundleManifest.Entry) -> Void) throws(AssetPackError) {
         let again = try BundleManifest.visitEntries(in: source) { visit($0) }
-        guard let again, !again.restarted, again.located.manifest.identity == earlier.manifest.identity else {
+        guard let again, again.manifest.identity == earlier.manifest.identity else {
             throw AssetPackError(.manifest, "changed while it was listed", path: folder + "/" + earlier.path)
         }
     }
@@ -171,13 +128,6 @@ struct BundleListing {
         var text = "packed in \(storage.file) as \(storage.entry ?? ""), \(storage.method ?? "?")"
         if let blocks = storage.blocks { text += ", \(blocks.count) blocks" }
         return text
-    }
-
-    /// The fields of `list --json` for a bundle.
-    var report: Listing {
-        Listing(bundle: JSONReport.absolute(folder), manifest: located.path, files: files.map(FileRow.init),
-                folders: folders.map(\.path),
-                archives: archives.map { ArchiveRow(path: $0.path, entries: $0.archive.entries.map(ZipEntryRow.init)) })
     }
 
     /// `list --json` of a bundle: the folder, where its manifest is, its files, folders and packed archives.

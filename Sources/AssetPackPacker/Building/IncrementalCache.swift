@@ -30,8 +30,7 @@ struct IncrementalCache: Sendable {
     /// themselves are merged in as the build walks (``PreviousEntries``).
     static func load(bundle: String, rules: PackingRules, followSymlinks: Bool) -> IncrementalCache? {
         guard let read = try? BundleManifest.visitEntries(in: DirectorySource(root: bundle), { _ in }),
-              !read.restarted, read.located.manifest.generator == ManifestWriter.generator,
-              read.located.manifest.packing == rules.fingerprint
+              read.manifest.generator == ManifestWriter.generator, read.manifest.packing == rules.fingerprint
         else { return nil }
         return IncrementalCache(root: bundle,
                                 time: DOSDateTime(unixTime: EntryPacker(rules: rules, followSymlinks: followSymlinks).options.fixedTime ?? 0),
