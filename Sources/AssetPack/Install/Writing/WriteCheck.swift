@@ -1,7 +1,8 @@
 import AssetPackZip
 
-/// The one check of every byte the installer writes — a plain copy, an inflated zip entry, the blocks of a
-/// block-parallel inflate, delivered bytes, a resumed file — in the same pass as the write: the zip layer's
+/// The one check of every byte the installer writes — a plain copy, an inflated zip entry, delivered bytes
+/// (the blocks of a block-parallel inflate pass the same ``CheckedStream``s inside ``BlockParallelInflater``,
+/// and their mismatch is this one's) — in the same pass as the write: the zip layer's
 /// ``CheckedStream`` counts the bytes (never more than expected: the bomb limit is the declared size, not
 /// what the data says) and computes their CRC-32, the SHA-256 is computed beside it when one is expected,
 /// and the last ``read(into:from:)`` or ``finish()`` compares them with what was expected.
@@ -21,8 +22,6 @@ struct WriteCheck {
     private var bytes: CheckedStream
     /// The SHA-256 (hex) the bytes must have and the hasher computing theirs, when one is expected.
     private let sha256: (expected: String, hasher: any ContentHasher)?
-    /// Who states the SHA-256, for messages.
-    private let claim: String
     /// True once the SHA-256 was compared (it is computed once).
     private var hashChecked = false
 
@@ -33,7 +32,6 @@ struct WriteCheck {
         self.path = path
         self.origin = origin
         self.entry = entry
-        self.claim = claim
         expectation = .init(size: size, crc32: crc32, claim: claim)
         bytes = CheckedStream(expecting: expectation)
         self.sha256 = if let sha256, let hasher { (sha256, hasher) } else { nil }
@@ -67,11 +65,6 @@ struct WriteCheck {
         sha256?.hasher.update(chunk)
     }
 
-    /// Counts `length` bytes checked on another thread, whose CRC-32 is `crc32` (combined into the whole's).
-    mutating func take(crc32: UInt32, length: UInt64) throws(AssetPackError) {
-        do { try bytes.take(crc32: crc32, length: length) } catch { throw failure(error) }
-    }
-
     /// Every byte was taken: throws the mismatch unless they are exactly the expected ones; returns their CRC-32.
     @discardableResult
     mutating func finish() throws(AssetPackError) -> UInt32 {
@@ -87,7 +80,7 @@ struct WriteCheck {
         hashChecked = true
         let found = sha256.hasher.finalizeHex()
         guard found == sha256.expected else {
-            throw failure(CheckedStream.mismatch("SHA-256", expected: "\(sha256.expected) (\(claim))", found: found,
+            throw failure(CheckedStream.mismatch("SHA-256", expected: "\(sha256.expected) (\(expectation.claim))", found: found,
                                                  code: .verification))
         }
     }
