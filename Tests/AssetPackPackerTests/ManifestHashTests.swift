@@ -106,7 +106,8 @@ import TestSupport
         let checked = try AssetInstaller(source: DirectorySource(root: bundle), destination: dir.file("checked"), options: options)
         let error = await expectFailure { try await checked.install() }
         #expect(error?.code == .verification)
-        #expect(error?.message.contains("does not have the SHA-256 its manifest records") == true)
+        #expect(error?.message.contains("SHA-256 mismatch: expected \(String(repeating: "0", count: 64)) (recorded in the manifest)") == true,
+                "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: dir.file("checked")))
         let trusting = try AssetInstaller(source: DirectorySource(root: bundle), destination: dir.file("trusting"),
                                           options: ExpansionOptions(durability: .none))

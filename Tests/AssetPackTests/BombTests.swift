@@ -72,7 +72,8 @@ import TestSupport
         let started = ContinuousClock.now
         let error = try stage.refuse(rawZip([bomb]), placement)
         #expect(ContinuousClock.now - started < .seconds(5))
-        expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "\"zeros.bin\"", "more than the 1000 bytes declared"])
+        expectError(error, .verification, mentions: [stage.archivePath(placement).shown, "\"zeros.bin\"",
+                                                     "size mismatch: expected 1000 bytes (declared in the central directory), data has more"])
         #expect(error?.zipError?.code == .sizeMismatch)
         stage.expectIntact(absent: ["zeros.bin"])
     }

@@ -5,8 +5,9 @@ import Testing
 import TestSupport
 
 /// Broken archives at the expander level: every damage the zip layer detects becomes an
-/// ``AssetPackError`` with code `.archive` (the ``ZipError`` code says how) naming the archive and the
-/// entry; the previous tree stays as it was, no file with bad bytes ever gets its final name, and nothing
+/// ``AssetPackError`` naming the archive and the entry — code `.verification` when an entry's bytes do not
+/// check out as they are written (size, CRC-32, deflate data: the one mismatch), `.archive` for the rest
+/// (the ``ZipError`` code says how); the previous tree stays as it was, no file with bad bytes ever gets its final name, and nothing
 /// is left beside the destination: a damaged archive cannot be resumed, so its staging tree is removed.
 @Suite struct IntegrityTests {
     static let text: [UInt8] = { var random = SeededRandom(seed: 11); return random.text(40_000) }()
@@ -105,7 +106,9 @@ import TestSupport
         var (bytes, layout) = try Self.archive().build()
         damage.apply(&bytes, layout)
         let error = try stage.refuse(bytes, placement)
-        expectError(error, .archive, mentions: [stage.archivePath(placement).shown] + (damage.entry.map { ["\"\($0)\""] } ?? []))
+        let written: Set<ZipError.Code> = [.checksum, .sizeMismatch, .corruptData]
+        let code: AssetPackError.Code = error?.zipError.map { written.contains($0.code) } == true ? .verification : .archive
+        expectError(error, code, mentions: [stage.archivePath(placement).shown] + (damage.entry.map { ["\"\($0)\""] } ?? []))
         #expect(error?.zipError.map { damage.codes.contains($0.code) } == true, "\(String(describing: error?.zipError?.code))")
         let damaged = damage.entry.map { [$0] } ?? ["data.bin", "good.txt", "stored.bin"]
         stage.expectIntact(absent: damaged)
@@ -146,7 +149,9 @@ import TestSupport
         var (bytes, _, innerCentral) = Self.nestedArchive()
         bytes.put(value, at: innerCentral + field)
         let error = try stage.refuse(bytes, placement)
-        expectError(error, .archive, mentions: [stage.archivePath(placement).shown, "\"pk/inner.zip\"", "CRC-32"])
+        // Inside a tree, the inner archive is a file written (the one mismatch); as the source, it is read in place.
+        expectError(error, placement == .inTree ? .verification : .archive,
+                    mentions: [stage.archivePath(placement).shown, "\"pk/inner.zip\"", "CRC-32"])
         #expect(error?.zipError?.code == .checksum, "\(label): \(String(describing: error))")
         stage.expectIntact(absent: ["pk"])
     }
@@ -190,7 +195,7 @@ import TestSupport
         var (bytes, layout) = try Self.archive().build()
         bytes[layout.dataOffsets[2] + 5] ^= 0xFF
         let error = try stage.refuse(bytes, .inTree)
-        expectError(error, .archive, mentions: ["pack.zip", "stored.bin", "CRC-32"])
+        expectError(error, .verification, mentions: ["pack.zip", "stored.bin", "CRC-32"])
         stage.expectIntact(absent: ["stored.bin"])
         try Data(try Self.archive().bytes).write(to: URL(fileURLWithPath: stage.archivePath(.inTree).path))
         let result = try AssetInstaller(source: DirectorySource(root: stage.scratch.file("tree")), destination: stage.destination).installSynchronously()

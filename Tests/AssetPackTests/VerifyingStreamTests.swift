@@ -29,8 +29,8 @@ import Testing
 
     @Test(arguments: [
         ("CRC-32 mismatch", Array("the quick brown fix".utf8)),
-        ("data ends after", Array("the quick".utf8)),
-        ("longer than", Array("the quick brown fox jumps".utf8)),
+        ("size mismatch: expected 19 bytes (recorded in the manifest), data has 9", Array("the quick".utf8)),
+        ("size mismatch: expected 19 bytes (recorded in the manifest), data has more", Array("the quick brown fox jumps".utf8)),
     ])
     func refusesDataThatDiffers(expected message: String, actual: [UInt8]) throws {
         let stream = verifying(actual)

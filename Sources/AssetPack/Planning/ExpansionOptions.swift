@@ -27,7 +27,7 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// would record an empty destination as complete. See `SourceCheck`.
     public var allowsEmpty: Bool
     /// Also check every file of a local bundle against the SHA-256 its manifest records (when it has one),
-    /// reading it back once it is written. Off by default: a bundle shipped inside the app is as trusted as
+    /// computed as it is written (read back, for a file inflated in blocks on several threads). Off by default: a bundle shipped inside the app is as trusted as
     /// the app's code, the CRC-32 checked in the stream catches damage, and SHA-256 in software costs about as
     /// much CPU as inflating. Files of a delivered bundle (``DeliveredBundleSource``) are always checked
     /// against their SHA-256, as they arrive, whatever this says.

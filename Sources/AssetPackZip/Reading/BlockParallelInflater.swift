@@ -87,44 +87,47 @@ package struct BlockParallelInflater: Sendable {
     package func inflate(into descriptor: Int32, path: String, jobs: Int, keeping kept: Set<Int> = [],
                         blockWritten: @Sendable (Int) -> Void = { _ in },
                         progress: @Sendable (UInt64) -> Bool = { _ in true }) throws(ZipError) -> UInt32 {
-        var crc: UInt32 = 0
+        var check = CheckedStream(expecting: .init(size: uncompressedSize, crc32: crc32, claim: "declared in the central directory"))
         do throws(ZipError) {
             // The pipeline's threads hold the closures only while this call runs.
             try withoutActuallyEscaping(progress) { (progress) throws(ZipError) -> Void in
                 try withoutActuallyEscaping(blockWritten) { (blockWritten) throws(ZipError) -> Void in
                     try inflateBlocks(into: descriptor, path: path, jobs: jobs, kept: kept, blockWritten: blockWritten,
-                                      progress: progress) { number, blockCRC in
-                        crc = CRC32.combine(crc, blockCRC, secondLength: UInt64(spans[number].uncompressed.count))
+                                      progress: progress) { (number, blockCRC) throws(ZipError) in
+                        try check.take(crc32: blockCRC, length: UInt64(spans[number].uncompressed.count))
                     }
                 }
             }
-            guard crc == crc32 else {
-                throw ZipError(.checksum, "CRC-32 mismatch: expected \(hex(crc32)), data has \(hex(crc))")
-            }
+            return try check.finish()
         } catch {
             throw error.inArchive(source.name).forEntry(entryName)
         }
-        return crc
     }
 
     /// Inflates the blocks on up to `jobs` threads; hands each block's CRC-32 to `done` in block order.
     private func inflateBlocks(into descriptor: Int32, path: String, jobs: Int, kept: Set<Int>,
                                blockWritten: @escaping @Sendable (Int) -> Void, progress: @escaping @Sendable (UInt64) -> Bool,
-                               done: (Int, UInt32) -> Void) throws(ZipError) {
+                               done: (Int, UInt32) throws(ZipError) -> Void) throws(ZipError) {
         let tools = ObjectPool { () throws(ZipError) in try BlockTools() }
         let produce: @Sendable (Int) throws(ZipError) -> UInt32 = { (number) throws(ZipError) -> UInt32 in
             try tools.withObject { (kit) throws(ZipError) -> UInt32 in
                 if kept.contains(number) {
                     return try checksumKeptBlock(number, with: kit, in: descriptor, path: path, progress: progress)
                 }
-                let crc = try inflateBlock(number, with: kit, into: descriptor, path: path, progress: progress)
-                blockWritten(number)
-                return crc
+                do throws(ZipError) {
+                    let crc = try inflateBlock(number, with: kit, into: descriptor, path: path, progress: progress)
+                    blockWritten(number)
+                    return crc
+                } catch where error.code == .sizeMismatch {
+                    var located = error
+                    located.message = "block \(number): \(error.message)"
+                    throw located
+                }
             }
         }
         // The CRC-32s are tiny, so the window does not hold the threads back.
         try OrderedPipeline.run(count: spans.count, jobs: jobs, window: spans.count, produce: produce,
-                                consume: { (number: Int, blockCRC: UInt32) throws(ZipError) in done(number, blockCRC) })
+                                consume: { (number: Int, blockCRC: UInt32) throws(ZipError) in try done(number, blockCRC) })
     }
 
     /// Inflates block `number` into `descriptor`; returns its CRC-32.
@@ -134,7 +137,7 @@ package struct BlockParallelInflater: Sendable {
         if !span.isLast { try checkFlushMarker(span, number: number) }
         let compressed = (dataRange.lowerBound + span.compressed.lowerBound)..<(dataRange.lowerBound + span.compressed.upperBound)
         var input = BlockInput(source: source, range: compressed, buffer: kit.input)
-        var output = BlockOutput(descriptor: descriptor, path: path, start: span.uncompressed.lowerBound)
+        var output = BlockOutput(descriptor: descriptor, path: path, span: span)
         let expected = UInt64(span.uncompressed.count)
         var finished = false
         kit.inflater.reset()
@@ -151,9 +154,10 @@ package struct BlockParallelInflater: Sendable {
                 break
             }
         }
-        if !finished && output.written == expected { finished = try drain(&input, with: kit.inflater, number: number) }
-        try checkEnd(number, span: span, produced: output.written, finished: finished, input: input)
-        return output.crc.value
+        if !finished && output.written == expected { finished = try drain(&input, into: &output, with: kit.inflater, number: number) }
+        let crc = try output.check.finish()
+        try checkEnd(number, span: span, finished: finished, input: input)
+        return crc
     }
 
     /// The CRC-32 of block `number` as an earlier, interrupted call left it in `descriptor`.
@@ -177,8 +181,9 @@ package struct BlockParallelInflater: Sendable {
     }
 
     /// Feeds the rest of the block's input after all its bytes are out: it may only finish headers
-    /// (the flush marker, the end of the stream), never produce more.
-    private func drain(_ input: inout BlockInput, with inflater: Inflater, number: Int) throws(ZipError) -> Bool {
+    /// (the flush marker, the end of the stream), never produce more (`output`'s check refuses that).
+    private func drain(_ input: inout BlockInput, into output: inout BlockOutput, with inflater: Inflater,
+                       number: Int) throws(ZipError) -> Bool {
         var scratch: UInt8 = 0
         while true {
             try input.refillIfEmpty()
@@ -186,9 +191,7 @@ package struct BlockParallelInflater: Sendable {
                 try inflater.inflate(input.pending, into: byte)
             }
             input.consume(step.consumed)
-            if step.produced > 0 {
-                throw ZipError(.sizeMismatch, "block \(number) holds more than the \(spans[number].uncompressed.count) bytes the index gives it")
-            }
+            if step.produced > 0 { try withUnsafeBytes(of: scratch) { (byte) throws(ZipError) in try output.check.take(byte) } }
             if step.finished { return true }
             if step.consumed == 0 {
                 guard input.isExhausted else { throw ZipError(.corruptData, "block \(number) makes no progress") }
@@ -197,11 +200,9 @@ package struct BlockParallelInflater: Sendable {
         }
     }
 
-    private func checkEnd(_ number: Int, span: DeflateBlockIndex.Span, produced: UInt64, finished: Bool,
-                          input: BlockInput) throws(ZipError) {
-        guard produced == UInt64(span.uncompressed.count) else {
-            throw ZipError(.sizeMismatch, "block \(number) inflates to \(produced) bytes, the index gives it \(span.uncompressed.count)")
-        }
+    /// A block's end, once its bytes checked out: the stream ends with the last block only, and every
+    /// compressed byte was used.
+    private func checkEnd(_ number: Int, span: DeflateBlockIndex.Span, finished: Bool, input: BlockInput) throws(ZipError) {
         if finished && !span.isLast {
             throw ZipError(.format, "block \(number) ends the deflate stream, but \(spans.count - number - 1) blocks follow")
         }
@@ -242,25 +243,30 @@ private final class BlockTools {
     }
 }
 
-/// Where one block's inflated bytes go: written at their offset in the file, checksummed, reported.
+/// Where one block's inflated bytes go: counted and checksummed by the block's ``CheckedStream`` (never more
+/// than the index gives the block), written at their offset in the file, reported.
 private struct BlockOutput {
     let descriptor: Int32
     let path: String
     /// The block's offset in the file.
     let start: UInt64
-    private(set) var crc = CRC32()
-    private(set) var written: UInt64 = 0
+    /// The block's size and CRC-32.
+    var check: CheckedStream
 
-    init(descriptor: Int32, path: String, start: UInt64) {
+    init(descriptor: Int32, path: String, span: DeflateBlockIndex.Span) {
         self.descriptor = descriptor
         self.path = path
-        self.start = start
+        self.start = span.uncompressed.lowerBound
+        self.check = CheckedStream(expecting: .init(size: UInt64(span.uncompressed.count), crc32: nil, claim: "given by the block index"))
     }
 
+    /// Bytes written so far.
+    var written: UInt64 { check.produced }
+
     mutating func write(_ bytes: UnsafeRawBufferPointer, progress: (UInt64) -> Bool) throws(ZipError) {
-        crc.update(bytes)
-        try io(FileDescriptor(rawValue: descriptor).writeAll(bytes, at: start + written, path: path))
-        written += UInt64(bytes.count)
+        let offset = start + written
+        try check.take(bytes)
+        try io(FileDescriptor(rawValue: descriptor).writeAll(bytes, at: offset, path: path))
         guard progress(UInt64(bytes.count)) else { throw ZipError(.cancelled, "inflating was stopped") }
     }
 }

@@ -1,25 +1,29 @@
-/// The checks that end every stream of data in the package, written once (Go's `checksumReader`): the
-/// stream never hands out more bytes than expected; it confirms the exact size and the CRC-32 *before* it
-/// hands out the last bytes, so damaged data throws instead of ending; and after a failure every call
-/// throws the same error, so a damaged stream never looks like a clean end.
+/// The check that ends every stream of data in the package, written once (Go's `checksumReader`): never
+/// more bytes than expected (the bomb limit: the declared size, not what the data says), the exact size
+/// and the CRC-32 confirmed *before* the last bytes are handed out, so damaged data throws instead of
+/// ending; after a failure every call throws the same error, so a damaged stream never looks like a clean end.
 ///
-/// A plain value kept inside its reader (no allocation per entry): ``ZipEntryReader`` (an entry against its
-/// central header), ``ZipStreamReader`` (an entry against its local header or data descriptor) and the
-/// runtime's `VerifyingStream` (data against a bundle manifest) each hold one, and give it their decoder as
-/// a ``CheckedSource``.
+/// Two ways in, one check: ``read(into:from:)`` pulls bytes from a ``CheckedSource`` (``ZipEntryReader``,
+/// ``ZipStreamReader``, and the runtime's readers and installer), ``take(_:)`` is handed bytes that
+/// arrive on their own (the runtime's delivered bytes, the blocks of ``BlockParallelInflater``), and
+/// ``take(crc32:length:)`` a part checked elsewhere (a block inflated on another thread), whose CRC-32 is
+/// combined (`crc32_combine`). Every mismatch is worded by ``mismatch(_:expected:found:code:)``:
+/// `WHAT mismatch: expected E (CLAIM), data has A`.
+///
+/// A plain value kept inside its reader (no allocation per entry).
 package struct CheckedStream {
     /// What the data must turn out to be, and who says so.
     package struct Expectation: Sendable {
         /// The bytes the data must have.
         package var size: UInt64
-        /// The CRC-32 the data must have.
-        package var crc32: UInt32
+        /// The CRC-32 the data must have; nil when nobody knows it (it is still computed).
+        package var crc32: UInt32?
         /// The compressed bytes the data must take, when that is checked too.
         package var compressedSize: UInt64?
         /// Who says so, for messages: "declared in the central directory", "recorded in the manifest".
         package var claim: String
 
-        package init(size: UInt64, crc32: UInt32, compressedSize: UInt64? = nil, claim: String) {
+        package init(size: UInt64, crc32: UInt32?, compressedSize: UInt64? = nil, claim: String) {
             self.size = size
             self.crc32 = crc32
             self.compressedSize = compressedSize
@@ -34,6 +38,8 @@ package struct CheckedStream {
     /// Bytes handed out so far.
     package private(set) var produced: UInt64 = 0
     private var crc = CRC32()
+    /// The CRC-32 of the parts taken by ``take(crc32:length:)`` (never mixed with bytes).
+    private var combined: UInt32?
     /// True once the end was reached and every check passed.
     package private(set) var isVerified = false
     /// The error that ended the stream; every later read throws it again.
@@ -48,7 +54,7 @@ package struct CheckedStream {
     }
 
     /// The CRC-32 of the bytes handed out so far.
-    package var crc32: UInt32 { crc.value }
+    package var crc32: UInt32 { combined ?? crc.value }
 
     /// Fills `buffer` with the next bytes of `source`; returns 0 at the end, which is reached only after
     /// size and CRC-32 checked out. Errors pass through `source.locate(_:)` once and are kept.
@@ -71,43 +77,82 @@ package struct CheckedStream {
         }
     }
 
+    /// Counts `bytes` and adds them to the CRC-32; throws, before taking any, when they would pass the
+    /// expected size (they are then not to be written).
+    package mutating func take(_ bytes: UnsafeRawBufferPointer) throws(ZipError) {
+        try take(count: UInt64(bytes.count))
+        crc.update(bytes)
+    }
+
+    /// Counts `length` bytes whose CRC-32 is `crc32` (a part checked on another thread), combining it into
+    /// the CRC-32 of everything taken (a check takes either parts or bytes).
+    package mutating func take(crc32 part: UInt32, length: UInt64) throws(ZipError) {
+        try take(count: length)
+        combined = CRC32.combine(crc32, part, secondLength: length)
+    }
+
+    /// Every byte was taken: throws unless they are exactly the expected ones; returns their CRC-32.
+    @discardableResult
+    package mutating func finish() throws(ZipError) -> UInt32 {
+        if let failure { throw failure }
+        if let expected {
+            do { try check(against: expected, consumed: nil) } catch {
+                failure = error
+                throw error
+            }
+        }
+        isVerified = true
+        return crc32
+    }
+
+    private mutating func take(count: UInt64) throws(ZipError) {
+        if let failure { throw failure }
+        if let expected, count > expected.size - produced {
+            failure = mismatch("size", expected: "\(expected.size) bytes (\(expected.claim))", found: "more")
+            throw failure!
+        }
+        produced += count
+    }
+
     /// The data is all out: it must end here, and match what was expected.
     /// `ended`: the source has just said its data ended.
     private mutating func finish(_ source: some CheckedSource, ended: Bool) throws(ZipError) {
-        if let expected, produced < expected.size {
-            throw mismatch(.sizeMismatch, "data ends after \(produced) bytes, but \(expected.size) are \(expected.claim)")
-        }
         if !ended && !source.hasEnded {
             var extra: UInt8 = 0
             let more = try withUnsafeMutableBytes(of: &extra) { (byte) throws(ZipError) -> Int in
                 try source.decode(into: byte, produced: produced)
             }
             if more > 0, let expected {
-                throw mismatch(.sizeMismatch, "data is longer than expected: more than the \(expected.size) bytes \(expected.claim)")
+                throw mismatch("size", expected: "\(expected.size) bytes (\(expected.claim))", found: "more")
             }
         }
-        if let expected {
-            try check(against: expected, consumed: source.consumed)
-        } else {
-            try check(against: source.expectationAtEnd(size: produced, crc32: crc.value), consumed: source.consumed)
-        }
+        let wanted = if let expected { expected } else { try source.expectationAtEnd(size: produced, crc32: crc.value) }
+        try check(against: wanted, consumed: source.consumed)
         isVerified = true
     }
 
-    private func check(against expected: Expectation, consumed: UInt64) throws(ZipError) {
+    /// `consumed`: the compressed bytes the source took (nil when bytes were handed in: nothing to compare).
+    private func check(against expected: Expectation, consumed: UInt64?) throws(ZipError) {
         guard produced == expected.size else {
-            throw mismatch(.sizeMismatch, "data is \(produced) bytes, \(expected.size) \(expected.claim)")
+            throw mismatch("size", expected: "\(expected.size) bytes (\(expected.claim))", found: "\(produced)")
         }
-        if let compressed = expected.compressedSize, compressed != consumed {
-            throw mismatch(.sizeMismatch, "compressed data is \(consumed) bytes, \(compressed) \(expected.claim)")
+        if let compressed = expected.compressedSize, let consumed, compressed != consumed {
+            throw mismatch("compressed size", expected: "\(compressed) bytes (\(expected.claim))", found: "\(consumed)")
         }
-        guard crc.value == expected.crc32 else {
-            throw mismatch(.checksum, "CRC-32 mismatch: expected \(hex(expected.crc32)) (\(expected.claim)), data has \(hex(crc.value))")
+        if let wanted = expected.crc32, crc32 != wanted {
+            throw mismatch("CRC-32", expected: "\(hex(wanted)) (\(expected.claim))", found: hex(crc32))
         }
     }
 
-    private func mismatch(_ code: ZipError.Code, _ message: String) -> ZipError {
-        ZipError(mismatchCode ?? code, message)
+    /// A mismatch of this check: code `mismatchCode` when one was given.
+    private func mismatch(_ what: String, expected: String, found: String) -> ZipError {
+        Self.mismatch(what, expected: expected, found: found, code: mismatchCode)
+    }
+
+    /// The one wording of every mismatch: `WHAT mismatch: expected E, data has A`, with code `code`, else
+    /// `.checksum` for a CRC-32 and `.sizeMismatch` for a size.
+    package static func mismatch(_ what: String, expected: String, found: String, code: ZipError.Code? = nil) -> ZipError {
+        ZipError(code ?? (what == "CRC-32" ? .checksum : .sizeMismatch), "\(what) mismatch: expected \(expected), data has \(found)")
     }
 }
 

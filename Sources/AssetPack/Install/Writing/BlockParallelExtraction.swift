@@ -3,10 +3,11 @@ import AssetPackZip
 
 /// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
 /// inflates the blocks at once and writes each at its offset in the file. It checks the index against the
-/// entry before reading, every block against the index, and the combined CRC-32 against the entry; the
-/// entry's size and CRC-32 are checked against the plan here first, so the file is exactly as verified as
-/// one streamed by ``FileMaterializer``, which gives it its permissions only afterwards. An index that does
-/// not fit is an error, never a silent fallback: it means the manifest is damaged.
+/// entry before reading, every block against the index with a ``CheckedStream`` of its own, and their
+/// combined CRC-32s (`crc32_combine`) against the entry with another; the entry's size and CRC-32 are
+/// checked against the plan here first, so the file is exactly as verified as one streamed by
+/// ``FileMaterializer``, and a mismatch is the same error (``WriteCheck/mismatch(_:path:origin:entry:)``).
+/// An index that does not fit is an error, never a silent fallback: it means the manifest is damaged.
 ///
 /// Each block written is recorded in a ``BlockJournal`` beside the file, so a run killed or cancelled in
 /// the middle of a large file resumes it: the blocks recorded are read back (their CRC-32s take part in
@@ -63,24 +64,20 @@ enum BlockParallelExtraction {
                 try journal.clear()
                 try io(file.fd.truncate(to: 0, path: file.path))
             } catch {
-                throw try failure(error, origin: origin, progress: progress)
+                throw try failure(error, of: item, origin: origin, progress: progress)
             }
         }
         if crc == nil {
-            do throws(ZipError) { crc = try run([]) } catch { throw try failure(error, origin: origin, progress: progress) }
+            do throws(ZipError) { crc = try run([]) } catch { throw try failure(error, of: item, origin: origin, progress: progress) }
         }
-        guard let crc else { return nil }
-        // The inflater checked the entry's CRC-32, which matches the plan's; checked again where it is used.
-        if let expected = item.crc32, expected != crc {
-            throw origin.error(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))", entry: name)
-        }
-        return crc
+        return crc  // the inflater checked it against the entry's, which is the plan's
     }
 
     /// The error to throw for `error` of the inflater: the tracker's own when it was a cancellation.
-    private static func failure(_ error: ZipError, origin: ErrorLocation, progress: ProgressTracker) throws(AssetPackError) -> AssetPackError {
+    private static func failure(_ error: ZipError, of item: ExpansionItem, origin: ErrorLocation,
+                                progress: ProgressTracker) throws(AssetPackError) -> AssetPackError {
         if error.code == .cancelled { try progress.checkCancelled() }
-        return origin.error(error)
+        return WriteCheck.mismatch(error, path: item.path, origin: origin, entry: error.entry)
     }
 }
 

@@ -39,8 +39,8 @@ extension FileMaterializer {
         // A member's CRC-32 is known (the manifest's), so a resume checks it by its bytes, never by its mode:
         // bits the umask took away are given back at once.
         if !finalModeAtCreation(item) { try io(created.fd.setPermissions(item.permissions, path: created.path)) }
-        let expected = StagedFileSink.Expected(length: item.size, crc32: item.crc32, sha256: delivered.entry.sha256, endsStream: true)
-        return try StagedFileSink(file: created, at: 0, expected: expected, inflating: delivered.entry.storage?.method == "deflate",
-                                  hasher: bundle.delivery.makeHasher(), name: bundle.name + "/" + file, progress: nil)
+        let check = DeliveredFileWriter.check(item, delivered, origin: ErrorLocation(bundle.name + "/" + file))
+        return try StagedFileSink(file: created, at: 0, check: check, inflating: delivered.entry.storage?.method == "deflate",
+                                  endsStream: true, progress: nil)
     }
 }

@@ -3,8 +3,8 @@ import AssetPackZip
 
 /// Writes one file item into a staging tree, verified, with as few system calls and copies as the data
 /// allows. The file is created under its final name (`O_EXCL`, never through a symlink); the bytes are
-/// streamed in while their CRC-32 is computed (once: a zip entry's reader computes and checks it
-/// itself); the exact size and the CRC are checked; a file that fails is removed. A small file costs
+/// streamed in through the item's ``WriteCheck`` — counted, never past the planned size, their CRC-32
+/// computed once as they pass, then size and CRC checked; a file that fails is removed. A small file costs
 /// `openat`, one `write` and `close` (and `fchmod` when its CRC-32 is not known in advance).
 ///
 /// Why no temporary name and rename: the staging tree is invisible until it is switched in as a whole,
@@ -39,7 +39,7 @@ struct FileMaterializer: Sendable {
     let folder: String?
     let progress: ProgressTracker
     let durability: Durability
-    /// Read each file back against its SHA-256 (``ExpansionOptions/checksSHA256``).
+    /// Check each file against its SHA-256 (``ExpansionOptions/checksSHA256``), computed as it is written.
     var checksSHA256 = false
     let cloning = CloneSupport()
     /// The process's umask (nil when it cannot be read).
@@ -69,7 +69,11 @@ struct FileMaterializer: Sendable {
                                                          reportsBytes: reportsBytes(of: item))
             }
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
-            if checksSHA256 { try ContentHashCheck.check(file, against: item) }
+            if checksSHA256, item.sha256 != nil, inBlocks != nil, case .zipEntry = item.origin {
+                // Inflated on several threads, so not hashed as written: read back through the check.
+                var check = check(item, origin: ErrorLocation(file.path))
+                _ = try pass(item, into: nil, worker, check: &check, next: Self.reading(file))
+            }
             if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
             if durability == .flushOnCommit, item.size >= Self.earlyWritebackSize { file.fd.startWriteback() }
@@ -108,7 +112,7 @@ struct FileMaterializer: Sendable {
         }
     }
 
-    /// Puts the item's bytes into `file` and checks them against the plan; returns their CRC-32.
+    /// Puts the item's bytes into `file` through its ``WriteCheck``; returns their CRC-32.
     private func fill(_ file: Descriptor, with item: ExpansionItem, using worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         switch item.origin {
         case .zipEntry(let handle, let name):
@@ -125,73 +129,78 @@ struct FileMaterializer: Sendable {
             fallthrough  // no folder to read from (a plan never names one without it): through the source
         case .stream:
             let (stream, origin) = try ItemSource.open(item, in: source)
-            return try pump(stream, origin: origin, item, into: file, worker, computeCRC: true)
+            var check = check(item, origin: origin)
+            return try pass(item, into: file, worker, check: &check) { (check, buffer) throws(AssetPackError) -> Int in
+                let count: Int
+                do throws(ZipError) { count = try stream.read(into: buffer) } catch { throw check.failure(error) }
+                try check.take(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                return count
+            }
         case .none, .delivered:
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" has no data to read")
         }
     }
 
-    /// Streams zip entry `entry` (checked against the plan) into `file`. Its reader checks the size and
-    /// CRC-32 before it ends, so its CRC (which must be the plan's) is the file's.
+    /// Streams zip entry `entry` (checked against the plan) into `file`, decoded by its reader and checked
+    /// by the item's ``WriteCheck`` (the reader's own check is not run: one CRC-32 pass).
     private func copy(_ entry: ZipEntry, of archive: ZipArchive, origin: ErrorLocation, _ item: ExpansionItem,
                       into file: Descriptor, _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         worker.read(entry, of: archive)
         let reader: ZipEntryReader
         do { reader = try archive.open(entry, buffers: worker.zip) } catch { throw origin.error(error) }
-        _ = try pump(reader, origin: origin, item, into: file, worker, computeCRC: false)
-        return entry.crc32
+        var check = check(item, origin: origin, entry: entry.name)
+        return try pass(item, into: file, worker, check: &check) { (check, buffer) throws(AssetPackError) -> Int in
+            try check.read(into: buffer, from: reader)
+        }
     }
 
-    /// Copies the file at `path` of a folder source into `file`: a clone when the file system can, else
-    /// through the worker's buffer.
+    /// The check of `item`'s bytes, which come from `origin` (entry `entry` of it): its planned size and
+    /// CRC-32, and its SHA-256 when asked to check it.
+    private func check(_ item: ExpansionItem, origin: ErrorLocation, entry: String? = nil) -> WriteCheck {
+        let claim = entry == nil ? "recorded in the manifest" : "declared in the central directory"
+        let sha256 = checksSHA256 ? item.sha256 : nil
+        return WriteCheck(path: item.path, size: item.size, crc32: item.crc32, sha256: sha256,
+                          hasher: sha256 == nil ? nil : PortableHasher(), claim: claim, origin: origin, entry: entry)
+    }
+
+    /// Copies the file at `path` of a folder source into `file`: a clone when the file system can (then
+    /// read back through the check), else through the worker's buffer.
     private func copyFile(_ path: AssetPath, from tree: SourceTree, _ item: ExpansionItem, into file: Descriptor,
                           _ worker: MaterializerWorker) throws(AssetPackError) -> UInt32 {
         let (input, size) = try tree.open(path)
-        let origin = ErrorLocation(input.path)
-        guard size == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(size) bytes") }
-        if size >= CloneSupport.minimumSize, cloning.isWorthTrying,
+        var check = check(item, origin: ErrorLocation(input.path))
+        if size == item.size, size >= CloneSupport.minimumSize, cloning.isWorthTrying,
            cloning.record(try io(file.fd.cloneContents(of: input.fd, path: file.path))) {
             progress.advance(bytes: reportsBytes(of: item) ? size : 0)
-            return try check(try worker.checksum(of: file, size: size), item, origin: origin)
+            return try pass(item, into: nil, worker, check: &check, next: Self.reading(file))
         }
-        var crc = CRC32()
-        var done: UInt64 = 0
-        while done < size {
-            try progress.checkCancelled()
-            let count = try io(input.fd.read(into: worker.chunk(upTo: size - done), path: input.path))
-            guard count > 0 else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(done) bytes") }
-            let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
-            crc.update(chunk)
-            try io(file.fd.writeAll(chunk, path: file.path))
-            done += UInt64(count)
-            wrote(count, total: done, of: item, to: file)
-        }
-        return try check(crc.value, item, origin: origin)
+        return try pass(item, into: file, worker, check: &check, next: Self.reading(input))
     }
 
-    /// Streams `stream` into `file`, never accepting more than the planned size, and checks the size.
-    /// With `computeCRC` it computes the CRC-32, checks it against the plan and returns it; without (a zip
-    /// entry's reader checks its own) it returns 0.
-    private func pump(_ stream: any ByteStream, origin: ErrorLocation, _ item: ExpansionItem, into file: Descriptor,
-                      _ worker: MaterializerWorker, computeCRC: Bool) throws(AssetPackError) -> UInt32 {
-        var crc = CRC32()
+    /// The next bytes of `input` (from where it stands), taken by the check.
+    private static func reading(_ input: Descriptor) -> (inout WriteCheck, UnsafeMutableRawBufferPointer) throws(AssetPackError) -> Int {
+        { (check, buffer) throws(AssetPackError) -> Int in
+            let count = try io(input.fd.read(into: buffer, path: input.path))
+            try check.take(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            return count
+        }
+    }
+
+    /// Writes the bytes `next` puts in the worker's buffer (having passed them through `check`) into `file`
+    /// until it gives none (into nothing when `file` is nil: a clone read back); returns their CRC-32 once
+    /// `check` accepted them.
+    private func pass(_ item: ExpansionItem, into file: Descriptor?, _ worker: MaterializerWorker, check: inout WriteCheck,
+                      next: (inout WriteCheck, UnsafeMutableRawBufferPointer) throws(AssetPackError) -> Int) throws(AssetPackError) -> UInt32 {
         var written: UInt64 = 0
         while true {
             try progress.checkCancelled()
-            let count: Int
-            do { count = try stream.read(into: worker.buffer) } catch { throw origin.error(error) }
-            if count == 0 { break }
-            guard written + UInt64(count) <= item.size else {
-                throw ItemSource.sizeMismatch(item, origin: origin, found: "more than \(item.size) bytes")
-            }
-            let chunk = UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count])
-            if computeCRC { crc.update(chunk) }
-            try io(file.fd.writeAll(chunk, path: file.path))
+            let count = try next(&check, worker.buffer)
+            if count == 0 { return try check.finish() }
+            guard let file else { continue }
+            try io(file.fd.writeAll(UnsafeRawBufferPointer(rebasing: worker.buffer[0..<count]), path: file.path))
             written += UInt64(count)
             wrote(count, total: written, of: item, to: file)
         }
-        guard written == item.size else { throw ItemSource.sizeMismatch(item, origin: origin, found: "\(written) bytes") }
-        return computeCRC ? try check(crc.value, item, origin: origin) : 0
     }
 
     /// After `count` more bytes of `item` (`total` so far) went into `file`: reports them when the file is
@@ -204,14 +213,6 @@ struct FileMaterializer: Sendable {
         if durability == .flushOnCommit, total / interval != (total - UInt64(count)) / interval {
             file.fd.startWriteback()
         }
-    }
-
-    /// `crc` when the plan expects it (or expects none).
-    private func check(_ crc: UInt32, _ item: ExpansionItem, origin: ErrorLocation) throws(AssetPackError) -> UInt32 {
-        if let expected = item.crc32, expected != crc {
-            throw origin.error(.verification, "\"\(item.path)\" has CRC-32 \(hex(crc)), expected \(hex(expected))")
-        }
-        return crc
     }
 }
 
@@ -242,30 +243,12 @@ final class MaterializerWorker {
     /// Notes that `entry` of `archive` is read now.
     func read(_ entry: ZipEntry, of archive: ZipArchive) { lastRead = (ObjectIdentifier(archive), entry.index) }
 
-    /// The first `limit` bytes of the buffer (all of it when it is smaller).
-    func chunk(upTo limit: UInt64) -> UnsafeMutableRawBufferPointer {
-        UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(UInt64(buffer.count), limit))])
-    }
-
     /// The reader of the folder tree at `root` (the same for every file of an expansion).
     func tree(at root: String) -> SourceTree {
         if let sourceTree { return sourceTree }
         let tree = SourceTree(root: root)
         sourceTree = tree
         return tree
-    }
-
-    /// The CRC-32 of the first `size` bytes of `file`, read from its start.
-    func checksum(of file: Descriptor, size: UInt64) throws(AssetPackError) -> UInt32 {
-        var crc = CRC32()
-        var done: UInt64 = 0
-        while done < size {
-            let count = try io(file.fd.read(at: done, into: chunk(upTo: size - done), path: file.path))
-            guard count > 0 else { break }
-            crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            done += UInt64(count)
-        }
-        return crc.value
     }
 }
 
@@ -350,15 +333,15 @@ enum ItemSource {
         guard let entry = archive.entry(named: name, after: previous) else {
             throw origin.error(.archive, "has no entry \"\(name)\" (needed for \"\(item.path)\")", entry: name)
         }
-        if entry.uncompressedSize != item.size || (item.crc32 != nil && entry.crc32 != item.crc32) {
-            throw origin.error(.verification, "entry \"\(name)\" is \(entry.uncompressedSize) bytes with CRC-32 \(hex(entry.crc32)), "
-                               + "but the plan expects \(item.size) bytes with CRC-32 \(item.crc32.map(hex) ?? "-")", entry: name)
+        let claim = "recorded in the manifest", declared = "(declared in the central directory)"
+        if entry.uncompressedSize != item.size {
+            let size = CheckedStream.mismatch("size", expected: "\(item.size) bytes (\(claim))", found: "\(entry.uncompressedSize) \(declared)")
+            throw WriteCheck.mismatch(size, path: item.path, origin: origin, entry: name)
+        }
+        if let crc = item.crc32, entry.crc32 != crc {
+            let crc = CheckedStream.mismatch("CRC-32", expected: "\(hex(crc)) (\(claim))", found: "\(hex(entry.crc32)) \(declared)")
+            throw WriteCheck.mismatch(crc, path: item.path, origin: origin, entry: name)
         }
         return entry
-    }
-
-    /// The error for `item`, read from `origin`, whose data turned out `found` instead of its planned size.
-    static func sizeMismatch(_ item: ExpansionItem, origin: ErrorLocation, found: String) -> AssetPackError {
-        origin.error(.verification, "\"\(item.path)\" has \(found), expected \(item.size) bytes")
     }
 }

@@ -10,7 +10,10 @@ struct BlockwiseWriter {
     /// The entry's whole compressed bytes (each block asks for a part of them).
     let request: DeliveryRequest
     let delivery: any BundleDelivery
-    let name: String
+    /// The file's path in the tree.
+    let path: AssetPath
+    /// Where its bytes come from: the bundle's file.
+    let origin: ErrorLocation
     let progress: ProgressTracker
     /// `progress` when it counts bytes of this file, else nil.
     let tracker: ProgressTracker?
@@ -26,9 +29,10 @@ struct BlockwiseWriter {
             tracker?.advance(bytes: length)
             return
         }
-        let expected = StagedFileSink.Expected(length: length, crc32: nil, sha256: block.sha256, endsStream: block.isLast)
-        let sink = try StagedFileSink(file: file, at: block.uncompressed.lowerBound, expected: expected, inflating: true,
-                                      hasher: delivery.makeHasher(), name: "\(name) block \(number)", progress: tracker)
+        let check = WriteCheck(path: path, size: length, crc32: nil, sha256: block.sha256, hasher: delivery.makeHasher(),
+                               claim: "recorded in the manifest for block \(number)", origin: origin)
+        let sink = try StagedFileSink(file: file, at: block.uncompressed.lowerBound, check: check, inflating: true,
+                                      endsStream: block.isLast, progress: tracker)
         let part = DeliveryRequest(file: request.file, range: block.compressed, length: UInt64(block.compressed.count))
         try delivery.deliver(part, into: sink)
     }

@@ -6,7 +6,7 @@ import AssetPackZip
 ///
 /// - A file without a block index is one delivery: the plain file (one `GET`), or the packed entry's
 ///   compressed bytes (one range of its archive, from ``BundleManifest/Storage/dataOffset``), inflated into the
-///   file as they arrive; size, CRC-32 and SHA-256 are checked by its ``StagedFileSink``.
+///   file as they arrive; size, CRC-32 and SHA-256 are checked by its ``StagedFileSink``'s ``WriteCheck``.
 /// - A file with a block index and block hashes is written block by block (several blocks at once, up to the
 ///   delivery's ``BundleDelivery/concurrency``), each checked against its SHA-256 and then recorded in the file's
 ///   ``BlockJournal``: a block the journal records (a killed run) is kept when
@@ -20,18 +20,16 @@ enum DeliveredFileWriter {
                       progress: ProgressTracker, reportsBytes: Bool) throws(AssetPackError) -> UInt32? {
         guard case .delivered(let delivered) = item.origin else { return nil }
         let layout = try DeliveredLayout(delivered.entry, origin: delivered.bundle.name)
-        let name = delivered.bundle.name + "/" + (delivered.entry.storage?.file ?? item.path.string)
+        let origin = ErrorLocation(delivered.bundle.name + "/" + (delivered.entry.storage?.file ?? item.path.string))
         let tracker = reportsBytes ? progress : nil
         guard let blocks = layout.blocks else {
-            let expected = StagedFileSink.Expected(length: item.size, crc32: item.crc32, sha256: delivered.entry.sha256,
-                                                   endsStream: true)
-            let sink = try StagedFileSink(file: file, at: 0, expected: expected, inflating: layout.deflated,
-                                          hasher: delivered.bundle.delivery.makeHasher(), name: name, progress: tracker)
+            let sink = try StagedFileSink(file: file, at: 0, check: check(item, delivered, origin: origin), inflating: layout.deflated,
+                                          endsStream: true, progress: tracker)
             try delivered.bundle.delivery.deliver(layout.whole, into: sink)
             return sink.crc32
         }
         let writer = BlockwiseWriter(file: file, blocks: blocks, request: layout.whole, delivery: delivered.bundle.delivery,
-                                     name: name, progress: progress, tracker: tracker)
+                                     path: item.path, origin: origin, progress: progress, tracker: tracker)
         var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
         if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
         let journal = opened
@@ -46,6 +44,13 @@ enum DeliveredFileWriter {
         // back to compute it again would prove nothing more. Only a manifest without one makes it computed.
         if let recorded = item.crc32 { return recorded }
         return try FileChecksum.crc32(of: file)
+    }
+
+    /// The check of delivered `item` as a whole (size, CRC-32, SHA-256 as its manifest entry records), its
+    /// bytes coming from `origin`.
+    static func check(_ item: ExpansionItem, _ delivered: DeliveredFile, origin: ErrorLocation) -> WriteCheck {
+        WriteCheck(path: item.path, size: item.size, crc32: item.crc32, sha256: delivered.entry.sha256,
+                   hasher: delivered.bundle.delivery.makeHasher(), claim: "recorded in the manifest", origin: origin)
     }
 }
 
