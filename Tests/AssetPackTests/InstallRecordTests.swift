@@ -5,7 +5,29 @@ import Testing
 import TestSupport
 
 extension InstallRecord {
-    /// `installed.json` as one byte array (see ``InstallRecord/writeJSON(_:)``).
+    /// `installed.json` of this record through ``InstallRecordJSON``, as installs write theirs
+    /// (``InstallRecordLists``), handed to `emit` in pieces of about 64 KiB: the tests' writer of a record value.
+    func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
+        var json = InstallRecordJSON()
+        json.begin(directories: directories != nil, inPathOrder: collation == InstallRecordJSON.collation)
+        for directory in directories ?? [] {
+            json.directory(mode: directory.mode, path: directory.path)
+            try json.handOver(to: emit)
+        }
+        json.beginFiles(afterDirectories: directories != nil)
+        for file in files {
+            json.file(crc32: file.crc32, mode: file.mode, path: file.path, sha256: file.sha256, size: file.size)
+            try json.handOver(to: emit)
+        }
+        json.endFiles(format: format, links: links != nil)
+        for link in links ?? [] {
+            json.link(path: link.path, target: link.target)
+            try json.handOver(to: emit)
+        }
+        try json.end(afterLinks: links != nil, source: source, stamp: stamp, to: emit)
+    }
+
+    /// `installed.json` as one byte array (see ``writeJSON(_:)``).
     func json() -> [UInt8] {
         var whole: [UInt8] = []
         writeJSON { (bytes) throws(Never) in whole.append(contentsOf: bytes) }

@@ -11,7 +11,7 @@ extension BundleManifest {
     /// of manifests: the packed-bundle view, the planner, the packer's incremental build, the NDK source
     /// and the container check all use it (``locate(in:)``, ``locate(named:opening:)``).
     ///
-    /// The manifest is ``path`` (under ``reservedDirectory``), read a chunk at a time (``ManifestReader``).
+    /// The manifest is ``path`` (under ``reservedDirectory``), read a chunk at a time (`ManifestReader`).
     /// Checks: at most ``maxEncodedSize`` bytes of valid JSON; a known format, valid paths, complete file
     /// entries in path order; an ``identity`` that matches the entries (``ContentIdentity``); and, when the
     /// same folder has the small `identity` file, that it holds the same identity.

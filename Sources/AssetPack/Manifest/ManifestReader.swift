@@ -238,7 +238,7 @@ extension BundleManifest {
 
     /// Parses and checks a manifest in memory: as ``read(from:)`` reads one (any layout, a known format,
     /// valid paths, files with size, CRC and storage, entries in path order), but its identity is not
-    /// compared with its entries (the caller does, or ``checkIdentity(origin:)``).
+    /// compared with its entries (the caller does, or `checkIdentity(origin:)`).
     /// - Parameters:
     ///   - bytes: the manifest's JSON.
     ///   - origin: the path it was read from, for error messages.

@@ -4,7 +4,7 @@ extension BundleManifest {
     /// The manifest as deterministic JSON: sorted keys, no white space inside a value, one entry per line
     /// (so line tools and diffs still work on it), trailing newline. Compact because it is read at every
     /// expansion and fetched by every remote client: pretty-printed, 50,000 small files made 22 MB of it,
-    /// this spelling about two thirds of that. The text ``Writer`` writes, kept in memory.
+    /// this spelling about two thirds of that. The text `Writer` writes, kept in memory.
     /// - Throws: `.limitExceeded` when the text would be longer than ``maxEncodedSize``, which no reader
     ///   would take: a bundle that could not be expanded is not written.
     public func encodedJSON() throws(AssetPackError) -> [UInt8] {

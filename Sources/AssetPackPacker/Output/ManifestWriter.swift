@@ -5,7 +5,7 @@ import AssetPackZip
 /// Writes a bundle's `assetpack-meta/manifest.json` (deterministic JSON, see `BundleManifest`) and
 /// `assetpack-meta/identity` (the identity's hex digits alone, no newline), into a bundle folder or as
 /// entries of a bundle archive. A build streams its entries into a `BundleManifest.Writer` in path order
-/// and ends it with ``finish(_:rules:)``. The folder's name survives the default ignore lists of aapt, AGP,
+/// and ends it with `finish(_:rules:)`. The folder's name survives the default ignore lists of aapt, AGP,
 /// SwiftPM and Xcode (`BundleManifest.reservedDirectory` says why).
 public enum ManifestWriter {
     /// The generator recorded in every manifest this packer writes.

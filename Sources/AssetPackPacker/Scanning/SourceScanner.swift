@@ -21,7 +21,7 @@ public struct SourceItem: Sendable, Hashable {
 }
 
 /// Walks a source folder in a fixed order — the manifest's path order, by the UTF-8 bytes of whole paths
-/// (``Walk``) — so the same tree gives the same items whatever order the folders were created in, and
+/// (`Walk`) — so the same tree gives the same items whatever order the folders were created in, and
 /// what is built from them streams into the manifest. It holds the folders on the current path, not the tree.
 ///
 /// It refuses, with an error naming the path: a symlink (unless ``followSymlinks``; a followed link that
@@ -204,7 +204,7 @@ public struct SourceScanner: Sendable {
 }
 
 /// The names of one folder's children (excluded ones left out), lowercased, and the names the packer gives
-/// archives there: what a new archive's name must not clash with (``BundlePlan``). Lives while the walk is in
+/// archives there: what a new archive's name must not clash with (`BundlePlan`). Lives while the walk is in
 /// that folder; a name can only clash with a sibling's.
 public final class FolderNames {
     /// The names taken, lowercased.

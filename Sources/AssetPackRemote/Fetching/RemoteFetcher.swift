@@ -37,7 +37,11 @@ public final class RemoteFetcher: Sendable {
     /// Downloads `item` into `sink` and verifies it, on the calling thread, which blocks meanwhile: call it
     /// from a thread that may block (the installer's workers, a thread of your own), or use
     /// ``fetch(_:into:progress:)`` from Swift concurrency.
-    /// - Parameter cancellation: when set, the fetch ends with `cancelled` within a few milliseconds.
+    /// - Parameters:
+    ///   - item: what to fetch: its URL, size and SHA-256.
+    ///   - sink: where the bytes go, in order.
+    ///   - progress: told of the bytes as they come; nil for none.
+    ///   - cancellation: when set, the fetch ends with `cancelled` within a few milliseconds.
     /// - Returns: once every byte is in the sink and their SHA-256 is the item's.
     /// - Throws: `AssetPackError` with the URL as its path: `verification` (hash mismatch after refetching, a
     ///   file that changed on the server), `notFound` (404/410), `io` (network failures and 5xx after retries,

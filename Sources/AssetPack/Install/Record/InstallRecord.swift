@@ -75,30 +75,6 @@ struct InstallRecord: Codable, Sendable {
         if durable { try io(folder.fd.sync(path: folder.path)) }
     }
 
-    /// `installed.json`: what `JSONEncoder` with sorted keys and unescaped slashes makes of this record,
-    /// written straight into bytes (``InstallRecordJSON``: an encoder's intermediate tree for 50,000 files
-    /// would be the largest allocation of the whole expansion) and handed to `emit` in pieces of about
-    /// 64 KiB, so the text of a large record is never whole in memory either.
-    func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
-        var json = InstallRecordJSON()
-        json.begin(directories: directories != nil, inPathOrder: collation == InstallRecordJSON.collation)
-        for directory in directories ?? [] {
-            json.directory(mode: directory.mode, path: directory.path)
-            try json.handOver(to: emit)
-        }
-        json.beginFiles(afterDirectories: directories != nil)
-        for file in files {
-            json.file(crc32: file.crc32, mode: file.mode, path: file.path, sha256: file.sha256, size: file.size)
-            try json.handOver(to: emit)
-        }
-        json.endFiles(format: format, links: links != nil)
-        for link in links ?? [] {
-            json.link(path: link.path, target: link.target)
-            try json.handOver(to: emit)
-        }
-        try json.end(afterLinks: links != nil, source: source, stamp: stamp, to: emit)
-    }
-
     /// The most bytes `installed.json` may have.
     static let maxRecordSize = 512 << 20
 
