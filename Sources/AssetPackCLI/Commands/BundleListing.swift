@@ -42,7 +42,7 @@ enum BundleListing {
         let source = DirectorySource(root: folder)
         var tally = Tally()
         guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
-        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.path, files: [], folders: [], archives: [])
+        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.path)
         /// The manifest's entries of one kind, encoded, from another reading.
         func entries(_ kind: BundleManifest.Kind, _ encode: @escaping (BundleManifest.Entry) -> String) -> ((String) -> Void) throws -> Void {
             { (emit: (String) -> Void) throws in
@@ -130,43 +130,26 @@ enum BundleListing {
         return text
     }
 
-    /// `list --json` of a bundle: the folder, where its manifest is, its files, folders and packed archives.
+    /// `list --json` of a bundle: the folder, where its manifest is, its files, folders and packed archives. The
+    /// arrays stay empty: their elements are printed as they are read (``JSONReport/printStreaming(_:command:arrays:)``).
     struct Listing: Encodable {
         var bundle, manifest: String
-        var files: [FileRow]
-        var folders: [String]
-        var archives: [ArchiveRow]
+        var files: [String] = []
+        var folders: [String] = []
+        var archives: [String] = []
     }
 
-    /// One file of `list --json` for a bundle: a view of its manifest entry, encoded field by field as it is shown.
-    struct FileRow: Encodable {
+    /// One file of `list --json` for a bundle: a view of its manifest entry, written member by member as it is
+    /// shown.
+    struct FileRow {
         let file: BundleManifest.Entry
 
         init(_ file: BundleManifest.Entry) { self.file = file }
 
-        private enum CodingKeys: String, CodingKey {
-            case path, size, crc32, mode, storage, file, entry, method, compressedSize, blocks
-        }
-
-        /// `crc32` is 8 hex digits, `mode` octal; `storage` is the form (`plain` without one) and `file` the
-        /// bundle file that holds the data (the file itself when plain); `blocks` counts the block index.
-        func encode(to encoder: any Encoder) throws {
-            var row = encoder.container(keyedBy: CodingKeys.self)
-            try row.encode(file.path, forKey: .path)
-            try row.encode(file.size ?? 0, forKey: .size)
-            try row.encode(hex(file.crc32 ?? 0), forKey: .crc32)
-            try row.encodeIfPresent(file.mode.map { String($0, radix: 8) }, forKey: .mode)
-            let storage = file.storage
-            try row.encode(storage?.form.rawValue ?? "plain", forKey: .storage)
-            try row.encode(storage?.file ?? file.path, forKey: .file)
-            try row.encodeIfPresent(storage?.entry, forKey: .entry)
-            try row.encodeIfPresent(storage?.method, forKey: .method)
-            try row.encodeIfPresent(storage?.compressedSize, forKey: .compressedSize)
-            try row.encodeIfPresent(storage?.blocks?.count, forKey: .blocks)
-        }
-
-        /// The row as ``encode(to:)`` writes it through `JSONEncoder` with sorted keys, written directly
-        /// (``JSONObjectText``): what `list --json` prints a million times.
+        /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``: a
+        /// million rows through the encoder took 14 s): `crc32` is 8 hex digits, `mode` octal; `storage` is the
+        /// form (`plain` without one) and `file` the bundle file that holds the data (the file itself when plain);
+        /// `blocks` counts the block index.
         var json: String {
             let storage = file.storage
             var row = JSONObjectText()
@@ -182,10 +165,5 @@ enum BundleListing {
             row.add("storage", storage?.form.rawValue ?? "plain")
             return row.closed
         }
-    }
-
-    struct ArchiveRow: Encodable {
-        var path: String
-        var entries: [ZipEntryRow]
     }
 }

@@ -27,7 +27,7 @@ struct ListCommand: ArchiveReadingCommand {
     func run(zip: ZipArchive) throws {
         if format.json {
             // Printed as it is read, as the table is.
-            try JSONReport.printStreaming(ZipListing(archive: JSONReport.absolute(archive.path), entries: []), command: "list",
+            try JSONReport.printStreaming(ZipListing(archive: JSONReport.absolute(archive.path)), command: "list",
                                           arrays: [("entries", { (emit: (String) -> Void) throws in
                 var entries = zip.entries()
                 while let entry = try entries.next() { emit(ZipEntryRow(entry).json) }
@@ -42,7 +42,8 @@ struct ListCommand: ArchiveReadingCommand {
 /// `list --json` of a zip: the archive and its entries.
 struct ZipListing: Encodable {
     var archive: String
-    var entries: [ZipEntryRow]
+    /// Empty: the entries are printed as they are read.
+    var entries: [String] = []
 }
 
 /// The zip table of `list`: one line per entry, then the total.
@@ -78,31 +79,15 @@ func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 
-/// One entry of `list --json`: a view of the entry, encoded field by field as it is shown.
-struct ZipEntryRow: Encodable {
+/// One entry of `list --json`: a view of the entry, written member by member as it is shown.
+struct ZipEntryRow {
     let entry: ZipEntry
 
     init(_ entry: ZipEntry) { self.entry = entry }
 
-    private enum CodingKeys: String, CodingKey { case name, kind, size, compressedSize, method, crc32, mode, encrypted }
-
-    /// `method` is `stored`, `deflate` or the method's description; `crc32` 8 hex digits; `mode` the
-    /// permission bits in octal, left out when the entry has no Unix mode.
-    func encode(to encoder: any Encoder) throws {
-        var row = encoder.container(keyedBy: CodingKeys.self)
-        try row.encode(entry.name, forKey: .name)
-        try row.encode(entry.kind.rawValue, forKey: .kind)
-        try row.encode(entry.uncompressedSize, forKey: .size)
-        try row.encode(entry.compressedSize, forKey: .compressedSize)
-        let method = entry.method.rawValue == 0 ? "stored" : (entry.method.rawValue == 8 ? "deflate" : entry.method.description)
-        try row.encode(method, forKey: .method)
-        try row.encode(hex(entry.crc32), forKey: .crc32)
-        try row.encodeIfPresent(entry.unixMode.map { String($0 & 0o7777, radix: 8) }, forKey: .mode)
-        try row.encode(entry.isEncrypted, forKey: .encrypted)
-    }
-
-    /// The row as ``encode(to:)`` writes it through `JSONEncoder` with sorted keys, written directly
-    /// (``JSONObjectText``): what `list --json` prints a million times.
+    /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``):
+    /// `method` is `stored`, `deflate` or the method's description; `crc32` 8 hex digits; `mode` the permission
+    /// bits in octal, left out when the entry has no Unix mode.
     var json: String {
         var row = JSONObjectText()
         row.add("compressedSize", entry.compressedSize)
