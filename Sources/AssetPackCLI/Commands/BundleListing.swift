@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import AssetPackZip
 import Foundation
 
@@ -34,21 +35,25 @@ enum BundleListing {
         }
     }
 
-    /// Prints the line of `list --json BUNDLE` for the bundle `folder` as the manifest is read, as
-    /// ``printTable(folder:emit:)`` prints the text: the packed archives' entries as each archive is read, then
-    /// the files and the folders, each from a reading of the manifest; no list of entries is held.
-    /// - Throws: as ``printTable(folder:emit:)``.
+    /// Prints the line of `list --json BUNDLE` for the bundle `folder` from one reading of the manifest: the files'
+    /// and folders' rows are spooled (``RowSpool``) while the packed archives are tallied, because the line's
+    /// members come in key order (`archives`, `files`, `folders`); then each packed archive's entries are printed
+    /// as it is read, and the spooled rows after them. No list of entries is held in memory.
+    /// - Throws: as ``printTable(folder:emit:)``; `.io` when the temporary folder cannot take the spool.
     static func printJSON(folder: String) throws {
         let source = DirectorySource(root: folder)
         var tally = Tally()
-        guard let first = try BundleManifest.visitEntries(in: source, { tally.add($0) }) else { throw ListCommand.notABundle(folder) }
-        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.path)
-        /// The manifest's entries of one kind, encoded, from another reading.
-        func entries(_ kind: BundleManifest.Kind, _ encode: @escaping (BundleManifest.Entry) -> String) -> ((String) -> Void) throws -> Void {
-            { (emit: (String) -> Void) throws in
-                try readAgain(source, as: first, in: folder) { if $0.kind == kind { emit(encode($0)) } }
-            }
+        let files = try RowSpool(), folders = try RowSpool()
+        var spoolError: AssetPackError?
+        let first = try BundleManifest.visitEntries(in: source) { (entry) in
+            tally.add(entry)
+            do throws(AssetPackError) {
+                if entry.kind == .file { try files.append(FileRow(entry).json) } else { try folders.append(JSONReport.encoded(entry.path)) }
+            } catch { spoolError = spoolError ?? error }
         }
+        if let spoolError { throw spoolError }
+        guard let first else { throw ListCommand.notABundle(folder) }
+        let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.path)
         let archives: ((String) -> Void) throws -> Void = { emit in
             for path in tally.archives.sorted() {
                 let archive = try packedArchive(path, in: folder)
@@ -64,8 +69,8 @@ enum BundleListing {
         }
         try JSONReport.printStreaming(heading, command: "list", arrays: [
             ("archives", archives),
-            ("files", entries(.file) { FileRow($0).json }),
-            ("folders", entries(.directory) { JSONReport.encoded($0.path) }),
+            ("files", { (emit) throws in try files.forEachRow(emit) }),
+            ("folders", { (emit) throws in try folders.forEachRow(emit) }),
         ])
     }
 
@@ -128,6 +133,42 @@ enum BundleListing {
         var text = "packed in \(storage.file) as \(storage.entry ?? ""), \(storage.method ?? "?")"
         if let blocks = storage.blocks { text += ", \(blocks.count) blocks" }
         return text
+    }
+
+    /// Rows of `list --json`, each one line of compact JSON, kept in an unlinked temporary file (a few MiB in
+    /// memory at most) until they are printed.
+    final class RowSpool {
+        private let spool: SpoolFile
+
+        /// An empty spool in the system's temporary folder.
+        init() throws(AssetPackError) {
+            spool = SpoolFile(beside: FileManager.default.temporaryDirectory.path + "/.assetpack-list-\(CurrentProcess.id)")
+        }
+
+        /// Adds `row` (compact JSON: no line break in it).
+        func append(_ row: String) throws(AssetPackError) {
+            do { try spool.append(Array((row + "\n").utf8)) } catch { throw AssetPackError(error) }
+        }
+
+        /// Hands each row to `emit`, in the order they were added.
+        func forEachRow(_ emit: (String) -> Void) throws(AssetPackError) {
+            var pending: [UInt8] = []
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
+            defer { buffer.deallocate() }
+            while true {
+                let count: Int
+                do { count = try spool.read(into: buffer) } catch { throw AssetPackError(error) }
+                guard count > 0 else { break }
+                var start = 0
+                for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
+                    pending.append(contentsOf: buffer[start..<index])
+                    emit(String(decoding: pending, as: UTF8.self))
+                    pending.removeAll(keepingCapacity: true)
+                    start = index + 1
+                }
+                pending.append(contentsOf: buffer[start..<count])
+            }
+        }
     }
 
     /// `list --json` of a bundle: the folder, where its manifest is, its files, folders and packed archives. The

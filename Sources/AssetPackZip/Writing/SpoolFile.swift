@@ -24,7 +24,6 @@ package final class SpoolFile: ByteStream {
     package var size: UInt64 { fileSize + UInt64(memory.count) }
 
     /// Appends `bytes`.
-    /// Appends `bytes`.
     package func append(_ bytes: [UInt8]) throws(ZipError) {
         memory.append(contentsOf: bytes)
         if memory.count >= memoryLimit { try spill() }
