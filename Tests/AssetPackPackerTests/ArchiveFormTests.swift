@@ -8,7 +8,7 @@ import TestSupport
 /// --archive: the whole tree as one zip.
 @Suite struct ArchiveFormTests {
     func buildArchive(_ source: String, _ output: String, threshold: UInt64 = PackingRules.defaultThreshold) throws -> BuildSummary {
-        try ArchivePacker(options: BuildOptions(rules: PackingRules(threshold: threshold))).build(source: source, output: output)
+        try Packer(options: BuildOptions(rules: PackingRules(threshold: threshold))).buildArchive(source: source, output: output)
     }
 
     @Test func archiveRoundTrip() throws {

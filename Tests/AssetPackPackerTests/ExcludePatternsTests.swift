@@ -101,7 +101,7 @@ import TestSupport
         let expected = ["art", "art/keep.txt", "docs", "docs/deep", "docs/deep/notes.md", "levels", "levels/1.json", "logo.png"]
         #expect(try snapshot(dir.file("back")).keys.sorted() == expected)
         #expect(folder.files == 4 && folder.directories == 4)
-        let archive = try ArchivePacker(options: options).build(source: src, output: dir.file("all.zip"))
+        let archive = try Packer(options: options).buildArchive(source: src, output: dir.file("all.zip"))
         #expect(archive.identity == folder.identity)
     }
 

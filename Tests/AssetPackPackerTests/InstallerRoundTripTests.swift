@@ -21,7 +21,7 @@ import TestSupport
     @Test func archiveBundleInstallsToTheSource() throws {
         let dir = try TemporaryDirectory("install-archive")
         let src = try RoundTripTests.awkwardTree(dir)
-        _ = try ArchivePacker().build(source: src, output: dir.file("all.zip"))
+        _ = try Packer().buildArchive(source: src, output: dir.file("all.zip"))
         try AssetInstaller(source: AssetSources.open(path: dir.file("all.zip"), root: nil),
                            destination: dir.file("installed")).installSynchronously()
         #expect(try snapshot(dir.file("installed")) == snapshot(src))

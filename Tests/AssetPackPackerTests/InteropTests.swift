@@ -13,7 +13,7 @@ import TestSupport
         try dir.write("src/run.sh", random.text(1_100_000))
         try chmod(dir.file("src/run.sh"), 0o755)
         try build(dir.file("src"), dir.file("out"))
-        _ = try ArchivePacker().build(source: dir.file("src"), output: dir.file("all.zip"))
+        _ = try Packer().buildArchive(source: dir.file("src"), output: dir.file("all.zip"))
         return ["out/日本語/big.txt.zip", "out/noise.bin.zip", "out/run.sh.zip", "all.zip"].map(dir.file)
     }
 

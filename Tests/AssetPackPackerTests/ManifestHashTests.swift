@@ -43,7 +43,7 @@ import TestSupport
         let (source, _, folder) = try Self.bundle(dir)
         var rules = PackingRules(threshold: 1024)
         rules.blockSize = 64 << 10
-        _ = try ArchivePacker(options: BuildOptions(rules: rules)).build(source: source, output: dir.file("all.zip"))
+        _ = try Packer(options: BuildOptions(rules: rules)).buildArchive(source: source, output: dir.file("all.zip"))
         let archived = try #require(try BundleManifest.read(from: ZipAssetSource(path: dir.file("all.zip"))))
         #expect(archived.entries.map(\.sha256) == folder.entries.map(\.sha256))
         #expect(archived.identity == folder.identity)

@@ -35,7 +35,7 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
     }
 
     func buildArchive(_ source: String, _ output: String, rules: PackingRules = smallBlockRules(), jobs: Int) throws -> BuildSummary {
-        try ArchivePacker(options: BuildOptions(rules: rules, jobs: jobs)).build(source: source, output: output)
+        try Packer(options: BuildOptions(rules: rules, jobs: jobs)).buildArchive(source: source, output: output)
     }
 
     @Test func folderBundlesAreIdenticalWhateverTheJobs() throws {
@@ -119,7 +119,7 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         #expect(summary.packed == 2 && summary.stored == 1)
         try TestUnpacker.unpack(archive: dir.file("all.zip"), to: dir.file("back"))
         #expect(try snapshot(dir.file("back")) == snapshot(src))
-        let stored = try ArchivePacker(options: BuildOptions(rules: PackingRules(level: 0))).build(source: src, output: dir.file("stored.zip"))
+        let stored = try Packer(options: BuildOptions(rules: PackingRules(level: 0))).buildArchive(source: src, output: dir.file("stored.zip"))
         #expect(try ZipArchive(path: dir.file("stored.zip")).entries.allSatisfy { $0.method == .stored || $0.name == BundleManifest.path })
         #expect(stored.bytesOut > summary.bytesOut)
     }

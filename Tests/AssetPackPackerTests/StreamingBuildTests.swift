@@ -42,7 +42,7 @@ import TestSupport
         try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
         #expect(try snapshot(dir.file("back")) == snapshot(source))
         // The archive form records the same tree, and so the same identity.
-        let archived = try ArchivePacker().build(source: source, output: dir.file("out.zip"))
+        let archived = try Packer().buildArchive(source: source, output: dir.file("out.zip"))
         #expect(archived.identity == manifest.identity)
     }
 
@@ -68,7 +68,7 @@ import TestSupport
         let error = expectError {
             let options = BuildOptions()
             if archive {
-                _ = try ArchivePacker(options: options).build(source: dir.file("src"), output: output)
+                _ = try Packer(options: options).buildArchive(source: dir.file("src"), output: output)
             } else {
                 _ = try Packer(options: options).build(source: dir.file("src"), output: output)
             }

@@ -99,7 +99,7 @@ struct BuildCommand: ParsableCommand {
             func path(_ given: String) -> String { json ? JSONReport.absolute(given) : given }
             let key = try sign.map { (file) throws(AssetPackError) in try SigningKey(contentsOf: file) }  // before building
             let summary = if let archive {
-                try ArchivePacker(options: options).build(source: path(source), output: path(archive), progress: progress(line))
+                try Packer(options: options).buildArchive(source: path(source), output: path(archive), progress: progress(line))
             } else {
                 try Packer(options: options).build(source: path(source), output: path(output ?? "assets.bundle"), progress: progress(line))
             }

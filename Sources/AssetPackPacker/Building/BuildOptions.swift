@@ -1,7 +1,7 @@
 import AssetPack
 import Foundation
 
-/// What both forms of build (``Packer`` for a bundle folder, ``ArchivePacker`` for one zip) are told.
+/// What both forms of build (``Packer/build(source:output:progress:)`` for a bundle folder, ``Packer/buildArchive(source:output:progress:)`` for one zip) are told.
 public struct BuildOptions: Sendable {
     /// Threshold, deflate level, and the rules for storing instead of deflating.
     public var rules: PackingRules
@@ -55,18 +55,5 @@ struct ProgressCounter {
         bytesDone += entry.size ?? 0
         handler?(BuildProgress(filesDone: filesDone, fileCount: fileCount, bytesDone: bytesDone,
                                totalBytes: totalBytes, path: entry.path))
-    }
-}
-
-extension BuildOptions {
-    /// The first steps of every build: checks the rules and the source folder, works out where the output
-    /// goes (never inside the source), and makes the scanner that walks the source, output left out.
-    func prepare(_ source: String, into output: String,
-                 form: OutputLocation.Form) throws(AssetPackError) -> (OutputLocation, SourceScanner) {
-        try rules.validate()
-        try SourceScanner.checkRoot(source)
-        let location = try OutputLocation(output, form: form, source: source)
-        let scanner = SourceScanner(followSymlinks: followSymlinks, excluded: [location.resolved], exclusions: exclusions)
-        return (location, scanner)
     }
 }
