@@ -109,4 +109,32 @@ import TestSupport
         #expect(Set(result.unknownKept) == Set(Self.userEntries))
         #expect(try stage.install("v1").upToDate)
     }
+
+    /// The sweep reads the record alongside a walk that takes each folder's names in byte order: a folder `a`
+    /// whose siblings `a-b`, `a.txt` and `a0` sort between `a` and `a/…` in plain byte order (not in the record's,
+    /// where `/` is the lowest byte), and unknown entries before, between and after them, are each found once,
+    /// and no file of the bundle is taken for the user's.
+    @Test func namesThatSortAroundAFolderAreTold() throws {
+        let dir = try TemporaryDirectory("unknown-order")
+        var files: [String: [UInt8]] = [:]
+        for path in ["a/x.txt", "a/y/z.txt", "a-b", "a.txt", "a0", "b/a", "b.txt"] { files[path] = Array(path.utf8) }
+        try AssetTree(files: files, emptyDirectories: ["a/empty"]).write(to: dir.file("v1"))
+        files["a0"] = Array("changed".utf8)
+        try AssetTree(files: files, emptyDirectories: ["a/empty"]).write(to: dir.file("v2"))
+        let destination = dir.file("out")
+        func install(_ version: String) throws -> ExpansionResult {
+            try AssetInstaller(source: DirectorySource(root: dir.file(version)), destination: destination,
+                               options: ExpansionOptions(jobs: 1)).installSynchronously()
+        }
+        _ = try install("v1")
+        let mine = ["a/mine", "a/y/mine", "a-a", "a.mine", "a/empty/mine", "0", "zz/deep/file"]
+        for path in mine {
+            try makeParent(destination + "/" + path)
+            try writeBytes(Array(path.utf8), to: destination + "/" + path)
+        }
+        let result = try install("v2")
+        #expect(result.unknownKept == ["0", "a-a", "a.mine", "a/empty/mine", "a/mine", "a/y/mine", "zz/"])
+        for path in mine { #expect(try fileBytes(destination + "/" + path) == Array(path.utf8)) }
+        #expect(try fileBytes(destination + "/a0") == Array("changed".utf8))
+    }
 }

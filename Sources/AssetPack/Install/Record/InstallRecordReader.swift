@@ -145,7 +145,7 @@ struct InstallRecordReader {
     // MARK: - One list, an entry at a time
 
     /// A reader of the list `list` (`files`, `directories` or `links`) of the record in `file`, at its first
-    /// entry (the members before it skipped): for ``nextFile()``, which
+    /// entry (the members before it skipped): for ``nextFile()``, ``nextDirectory()`` or ``nextLink()``, which
     /// reads one entry a call, so that a record is read alongside a plan in path order. Nil when the file is not
     /// a record with that list.
     static func list(_ list: StaticString, of file: Descriptor, limit: Int) -> InstallRecordReader? {
@@ -171,6 +171,18 @@ struct InstallRecordReader {
     mutating func nextFile() -> InstallRecord.File? {
         let reader = self
         return nextEntry { () throws(AssetPackError) in try reader.file() }
+    }
+
+    /// The next folder of the list; nil at its end, and from text that is not a record's on.
+    mutating func nextDirectory() -> InstallRecord.Directory? {
+        let reader = self
+        return nextEntry { () throws(AssetPackError) in try reader.directory() }
+    }
+
+    /// The next symbolic link of the list; nil at its end, and from text that is not a record's on.
+    mutating func nextLink() -> InstallRecord.Link? {
+        let reader = self
+        return nextEntry { () throws(AssetPackError) in try reader.link() }
     }
 
     private mutating func nextEntry<Entry>(_ entry: () throws(AssetPackError) -> Entry) -> Entry? {

@@ -220,9 +220,7 @@ struct InstallTransaction {
     /// Carries what the installed tree `tree` holds that its record does not know into `staging`, or leaves it
     /// out when the options ask for its removal (``UnknownEntries``); returns its paths.
     private func carryUnknownEntries(of tree: Descriptor, into staging: Descriptor) throws(AssetPackError) -> [String] {
-        guard let record = RecordedEntryIndex.of(tree) else { return [] }
-        return try UnknownEntries(installed: tree, record: record, staging: staging,
-                                  removes: installer.options.removesUnknownEntries).carry()
+        try UnknownEntries(installed: tree, staging: staging, removes: installer.options.removesUnknownEntries).carry()
     }
 
     /// True when `tree`'s record says its files were on the device before the record was written

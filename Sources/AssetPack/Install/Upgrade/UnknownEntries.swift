@@ -9,47 +9,71 @@ import AssetPackSystem
 /// tree, so the switch removes them, and listed in ``ExpansionResult/unknownDeleted``. A name that the new tree
 /// itself uses for a file is a conflict: refused, naming the path, unless removal was asked for.
 ///
-/// The walk reads each folder of the installed tree once and looks each name up in the record's index
-/// (``RecordedEntryIndex``); only unknown names are looked at further. Recorded folders are entered (an
-/// unknown file may lie inside one), recorded files and links are not. Names that are not UTF-8 are carried by
-/// their bytes.
+/// The walk reads each folder of the installed tree once, its names in byte order, and asks the record
+/// (``RecordedPaths``, read alongside) about each; only unknown names are looked at further. Recorded folders
+/// are entered (an unknown file may lie inside one), recorded files and links are not. Names that are not UTF-8
+/// are carried by their bytes.
 struct UnknownEntries {
     /// The installed tree.
     let installed: Descriptor
-    /// Its record.
-    let record: RecordedEntryIndex
     /// The new tree, complete but for them.
     let staging: Descriptor
     /// Leave them out of the new tree instead of carrying them.
     let removes: Bool
 
+    /// One unknown entry: the names of the folders above it, its name, its path, whether it is a folder.
+    private struct Found {
+        var components: [FileName]
+        var entry: FileName
+        var path: String
+        var isFolder: Bool
+    }
+
     /// Carries (or, when ``removes``, leaves out) every unknown entry; returns their paths in path order, a
-    /// folder once with a `/` at its end.
+    /// folder once with a `/` at its end. Nothing when the installed tree has no record.
+    ///
+    /// The entries are found first and carried after: a record that claims path order but is not in it
+    /// (edited by hand) is found out when it has been read to its end, and the entries are then found again
+    /// through the record's index, before anything is carried.
     /// - Throws: `.conflict` when the new tree uses the name of an unknown file and removal was not asked
     ///   for; `.io` when an entry cannot be carried.
     func carry() throws(AssetPackError) -> [String] {
-        var found: [String] = []
-        try visit(installed, at: [], prefix: "", found: &found)
-        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        guard let record = RecordedPaths(tree: installed) else { return [] }
+        var found: [Found] = []
+        try visit(installed, at: [], prefix: "", record: record, found: &found)
+        if !record.readToEndInOrder(), let index = RecordedPaths(indexing: installed) {
+            found = []
+            try visit(installed, at: [], prefix: "", record: index, found: &found)
+        }
+        if !removes {
+            for unknown in found {
+                var folder = installed
+                for name in unknown.components { folder = try io(folder.directory(name)) }
+                try carry(unknown.entry, isFolder: unknown.isFolder, from: folder,
+                          to: try newFolder(at: unknown.components, path: unknown.path), path: unknown.path)
+            }
+        }
+        return found.map { $0.path + ($0.isFolder ? "/" : "") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Visits the installed folder `folder` at `components` below the tree's top (`prefix`: their path, with a
-    /// `/` at its end, or empty at the top).
-    private func visit(_ folder: Descriptor, at components: [FileName], prefix: String,
-                       found: inout [String]) throws(AssetPackError) {
-        for entry in try io(folder.names()) {
+    /// `/` at its end, or empty at the top), its names in byte order (the record's path order).
+    private func visit(_ folder: Descriptor, at components: [FileName], prefix: String, record: RecordedPaths,
+                       found: inout [Found]) throws(AssetPackError) {
+        let names = try io(folder.names()).sorted { ($0.string ?? "").utf8.lexicographicallyPrecedes(($1.string ?? "").utf8) }
+        for entry in names {
             if prefix.isEmpty && entry.string == StagingNames.recordDirectory { continue }
             let path = prefix + entry.description
-            if let name = entry.string, let position = lookUp(prefix + name) {
-                guard record[position].kind == .directory || record[position].kind == .impliedDirectory,
-                      let inner = try? folder.directory(name) else { continue }
-                try visit(inner, at: components + [entry], prefix: path + "/", found: &found)
-                continue
+            if let name = entry.string {
+                let bytes = Array((prefix + name).utf8)
+                if record.isEntry(bytes) { continue }
+                if record.isFolder(bytes), let inner = try? folder.directory(name) {
+                    try visit(inner, at: components + [entry], prefix: path + "/", record: record, found: &found)
+                    continue
+                }
             }
-            let isFolder = try io(folder.status(entry))?.kind == .directory
-            found.append(path + (isFolder ? "/" : ""))
-            if removes { continue }
-            try carry(entry, isFolder: isFolder, from: folder, to: try newFolder(at: components, path: prefix), path: path)
+            found.append(Found(components: components, entry: entry, path: path,
+                               isFolder: try io(folder.status(entry))?.kind == .directory))
         }
     }
 
@@ -93,11 +117,5 @@ struct UnknownEntries {
         AssetPackError(.conflict, "\"\(path)\" is not assetpack's, and the new version puts a file of its own there; move it "
                        + "out of the destination, or allow its removal (ExpansionOptions.removesUnknownEntries, --delete-unknown)",
                        path: installed.child(path))
-    }
-
-    /// The record's position of `path`, or nil.
-    private func lookUp(_ path: String) -> Int? {
-        var bytes = Array(path.utf8)
-        return bytes.withUnsafeMutableBytes { record.find(UnsafeRawBufferPointer($0)) }
     }
 }
