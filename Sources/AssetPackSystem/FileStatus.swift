@@ -18,18 +18,6 @@ package struct FileStatus: Hashable, Sendable {
     /// How many names the node has (`st_nlink`): more than one for a file that is also linked elsewhere.
     package var links: UInt64
 
-    package init(kind: FileKind, size: UInt64, permissions: UInt32, device: UInt64, inode: UInt64, modified: Int64 = 0,
-                 links: UInt64 = 1, modifiedNanoseconds: Int64? = nil) {
-        self.kind = kind
-        self.size = size
-        self.permissions = permissions
-        self.device = device
-        self.inode = inode
-        self.modified = modified
-        self.links = links
-        self.modifiedNanoseconds = modifiedNanoseconds ?? modified * 1_000_000_000
-    }
-
     /// True when the owner may execute the file (the bit zip tools look at).
     package var isExecutable: Bool { permissions & 0o100 != 0 }
 }

@@ -1,6 +1,6 @@
 /// MurmurHash64A (Austin Appleby, public domain): a fast 64-bit hash of bytes, not a cryptographic one.
 /// Two seeds give two independent hashes: the order-independent ``TreeIdentity`` sums them, and
-/// ``RecordedEntryIndex`` keys an install record's paths by them.
+/// ``RecordedPaths`` keys an install record's folders by one.
 enum MurmurHash64A {
     /// The hash of `bytes` with `seed`.
     static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {

@@ -108,8 +108,8 @@ extension FileStatus {
         let modified = Int64(info.st_mtim.tv_sec), nanoseconds = Int64(info.st_mtim.tv_nsec)
         #endif
         self.init(kind: kind, size: UInt64(info.st_size), permissions: mode & 0o7777, device: UInt64(info.st_dev),
-                  inode: UInt64(info.st_ino), modified: modified, links: UInt64(info.st_nlink),
-                  modifiedNanoseconds: modified &* 1_000_000_000 &+ nanoseconds)
+                  inode: UInt64(info.st_ino), modified: modified, modifiedNanoseconds: modified &* 1_000_000_000 &+ nanoseconds,
+                  links: UInt64(info.st_nlink))
     }
 }
 

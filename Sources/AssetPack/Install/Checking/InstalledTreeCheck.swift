@@ -46,17 +46,18 @@ public struct InstalledTreeProblem: Sendable, Hashable, CustomStringConvertible,
 /// be a regular file with the recorded size and permissions (and, when contents are read, CRC-32), every
 /// recorded folder a folder with its permissions, every recorded link a link to its target. Whatever is
 /// there that the record does not know is listed as unknown (a folder once, its name ending with `/`,
-/// not what it holds); the record folder `.assetpack/` itself is left out.
+/// not what it holds); the record folder `.assetpack/` itself is left out. Names are compared by their bytes,
+/// as ``AssetPath`` compares paths.
 ///
-/// Without contents (``InstallStatus``) the check costs one `fstatat` per entry; with them every file is
-/// read once more, on up to `jobs` threads, a batch at a time. The record is looked up in a
-/// ``RecordedEntryIndex`` (32 bytes a path), so the memory of a check grows with the problems it finds,
-/// not with the tree: a tree of 1,000,000 files is checked in a few tens of MiB.
+/// The tree is walked in the record's path order (each folder's names in byte order) and the record is read
+/// alongside (``OrderedRecord``), so the check holds the entry at hand of each list, not the record: its memory
+/// grows with the problems it finds, not with the tree. Without contents (``InstallStatus``) it costs one
+/// `fstatat` per entry; with them every file is read once more, on up to `jobs` threads, a batch at a time.
 struct InstalledTreeCheck {
     /// The installed tree.
     let tree: Descriptor
     /// Its record.
-    let record: RecordedEntryIndex
+    let record: OrderedRecord
     /// Read every file for its CRC-32 (the deep check of a repair), or trust size and mode.
     let readContents: Bool
     /// Threads reading contents.
@@ -76,17 +77,21 @@ struct InstalledTreeCheck {
         var bytes: UInt64 = 0
     }
 
+    /// Checks the tree; a record that claims path order falsely is read again, sorted, and the tree walked again.
     func run() throws(AssetPackError) -> Outcome {
+        let walk = try walk(record)
+        guard !walk.inOrder, let sorted = OrderedRecord.sorted(tree) else { return walk.outcome }
+        return try self.walk(sorted).outcome
+    }
+
+    private func walk(_ record: OrderedRecord) throws(AssetPackError) -> Walk {
         let walk = Walk(record: record, readContents: readContents, batch: batch, contents: { files throws(AssetPackError) in
             try contentProblems(files)
         })
         try walk.visit(tree, prefix: "")
+        walk.pass(before: [0xFF], reporting: true)  // no UTF-8 path has the byte FF
         try walk.readBatch()
-        var outcome = Outcome(files: record.summary.files, bytes: record.summary.bytes)
-        outcome.problems = walk.problems + (try walk.missingAndLinks(tree))
-        outcome.problems.sort { $0.path < $1.path }
-        outcome.unknown = walk.unknown.sorted()
-        return outcome
+        return walk
     }
 
     /// A file to read for its CRC-32: its folder's components and path, its name and its recorded CRC-32.
@@ -120,90 +125,159 @@ struct InstalledTreeCheck {
         }
     }
 
-    /// One walk of the tree: what differs, what is unknown, and the files left to read.
+    /// One walk of the tree beside one reading of the record: what differs, what is unknown, and the files left
+    /// to read. Of a path listed twice, the first listing counts; a link wins over a file, a file over a folder,
+    /// a listed folder over one only implied by the paths below it.
     private final class Walk {
-        let record: RecordedEntryIndex
+        var files: RecordList<InstallRecord.File>
+        var links: RecordList<InstallRecord.Link>
+        var folders: RecordList<InstallRecord.Directory>
         let readContents: Bool
         let batch: Int
         let contents: ([ToRead]) throws(AssetPackError) -> [InstalledTreeProblem]
-        /// Folders that could not be opened: what the record has below them is not reported missing.
-        var unopened: [String] = []
         var problems: [InstalledTreeProblem] = []
         var unknown: [String] = []
-        /// Links whose target differs, by slot: their path and target (the recorded one is read later).
-        var differingLinks: [Int: String] = [:]
         /// Files to read, up to ``batch``.
         var toRead: [ToRead] = []
-        /// The path of the entry being looked up, as bytes.
-        private var pathBytes: [UInt8] = []
+        var fileCount = 0
+        var bytes: UInt64 = 0
+        /// The folders being walked (they exist), from the top down.
+        private var open: [[UInt8]] = []
+        /// The last path reported missing, and the last path walked but not entered (it exists; what the
+        /// record has below it is missing, not it).
+        private var lastMissing: [UInt8] = []
+        private var notEntered: [UInt8] = []
 
-        init(record: RecordedEntryIndex, readContents: Bool, batch: Int,
+        init(record: OrderedRecord, readContents: Bool, batch: Int,
              contents: @escaping ([ToRead]) throws(AssetPackError) -> [InstalledTreeProblem]) {
-            self.record = record
+            files = record.files()
+            links = record.links()
+            folders = record.directories()
             self.readContents = readContents
             self.batch = batch
             self.contents = contents
         }
 
+        /// True when every list came in path order.
+        var inOrder: Bool { files.inOrder && links.inOrder && folders.inOrder }
+
+        /// What was found; a record problem alone when a list ended in text that is not a record's.
+        var outcome: Outcome {
+            guard !files.isBroken && !links.isBroken && !folders.isBroken else { return InstalledTreeCheck.unreadableRecord }
+            return Outcome(problems: problems.sorted { $0.path < $1.path }, unknown: unknown.sorted(), files: fileCount, bytes: bytes)
+        }
+
         func visit(_ folder: Descriptor, prefix: String, components: [String] = []) throws(AssetPackError) {
-            for entry in try io(folder.names()) {
+            let names = try io(folder.names()).sorted { ($0.string ?? "").utf8.lexicographicallyPrecedes(($1.string ?? "").utf8) }
+            for entry in names {
                 guard let name = entry.string else {
                     unknown.append(prefix + entry.description)
                     continue
                 }
                 if prefix.isEmpty && name == StagingNames.recordDirectory { continue }
+                let path = Array((prefix + name).utf8)
+                pass(before: path, reporting: true)
                 guard let status = try io(folder.status(name)) else { continue }  // removed meanwhile
-                guard let position = find(prefix, name) else {
-                    unknown.append(prefix + name + (status.kind == .directory ? "/" : ""))
-                    continue
-                }
-                record.markSeen(position)
-                if let problem = try compare(status, record[position], position, name: name, prefix: prefix, in: folder,
-                                             components: components) {
+                if let problem = try compare(status, path, name: name, prefix: prefix, in: folder, components: components) {
                     problems.append(problem)
                 }
             }
         }
 
-        private func find(_ prefix: String, _ name: String) -> Int? {
-            pathBytes.removeAll(keepingCapacity: true)
-            pathBytes.append(contentsOf: prefix.utf8)
-            pathBytes.append(contentsOf: name.utf8)
-            return pathBytes.withUnsafeBytes { record.find($0) }
+        /// Steps the lists past their entries before `key`, in path order, counting them and, when `reporting`,
+        /// reporting each missing.
+        func pass(before key: [UInt8], reporting: Bool) {
+            while true {
+                var first: [UInt8]?
+                for path in [files.head?.path, links.head?.path, folders.head?.path] {
+                    if let path, AssetPath.precedes(path, key), first.map({ AssetPath.precedes(path, $0) }) ?? true { first = path }
+                }
+                guard let path = first else { return }
+                take(path)
+                if reporting { missing(path) }
+            }
         }
 
-        private func compare(_ status: FileStatus, _ wanted: RecordedEntryIndex.Slot, _ position: Int, name: String,
-                             prefix: String, in folder: Descriptor, components: [String]) throws(AssetPackError) -> InstalledTreeProblem? {
-            switch wanted.kind {
-            case .directory, .impliedDirectory:
-                let path = prefix + name
-                guard status.kind == .directory else { return Self.typeProblem(path, status.kind, recorded: .directory) }
-                let problem = wanted.kind == .directory ? Self.modeProblem(path, status.permissions, recorded: wanted.mode) : nil
-                do throws(AssetPackError) {
-                    try visit(try io(folder.directory(name)), prefix: path + "/", components: components + [name])
-                } catch {
-                    unopened.append(path + "/")
-                    return problem ?? InstalledTreeProblem(path: path, kind: .unreadable, detail: "cannot be read: \(error.message)")
+        /// Steps every list past its entries at `path`, counting them; the first link, file and folder listed there.
+        @discardableResult
+        private func take(_ path: [UInt8]) -> (link: InstallRecord.Link?, file: InstallRecord.File?, folder: InstallRecord.Directory?) {
+            var taken: (link: InstallRecord.Link?, file: InstallRecord.File?, folder: InstallRecord.Directory?) = (nil, nil, nil)
+            while let head = links.head, head.path == path {
+                taken.link = taken.link ?? head.entry
+                fileCount += 1
+                links.advance()
+            }
+            while let head = files.head, head.path == path {
+                taken.file = taken.file ?? head.entry
+                fileCount += 1
+                bytes &+= head.entry.size
+                files.advance()
+            }
+            while let head = folders.head, head.path == path {
+                taken.folder = taken.folder ?? head.entry
+                folders.advance()
+            }
+            return taken
+        }
+
+        /// Reports `path` missing, and the folders above it that the walk did not enter and that were not
+        /// reported yet (a record of an older version lists no folders: they are implied by the paths below).
+        private func missing(_ path: [UInt8]) {
+            guard path != lastMissing else { return }
+            for index in path.indices where path[index] == UInt8(ascii: "/") {
+                let folder = Array(path[..<index])
+                let reported = lastMissing.starts(with: folder) && (lastMissing.count == index || lastMissing[index] == UInt8(ascii: "/"))
+                guard !reported, !open.contains(folder), folder != notEntered else { continue }
+                problems.append(InstalledTreeProblem(path: String(decoding: folder, as: UTF8.self), kind: .missing, detail: "missing"))
+            }
+            problems.append(InstalledTreeProblem(path: String(decoding: path, as: UTF8.self), kind: .missing, detail: "missing"))
+            lastMissing = path
+        }
+
+        private func compare(_ status: FileStatus, _ path: [UInt8], name: String, prefix: String, in folder: Descriptor,
+                             components: [String]) throws(AssetPackError) -> InstalledTreeProblem? {
+            let shown = prefix + name
+            let recorded = take(path)
+            notEntered = path
+            if let link = recorded.link {
+                guard status.kind == .symlink else { return Self.typeProblem(shown, status.kind, recorded: .symlink) }
+                let actual = try io(folder.readSymlink(name))
+                guard actual != link.target else { return nil }
+                return InstalledTreeProblem(path: shown, kind: .linkTarget,
+                                            detail: "links to \(AssetPath.quoted(actual)), recorded \(AssetPath.quoted(link.target))")
+            }
+            if let file = recorded.file {
+                guard status.kind == .file else { return Self.typeProblem(shown, status.kind, recorded: .file) }
+                guard status.size == file.size else {
+                    return InstalledTreeProblem(path: shown, kind: .size, detail: "size \(status.size), recorded \(file.size)")
                 }
-                return problem
-            case .file:
-                guard status.kind == .file else { return Self.typeProblem(prefix + name, status.kind, recorded: .file) }
-                guard status.size == wanted.value else {
-                    return InstalledTreeProblem(path: prefix + name, kind: .size, detail: "size \(status.size), recorded \(wanted.value)")
-                }
-                if let problem = Self.modeProblem(prefix + name, status.permissions, recorded: wanted.mode) { return problem }
-                if readContents && wanted.hasCRC {
-                    toRead.append(ToRead(folder: components, prefix: prefix, name: name, crc32: wanted.crc32))
+                if let problem = Self.modeProblem(shown, status.permissions, recorded: file.mode) { return problem }
+                if readContents, let crc32 = file.crc32 {
+                    toRead.append(ToRead(folder: components, prefix: prefix, name: name, crc32: crc32))
                     if toRead.count >= batch { try readBatch() }
                 }
                 return nil
-            case .link:
-                guard status.kind == .symlink else { return Self.typeProblem(prefix + name, status.kind, recorded: .symlink) }
-                let actual = try io(folder.readSymlink(name))
-                guard RecordedEntryIndex.targetHash(actual) != wanted.value else { return nil }
-                differingLinks[position] = actual
+            }
+            guard recorded.folder != nil || files.isBelow(path) || links.isBelow(path) || folders.isBelow(path) else {
+                unknown.append(shown + (status.kind == .directory ? "/" : ""))
                 return nil
             }
+            guard status.kind == .directory else { return Self.typeProblem(shown, status.kind, recorded: .directory) }
+            let problem = recorded.folder.flatMap { Self.modeProblem(shown, status.permissions, recorded: $0.mode) }
+            let end = path + [UInt8(ascii: "/"), 0xFF]  // after every path below this folder
+            let depth = open.count
+            do throws(AssetPackError) {
+                open.append(path)
+                try visit(try io(folder.directory(name)), prefix: shown + "/", components: components + [name])
+                pass(before: end, reporting: true)
+                open.removeLast()
+            } catch {
+                open.removeLast(open.count - depth)
+                notEntered = path
+                pass(before: end, reporting: false)
+                return problem ?? InstalledTreeProblem(path: shown, kind: .unreadable, detail: "cannot be read: \(error.message)")
+            }
+            return problem
         }
 
         /// Reads the files waiting to be read.
@@ -211,27 +285,6 @@ struct InstalledTreeCheck {
             guard !toRead.isEmpty else { return }
             problems += try contents(toRead)
             toRead.removeAll(keepingCapacity: true)
-        }
-
-        /// The recorded entries not seen (those below a folder that could not be opened left out), and the
-        /// links whose target differs, from a second reading of the record when there are any.
-        func missingAndLinks(_ tree: Descriptor) throws(AssetPackError) -> [InstalledTreeProblem] {
-            guard !record.allSeen || !differingLinks.isEmpty else { return [] }
-            var found: [InstalledTreeProblem] = []
-            let read = record.readAgain(tree) { (path, slot, position, target) in
-                if !slot.seen {
-                    guard !unopened.contains(where: { path.hasPrefix($0) }) else { return }
-                    found.append(InstalledTreeProblem(path: path, kind: .missing, detail: "missing"))
-                } else if let target, let actual = differingLinks.removeValue(forKey: position) {
-                    found.append(InstalledTreeProblem(path: path, kind: .linkTarget,
-                                                      detail: "links to \(AssetPath.quoted(actual)), recorded \(AssetPath.quoted(target))"))
-                }
-            }
-            guard read else {
-                throw AssetPackError(.io, "the install record changed while the tree was checked",
-                                     path: tree.child(StagingNames.recordDirectory + "/" + StagingNames.recordFile))
-            }
-            return found
         }
 
         private static func typeProblem(_ path: String, _ kind: FileKind, recorded: FileKind) -> InstalledTreeProblem {
@@ -252,6 +305,11 @@ struct InstalledTreeCheck {
             return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         }
     }
+
+    /// The outcome when the record cannot be read: nothing could be checked.
+    static let unreadableRecord = Outcome(problems: [InstalledTreeProblem(
+        path: StagingNames.recordDirectory + "/" + StagingNames.recordFile, kind: .record,
+        detail: "missing or unreadable; nothing could be checked")])
 }
 
 extension InstalledTreeCheck {
@@ -281,11 +339,7 @@ extension InstalledTreeCheck {
             }
             return Found(tree: tree, stamp: nil, outcome: Outcome(unknown: names.sorted()))
         }
-        guard let record = RecordedEntryIndex.of(tree) else {
-            let path = StagingNames.recordDirectory + "/" + StagingNames.recordFile
-            let problem = InstalledTreeProblem(path: path, kind: .record, detail: "missing or unreadable; nothing could be checked")
-            return Found(tree: tree, stamp: stamp, outcome: Outcome(problems: [problem]))
-        }
+        guard let record = OrderedRecord(tree: tree) else { return Found(tree: tree, stamp: stamp, outcome: unreadableRecord) }
         let check = InstalledTreeCheck(tree: tree, record: record, readContents: readContents, jobs: jobs)
         return Found(tree: tree, stamp: stamp, outcome: try check.run())
     }

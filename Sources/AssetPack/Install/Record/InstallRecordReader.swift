@@ -18,6 +18,8 @@ struct InstallRecordReader {
     /// (``InstallRecordJSON/collation``), and whether the list's end (or bad text) was met.
     private(set) var collation: String?
     private var listEnded = false
+    /// True when the list ended in text that is not a record's (a reader of one list).
+    private(set) var isBroken = false
 
     private init(_ parser: JSONPullParser) { self.parser = parser }
 
@@ -189,7 +191,9 @@ struct InstallRecordReader {
         guard !listEnded else { return nil }
         do {
             if try parser.nextElement() { return try entry() }
-        } catch {}
+        } catch {
+            isBroken = true
+        }
         listEnded = true
         return nil
     }

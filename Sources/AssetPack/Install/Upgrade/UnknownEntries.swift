@@ -34,16 +34,20 @@ struct UnknownEntries {
     ///
     /// The entries are found first and carried after: a record that claims path order but is not in it
     /// (edited by hand) is found out when it has been read to its end, and the entries are then found again
-    /// through the record's index, before anything is carried.
+    /// from the record sorted in memory, before anything is carried.
     /// - Throws: `.conflict` when the new tree uses the name of an unknown file and removal was not asked
     ///   for; `.io` when an entry cannot be carried.
     func carry() throws(AssetPackError) -> [String] {
-        guard let record = RecordedPaths(tree: installed) else { return [] }
+        guard let record = OrderedRecord(tree: installed) else { return [] }
         var found: [Found] = []
-        try visit(installed, at: [], prefix: "", record: record, found: &found)
-        if !record.readToEndInOrder(), let index = RecordedPaths(indexing: installed) {
+        let paths = RecordedPaths(record)
+        try visit(installed, at: [], prefix: "", record: paths, found: &found)
+        if !paths.readToEndInOrder() {
+            guard let sorted = OrderedRecord.sorted(installed) else { return [] }
+            let again = RecordedPaths(sorted)
             found = []
-            try visit(installed, at: [], prefix: "", record: index, found: &found)
+            try visit(installed, at: [], prefix: "", record: again, found: &found)
+            guard again.readToEndInOrder() else { return [] }  // not a record's text: nothing is known to be the user's
         }
         if !removes {
             for unknown in found {
@@ -67,8 +71,10 @@ struct UnknownEntries {
             if let name = entry.string {
                 let bytes = Array((prefix + name).utf8)
                 if record.isEntry(bytes) { continue }
-                if record.isFolder(bytes), let inner = try? folder.directory(name) {
-                    try visit(inner, at: components + [entry], prefix: path + "/", record: record, found: &found)
+                if record.isFolder(bytes) {  // the record's name, whatever is there now (a planted link is not followed)
+                    if let inner = try? folder.directory(name) {
+                        try visit(inner, at: components + [entry], prefix: path + "/", record: record, found: &found)
+                    }
                     continue
                 }
             }

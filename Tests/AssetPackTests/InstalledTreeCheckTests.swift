@@ -4,9 +4,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `RecordedEntryIndex` and the check of an installed tree over it: the record looked up by hashed path,
-/// never held, with the answers the check gave when it kept the record's paths in a dictionary.
-@Suite struct RecordedEntryIndexTests {
+/// The check of an installed tree (`InstalledTreeCheck`): the tree walked in the record's path order with the
+/// record read alongside (`OrderedRecord`), never held; a record of an older version or one out of order is
+/// sorted first, with the same answers.
+@Suite struct InstalledTreeCheckTests {
     /// Writes `record` (the JSON text of `installed.json`) and a stamp into the tree at `tree`.
     private func writeRecord(_ record: String, into tree: String) throws {
         try FileManager.default.createDirectory(atPath: tree + "/.assetpack", withIntermediateDirectories: true)
@@ -18,7 +19,7 @@ import TestSupport
     private func check(_ scratch: TemporaryDirectory, _ name: String = "tree", readContents: Bool = false,
                        batch: Int = 8192) throws -> (problems: [String], unknown: [String], files: Int) {
         let tree = try Descriptor.directory(scratch.file(name))
-        let record = try #require(RecordedEntryIndex.of(tree))
+        let record = try #require(OrderedRecord(tree: tree))
         let outcome = try InstalledTreeCheck(tree: tree, record: record, readContents: readContents, jobs: 2, batch: batch).run()
         return (outcome.problems.map(\.description), outcome.unknown, outcome.files)
     }
@@ -61,17 +62,45 @@ import TestSupport
         #expect(try check(scratch).problems == [#"d/link: links to "elsewhere", recorded "target.txt""#])
     }
 
-    @Test func aNameSpelledDecomposedOnDiskIsTheRecordedComposedName() throws {
+    @Test func namesAreComparedByTheirBytes() throws {
         let scratch = try TemporaryDirectory("record-index-nfc")
         let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
         try scratch.write("tree/" + decomposed + "/men\u{FC}.txt", text: "m")
         try chmod(scratch.file("tree/" + decomposed + "/men\u{FC}.txt"), 0o644)
         #expect(Array(composed.utf8) != Array(decomposed.utf8))
         try writeRecord("""
-            {"format":1,"stamp":"stamp","files":[{"path":"\(composed)/menu\u{308}.txt","size":1,"mode":420}]}
+            {"collation":"path","format":1,"stamp":"stamp","files":[{"path":"\(composed)/menu\u{308}.txt","size":1,"mode":420}]}
             """, into: scratch.file("tree"))
         let result = try check(scratch)
-        #expect(result.problems == [] && result.unknown == [], "canonically equivalent names are one path, as equal strings are")
+        #expect(result.problems == ["\(composed): missing", "\(composed)/menu\u{308}.txt: missing"],
+                "two spellings of a name are two files, as AssetPath has it")
+        #expect(result.unknown == [decomposed + "/"])
+    }
+
+    /// A record whose lists claim path order but are not in it (edited by hand), and one in path order where
+    /// plain byte order differs (`a/…` before `a-b`), give the answers of a record in order.
+    @Test func aRecordOutOfOrderIsSortedAndOneInPathOrderIsReadAlongside() throws {
+        let scratch = try TemporaryDirectory("record-order")
+        let paths = ["a/x.txt", "a-b", "a.txt", "b/c/d.txt"]
+        for path in paths {
+            try scratch.write("tree/" + path, text: "1")
+            try chmod(scratch.file("tree/" + path), 0o644)
+        }
+        try scratch.write("tree/a/mine.txt", text: "mine")
+        func record(_ order: [String]) -> String {
+            let files = order.map { #"{"path":"\#($0)","size":1,"mode":420}"# }.joined(separator: ",")
+            return #"{"collation":"path","directories":[{"path":"a","mode":493},{"path":"b","mode":493},{"path":"b/c","mode":493}],"files":[\#(files)],"format":1,"stamp":"stamp"}"#
+        }
+        for order in [paths, paths.reversed(), ["a-b", "a/x.txt", "b/c/d.txt", "a.txt"]] {
+            for path in ["a", "b", "b/c"] { try chmod(scratch.file("tree/" + path), 0o755) }
+            try writeRecord(record(order), into: scratch.file("tree"))
+            let result = try check(scratch)
+            #expect(result.problems == [] && result.unknown == ["a/mine.txt"], "\(order)")
+            try FileManager.default.removeItem(atPath: scratch.file("tree/b/c"))
+            #expect(try check(scratch).problems == ["b/c: missing", "b/c/d.txt: missing"], "\(order)")
+            try scratch.write("tree/b/c/d.txt", text: "1")
+            try chmod(scratch.file("tree/b/c/d.txt"), 0o644)
+        }
     }
 
     @Test(arguments: [1, 3, 8192])
@@ -87,33 +116,11 @@ import TestSupport
         #expect(try check(scratch, readContents: false, batch: batch).problems == [], "sizes and modes are unchanged")
     }
 
-    @Test func anUnreadableRecordIsNoIndex() throws {
+    @Test func anUnreadableRecordIsOneProblem() throws {
         let scratch = try TemporaryDirectory("record-index-bad")
         try scratch.write("tree/a.txt", text: "a")
         try writeRecord(#"{"format":1,"stamp":"stamp","files":[{"path":"a.txt","size":1}]}"#, into: scratch.file("tree"))
-        #expect(RecordedEntryIndex.of(try Descriptor.directory(scratch.file("tree"))) == nil, "a file without its mode")
         let status = try InstalledTree.status(at: scratch.file("tree"))
         #expect(status.problems.map(\.description) == [".assetpack/installed.json: missing or unreadable; nothing could be checked"])
-    }
-
-    @Test(arguments: [(0, nil), (1, nil), (2, nil), (17, nil), (5_000, nil), (40_000, nil), (5_000, 0), (5_000, 3)] as [(Int, Int?)])
-    func slotsAreSortedInPlaceAsTheStandardSortOrdersThem(count: Int, depthLimit: Int?) {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state
-        }
-        // Few distinct first words, so that the second word and the kind decide too, and repeated slots.
-        var slots = (0..<count).map { number in
-            RecordedEntryIndex.Slot(key0: next() % 7, key1: next() & ~0xFF | (next() % 4), value: UInt64(number), crc32: 0, mode: 0)
-        }
-        if count > 10 { slots[3] = slots[9] }
-        let expected = slots.sorted(by: RecordedEntryIndex.Slot.precedes).map { [$0.key0, $0.key1] }
-        slots.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            RecordedEntryIndex.sortInPlace(base, count: buffer.count, depthLimit: depthLimit)
-        }
-        #expect(slots.map { [$0.key0, $0.key1] } == expected)
-        #expect(Set(slots.map(\.value)).count == count - (count > 10 ? 1 : 0), "every slot kept")
     }
 }
