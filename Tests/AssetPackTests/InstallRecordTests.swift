@@ -35,6 +35,33 @@ extension InstallRecord {
     }
 }
 
+extension InstallRecordReader {
+    /// The record in `bytes` read as installs read one (``OrderedRecord``): each list through a reader of its
+    /// own, an entry a call; nil when a list cannot be read, or the text is not the JSON of a record
+    /// (`JSONDecoder`, which also gives the fields other than the lists). Read from a temporary file, with `limit`.
+    static func read(bytes: [UInt8], limit: Int = 512 << 20) -> InstallRecord? {
+        guard let scratch = try? TemporaryDirectory("record-read"),
+              (try? Data(bytes).write(to: URL(fileURLWithPath: scratch.file("installed.json")))) != nil else { return nil }
+        func list<Entry>(_ name: StaticString, _ next: (inout InstallRecordReader) -> Entry?) -> [Entry]?? {
+            let fd = open(scratch.file("installed.json"), O_RDONLY)
+            guard var reader = InstallRecordReader.list(name, of: Descriptor(fd, path: "installed.json"), limit: limit) else {
+                return .some(nil)
+            }
+            var entries: [Entry] = []
+            while let entry = next(&reader) { entries.append(entry) }
+            return reader.isBroken ? nil : entries
+        }
+        guard var record = try? JSONDecoder().decode(InstallRecord.self, from: Data(bytes)),
+              case let files?? = list("files", { $0.nextFile() }),
+              let directories = list("directories", { $0.nextDirectory() }),
+              let links = list("links", { $0.nextLink() }) else { return nil }
+        record.files = files
+        record.directories = directories
+        record.links = links
+        return record
+    }
+}
+
 /// `installed.json` is written by hand (no encoder tree for 50,000 files); it must be exactly what
 /// `JSONEncoder` writes, and read back by `JSONDecoder`.
 @Suite struct InstallRecordTests {
@@ -131,19 +158,10 @@ extension InstallRecord {
     @Test func aLargeRecordIsReadFromItsFileAPieceAtATime() throws {
         let files = (0..<20_000).map { InstallRecord.File(path: "d\($0 % 9)/f-\($0).bin", size: UInt64($0), crc32: UInt32($0), mode: 0o644) }
         let record = InstallRecord(stamp: "big", files: files, source: nil)
-        let scratch = try TemporaryDirectory("record-reader")
-        try Data(record.json()).write(to: URL(fileURLWithPath: scratch.file("installed.json")))
-        let fd = open(scratch.file("installed.json"), O_RDONLY)
-        #expect(fd >= 0)
-        var read: [String: InstallRecord.File] = [:]
-        let header = InstallRecordReader.read(Descriptor(fd, path: scratch.file("installed.json")), limit: 512 << 20,
-                                              eachFile: { read[$0.path] = $0 }, eachDirectory: { _ in }, eachLink: { _ in })
-        #expect(header != nil)
-        #expect(read.count == files.count)
-        #expect(files.allSatisfy { file in read[file.path].map { $0.size == file.size && $0.crc32 == file.crc32 && $0.mode == file.mode } == true })
-        let small = open(scratch.file("installed.json"), O_RDONLY)
-        #expect(InstallRecordReader.read(Descriptor(small, path: "x"), limit: 100_000, eachFile: { _ in }, eachDirectory: { _ in },
-                                         eachLink: { _ in }) == nil, "over the limit")
+        let read = try #require(InstallRecordReader.read(bytes: record.json()))
+        #expect(read.files.count == files.count)
+        #expect(zip(read.files, files).allSatisfy { $0.path == $1.path && $0.size == $1.size && $0.crc32 == $1.crc32 && $0.mode == $1.mode })
+        #expect(InstallRecordReader.read(bytes: record.json(), limit: 100_000) == nil, "over the limit")
     }
 
     @Test(arguments: [
@@ -160,11 +178,11 @@ extension InstallRecord {
         #"{"files":[],"format":1,"stamp":"s"} x"#,
         #"{"files":[],"format":1,"stamp":"s""#,
     ])
-    func malformedRecordsAreUnreadable(_ text: String) {
+    func malformedRecordsAreUnreadable(_ text: String) throws {
         #expect(InstallRecordReader.read(bytes: Array(text.utf8)) == nil)
     }
 
-    @Test func invalidUTF8AndRawControlCharactersAreUnreadable() {
+    @Test func invalidUTF8AndRawControlCharactersAreUnreadable() throws {
         let valid = Array(#"{"files":[{"path":"ab","size":1,"mode":1}],"format":1,"stamp":"s"}"#.utf8)
         #expect(InstallRecordReader.read(bytes: valid) != nil)
         for bad: UInt8 in [0xFF, 0xC3, 0x01, 0x0A] {

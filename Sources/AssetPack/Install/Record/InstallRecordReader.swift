@@ -6,11 +6,12 @@ import AssetPackSystem
 /// (string), `size` and `mode` (unsigned integers), an optional `crc32` (unsigned integer or `null`) and an
 /// optional `sha256` (string), plus `format`, `stamp`, an optional `source` and `collation`, and optional
 /// `directories` (`path`, `mode`) and `links` (`path`, `target`) — with keys in any order, any white space, and
-/// unknown members skipped. Anything else (bad syntax, invalid UTF-8, a number that does not fit, a missing
-/// field) makes the whole record unreadable: the tree is then treated as unknown and nothing in it is reused.
+/// unknown members skipped. Anything else in a list (bad syntax, invalid UTF-8, a number that does not fit, a
+/// missing field) ends it as broken (``isBroken``): the record is then unreadable, and nothing in the tree is
+/// reused.
 ///
-/// Two ways to read: the whole record, each entry handed to a closure (``read(_:limit:eachFile:eachDirectory:eachLink:)``),
-/// or the file list an entry a call (``list(_:of:limit:)``, ``nextFile()``), to read a record alongside a plan.
+/// A reader reads one list, an entry a call (``list(_:of:limit:)``, ``nextFile()``, ``nextDirectory()``,
+/// ``nextLink()``), so that a record is read alongside a plan or a walk (``OrderedRecord``).
 struct InstallRecordReader {
     /// The record's text, a chunk at a time (``JSONPullParser``).
     private let parser: JSONPullParser
@@ -29,67 +30,6 @@ struct InstallRecordReader {
         JSONPullParser(chunkSize: 64 << 10, limit: limit, code: .io, origin: file.path) { (buffer) throws(AssetPackError) in
             try io(file.fd.read(into: buffer, path: file.path))
         }
-    }
-
-    /// Reads the record in `file` a piece at a time, handing each file, folder and link to the closures as
-    /// it is read, in the order written; its other fields, or nil when it is not a record (what was
-    /// handed over until then must then be dropped). What ``InstalledTreeCheck`` indexes, never whole.
-    static func read(_ file: Descriptor, limit: Int, eachFile: (InstallRecord.File) -> Void,
-                     eachDirectory: (InstallRecord.Directory) -> Void, eachLink: (InstallRecord.Link) -> Void) -> Header? {
-        try? InstallRecordReader(parser(file, limit: limit)).record(eachFile: eachFile, eachDirectory: eachDirectory, eachLink: eachLink)
-    }
-
-    /// The record in `bytes`, or nil when it is not one (for tests).
-    static func read(bytes: [UInt8]) -> InstallRecord? {
-        let reader = InstallRecordReader(JSONPullParser(bytes: bytes, code: .io, origin: "installed.json"))
-        var files: [InstallRecord.File] = [], directories: [InstallRecord.Directory] = [], links: [InstallRecord.Link] = []
-        let header = try? reader.record(eachFile: { files.append($0) }, eachDirectory: { directories.append($0) },
-                                        eachLink: { links.append($0) })
-        guard let header else { return nil }
-        return InstallRecord(format: header.format, stamp: header.stamp, files: files, source: header.source,
-                             directories: header.listsDirectories ? directories : nil, links: header.listsLinks ? links : nil,
-                             collation: header.collation)
-    }
-
-    /// The record's fields other than its lists, and which optional lists it has.
-    typealias Header = (format: Int, stamp: String, source: String?, listsDirectories: Bool, listsLinks: Bool, collation: String?)
-
-    /// Reads the record, handing each file, folder and link to the closures; returns the rest.
-    private func record(eachFile: (InstallRecord.File) -> Void, eachDirectory: (InstallRecord.Directory) -> Void,
-                        eachLink: (InstallRecord.Link) -> Void) throws(AssetPackError) -> Header {
-        var sawFiles = false, sawDirectories = false, sawLinks = false
-        var format: Int?
-        var stamp: String?
-        var source: String?
-        var collation: String?
-        try parser.enterObject()
-        while let name = try parser.nextMember() {
-            switch name {
-            case "files":
-                try elements { () throws(AssetPackError) in eachFile(try file()) }
-                sawFiles = true
-            case "directories":
-                try elements { () throws(AssetPackError) in eachDirectory(try directory()) }
-                sawDirectories = true
-            case "links":
-                try elements { () throws(AssetPackError) in eachLink(try link()) }
-                sawLinks = true
-            case "format": format = Int(try parser.unsigned(max: UInt64(Int.max)))
-            case "stamp": stamp = try parser.string()
-            case "source": source = try parser.takeNull() ? nil : try parser.string()
-            case "collation": collation = try parser.string()
-            default: try parser.skipValue()
-            }
-        }
-        try parser.finish()
-        guard sawFiles, let format, let stamp else { throw parser.refusal("the record lacks \"files\", \"format\" or \"stamp\"") }
-        return (format, stamp, source, sawDirectories, sawLinks, collation)
-    }
-
-    /// Calls `element` for each element of the array that comes next; `element` reads it.
-    private func elements(_ element: () throws(AssetPackError) -> Void) throws(AssetPackError) {
-        try parser.enterArray()
-        while try parser.nextElement() { try element() }
     }
 
     /// One folder of the list.
