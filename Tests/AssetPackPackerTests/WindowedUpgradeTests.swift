@@ -39,7 +39,7 @@ import TestSupport
                                                         options: WindowedInstallTests.options(window: window, durable: durable))
         #expect(DiskTree.read(dir.file("out-windowed")) == DiskTree.read(dir.file("out-whole")))
         #expect(DiskTree.read(dir.file("out-windowed"))?.files["d2/added.txt"] == Array("added".utf8))
-        #expect(try fileBytes(dir.file("out-windowed/.assetpack/installed.json")) == fileBytes(dir.file("out-whole/.assetpack/installed.json")))
+        #expect(try recordTextWithoutInodes(dir.file("out-windowed/.assetpack/installed.json")) == recordTextWithoutInodes(dir.file("out-whole/.assetpack/installed.json")))
         #expect(windowed.result.filesLinked == whole.result.filesLinked && windowed.result.filesWritten == whole.result.filesWritten)
         #expect(windowed.result.filesLinked == windowed.result.files - 2, "all but the changed and the added file")
         #expect(windowed.result.bytesWritten == whole.result.bytesWritten)
@@ -84,7 +84,7 @@ import TestSupport
         _ = try WindowedInstallTests.install(dir.file("v2"), into: dir.file("out-a"), options: WindowedInstallTests.options(window: 2))
         _ = try WindowedInstallTests.install(dir.file("v2"), into: dir.file("out-b"), options: WindowedInstallTests.options(window: nil))
         #expect(DiskTree.read(dir.file("out-a")) == DiskTree.read(dir.file("out-b")))
-        #expect(try fileBytes(dir.file("out-a/.assetpack/installed.json")) == fileBytes(dir.file("out-b/.assetpack/installed.json")))
+        #expect(try recordTextWithoutInodes(dir.file("out-a/.assetpack/installed.json")) == recordTextWithoutInodes(dir.file("out-b/.assetpack/installed.json")))
         #expect(hiddenNames(dir.path) == [])
     }
 }

@@ -16,7 +16,8 @@ extension InstallRecord {
         }
         json.beginFiles(afterDirectories: directories != nil)
         for file in files {
-            json.file(crc32: file.crc32, mode: file.mode, path: file.path, sha256: file.sha256, size: file.size)
+            json.file(crc32: file.crc32, mode: file.mode, path: file.path, sha256: file.sha256, size: file.size,
+                      onDisk: file.inode.flatMap { inode in file.mtime.map { (inode, $0) } })
             try json.handOver(to: emit)
         }
         json.endFiles(format: format, links: links != nil)
@@ -67,7 +68,7 @@ extension InstallRecordReader {
 @Suite struct InstallRecordTests {
     @Test func theHandWrittenRecordIsWhatJSONEncoderWrites() throws {
         let record = InstallRecord(stamp: "assetpack-1 tree abc zips=unpack", files: [
-            .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644),
+            .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644, inode: 1_234, mtime: 1_764_000_000_123_456_789),
             .init(path: "caf\u{E9}/q\"uo\\te.bin", size: 0, crc32: nil, mode: 0o755),
             .init(path: "\u{1F600}.png", size: 1 << 40, crc32: 0, mode: 0o600),
         ], source: "f00d")
@@ -105,12 +106,12 @@ extension InstallRecordReader {
     private func facts(_ record: InstallRecord?) -> [String]? {
         guard let record else { return nil }
         return ["\(record.format) \(record.stamp) \(record.source ?? "-")"]
-            + record.files.map { "\($0.path)|\($0.size)|\($0.crc32.map { String($0) } ?? "-")|\($0.mode)" }
+            + record.files.map { "\($0.path)|\($0.size)|\($0.crc32.map { String($0) } ?? "-")|\($0.mode)|\($0.inode ?? 0)|\($0.mtime ?? 0)" }
     }
 
     private var sample: InstallRecord {
         InstallRecord(stamp: "assetpack-1 tree abc zips=unpack", files: [
-            .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644),
+            .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644, inode: .max, mtime: 1_764_000_000_123_456_789),
             .init(path: "caf\u{E9}/q\"uo\\te\u{1}\u{1F}.bin", size: 0, crc32: nil, mode: 0o755),
             .init(path: "\u{1F600}/x\ty.png", size: UInt64.max, crc32: UInt32.max, mode: 0o600),
         ], source: "f00d")

@@ -37,7 +37,7 @@ import Testing
             text.beginFiles(afterDirectories: false)
             bytes.beginFiles(afterDirectories: false)
             text.file(crc32: 7, mode: 0o644, path: "a/b.txt", sha256: hex, size: 9)
-            bytes.file(crc32: 7, mode: 0o644, path: "a/b.txt", digest: hex.flatMap(SHA256Digest.init(hex:)), size: 9)
+            bytes.file(crc32: 7, mode: 0o644, path: "a/b.txt", digest: hex.flatMap(SHA256Digest.init(hex:)), size: 9, onDisk: nil)
             var one: [UInt8] = [], two: [UInt8] = []
             text.endFiles(format: 3, links: false)
             bytes.endFiles(format: 3, links: false)

@@ -35,3 +35,11 @@ package func mkdir(_ path: String) throws {
 package func chmod(_ path: String, _ mode: Int) throws {
     try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
 }
+
+/// The text of the install record `installed.json` at `path` without what differs between two installs of one
+/// tree: each file's `inode` and `mtime` (which file on the device it is).
+package func recordTextWithoutInodes(_ path: String) throws -> String {
+    try String(decoding: fileBytes(path), as: UTF8.self)
+        .replacingOccurrences(of: #""inode":[0-9]+,"#, with: "", options: .regularExpression)
+        .replacingOccurrences(of: #","mtime":[0-9]+"#, with: "", options: .regularExpression)
+}

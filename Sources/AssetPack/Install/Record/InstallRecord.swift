@@ -17,6 +17,11 @@ struct InstallRecord: Codable, Sendable {
         /// The SHA-256 the bundle's manifest records for it, when it has one: an upgrade reuses the file only
         /// when the new manifest records the same (a CRC-32 is easy to forge).
         var sha256: String? = nil
+        /// The file's inode number and its modification time in nanoseconds since 1970 (`st_mtim`), as the install
+        /// left it: an upgrade links the installed file only while both are unchanged (a file written in place,
+        /// or replaced, since then is written again). Nil in a record written before 2026-11-28.
+        var inode: UInt64? = nil
+        var mtime: UInt64? = nil
     }
 
     /// One installed folder.

@@ -68,21 +68,24 @@ struct InstallRecordJSON {
     }
 
     /// One file.
-    mutating func file(crc32: UInt32?, mode: UInt32, path: String, sha256: String?, size: UInt64) {
-        file(crc32: crc32, mode: mode, path: path, size: size, hashed: sha256 != nil) { json in json.string(sha256!) }
+    mutating func file(crc32: UInt32?, mode: UInt32, path: String, sha256: String?, size: UInt64, onDisk: OnDisk? = nil) {
+        file(crc32: crc32, mode: mode, path: path, size: size, onDisk: onDisk, hashed: sha256 != nil) { json in json.string(sha256!) }
     }
 
     /// One file, its SHA-256 held as bytes.
-    mutating func file(crc32: UInt32?, mode: UInt32, path: String, digest: SHA256Digest?, size: UInt64) {
-        file(crc32: crc32, mode: mode, path: path, size: size, hashed: digest != nil) { json in
+    mutating func file(crc32: UInt32?, mode: UInt32, path: String, digest: SHA256Digest?, size: UInt64, onDisk: OnDisk?) {
+        file(crc32: crc32, mode: mode, path: path, size: size, onDisk: onDisk, hashed: digest != nil) { json in
             json.out.append(UInt8(ascii: "\""))
             digest!.appendHex(to: &json.out)
             json.out.append(UInt8(ascii: "\""))
         }
     }
 
+    /// Which file on the device an installed file is (``InstallRecord/File/inode``, ``InstallRecord/File/mtime``).
+    typealias OnDisk = (inode: UInt64, mtime: UInt64)
+
     /// One file, its SHA-256 (when `hashed`) written by `hash`.
-    private mutating func file(crc32: UInt32?, mode: UInt32, path: String, size: UInt64, hashed: Bool,
+    private mutating func file(crc32: UInt32?, mode: UInt32, path: String, size: UInt64, onDisk: OnDisk?, hashed: Bool,
                                hash: (inout InstallRecordJSON) -> Void) {
         separate()
         literal("{")
@@ -91,8 +94,17 @@ struct InstallRecordJSON {
             number(UInt64(crc32))
             literal(",")
         }
+        if let onDisk {
+            literal(#""inode":"#)
+            number(onDisk.inode)
+            literal(",")
+        }
         literal(#""mode":"#)
         number(UInt64(mode))
+        if let onDisk {
+            literal(#","mtime":"#)
+            number(onDisk.mtime)
+        }
         literal(#","path":"#)
         string(path)
         if hashed {

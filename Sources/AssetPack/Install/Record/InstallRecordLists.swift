@@ -12,6 +12,8 @@ final class InstallRecordLists {
     static let defaultMemoryLimit = 1 << 20
 
     private let folder: Descriptor
+    /// The tree the record describes, where each file's inode and modification time are read.
+    private let tree: DirectoryCursor
     private var directories: RecordListSpool
     private var files: RecordListSpool
     private var links: RecordListSpool
@@ -19,19 +21,20 @@ final class InstallRecordLists {
     /// Lists whose entries beyond `memoryLimit` bytes each go to temporary files in the record folder of `tree`.
     init(tree: Descriptor, memoryLimit: Int = defaultMemoryLimit) throws(AssetPackError) {
         folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
+        self.tree = DirectoryCursor(root: tree)
         directories = RecordListSpool(name: StagingNames.temporaryPrefix + "directories.json", memoryLimit: memoryLimit)
         files = RecordListSpool(name: StagingNames.temporaryPrefix + "files.json", memoryLimit: memoryLimit)
         links = RecordListSpool(name: StagingNames.temporaryPrefix + "links.json", memoryLimit: memoryLimit)
     }
 
-    /// Adds every item of `plan` (one window), in path order, the files with their CRC-32s from `checksums`
-    /// (by item index).
+    /// Adds every item of `plan` (one window, written into the tree), in path order, the files with their CRC-32s
+    /// from `checksums` (by item index) and the inode and modification time each has in the tree (one `fstatat`).
     func add(_ plan: ExpansionPlan, checksums: ResultSlots<UInt32>) throws(AssetPackError) {
         var json = InstallRecordJSON()
         // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
         // cost more than writing its line.
         for position in PlanOrder.positions(of: plan.items) {
-            Self.line(of: position, in: plan, checksums: checksums, to: &json)
+            Self.line(of: position, in: plan, checksums: checksums, onDisk: try onDisk(plan.items[position]), to: &json)
             try json.takeEntry { (object) throws(AssetPackError) in
                 try plan.items[position].path.withUTF8 { path in
                     Result { () throws(AssetPackError) in
@@ -45,16 +48,24 @@ final class InstallRecordLists {
             }
         }
     }
+
+    /// The inode and modification time of the file `item` in the tree; nil for anything else.
+    private func onDisk(_ item: ExpansionItem) throws(AssetPackError) -> InstallRecordJSON.OnDisk? {
+        guard item.kind == .file, let folder = tree.existingParent(ofPath: item.path.string),
+              let status = try io(folder.status(item.path.name)), status.kind == .file, status.modifiedNanoseconds >= 0 else { return nil }
+        return (status.inode, UInt64(status.modifiedNanoseconds))
+    }
+
     /// The record's line for the item at `position` of `plan`, appended to `json`'s current list.
     private static func line(of position: Int, in plan: ExpansionPlan, checksums: ResultSlots<UInt32>,
-                             to json: inout InstallRecordJSON) {
+                             onDisk: InstallRecordJSON.OnDisk?, to json: inout InstallRecordJSON) {
         let items = plan.items
         switch items[position].kind {
         case .directory:
             json.directory(mode: items[position].permissions, path: items[position].path.string)
         case .file:
             json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
-                      digest: items[position].digest, size: items[position].size)
+                      digest: items[position].digest, size: items[position].size, onDisk: onDisk)
         case .symlink:
             json.link(path: items[position].path.string, target: items[position].symlinkTarget ?? "")
         }

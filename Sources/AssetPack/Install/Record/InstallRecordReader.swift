@@ -69,6 +69,8 @@ struct InstallRecordReader {
         var crc32: UInt32?
         var mode: UInt32?
         var sha256: String?
+        var inode: UInt64?
+        var mtime: UInt64?
         try parser.enterObject()
         while let name = try parser.nextMember() {
             switch name {
@@ -77,11 +79,13 @@ struct InstallRecordReader {
             case "crc32": crc32 = try parser.takeNull() ? nil : UInt32(try parser.unsigned(max: UInt64(UInt32.max)))
             case "mode": mode = UInt32(try parser.unsigned(max: UInt64(UInt32.max)))
             case "sha256": sha256 = try parser.takeNull() ? nil : try parser.string()
+            case "inode": inode = try parser.unsigned(max: .max)
+            case "mtime": mtime = try parser.unsigned(max: .max)
             default: try parser.skipValue()
             }
         }
         guard let path, let size, let mode else { throw parser.refusal("a file lacks \"path\", \"size\" or \"mode\"") }
-        return InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode, sha256: sha256)
+        return InstallRecord.File(path: path, size: size, crc32: crc32, mode: mode, sha256: sha256, inode: inode, mtime: mtime)
     }
 
     // MARK: - One list, an entry at a time

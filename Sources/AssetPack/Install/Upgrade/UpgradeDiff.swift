@@ -2,9 +2,11 @@ import AssetPackSystem
 
 /// Finds the files of a plan (one window of it) that the installed tree already holds unchanged: same path,
 /// size, permissions and CRC-32 (and SHA-256, when the record and the plan both have one) in the installed
-/// record, and still a regular file of that size and those permissions on disk. (Its contents are not read
-/// again: a file changed in place to other bytes of the same size is not noticed here; `expand --verify` reads
-/// every file.) When the plan does not know a file's CRC (a plain
+/// record, and still the very file the install left: a regular file of that size and those permissions with the
+/// recorded inode and modification time (in nanoseconds). A file written in place since (its modification time
+/// moves) or replaced by another (another inode) is written again; so is every file of a record that has no
+/// inodes (written before 2026-11-28). This proof costs the `fstatat` the check of size and mode makes anyway;
+/// reading the file again for its CRC-32 would cost its bytes. When the plan does not know a file's CRC (a plain
 /// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
 /// than rewriting. Such files are hard-linked, not rewritten.
 ///
@@ -26,7 +28,7 @@ struct UpgradeDiff {
         for (position, old) in recorded.files(at: wanted.map { ($0, Array(plan.items[$0].path.string.utf8)) }) {
             let item = plan.items[position]
             guard let crc = old.crc32, mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
-                  try isStillThere(item, crc, in: folders) else { continue }
+                  try isStillThere(item, crc, old, in: folders) else { continue }
             result[position] = crc
         }
         return result
@@ -41,13 +43,16 @@ struct UpgradeDiff {
         return item.digest == nil || digest == item.digest
     }
 
-    /// True when `item`'s data has the recorded CRC-32 `installed` and the installed tree still holds it as
-    /// a regular file of its size.
-    private func isStillThere(_ item: ExpansionItem, _ installed: UInt32, in cursor: DirectoryCursor) throws(AssetPackError) -> Bool {
-        guard try sameCRC(item, installed), let folder = cursor.existingParent(ofPath: item.path.string),
-              let status = try io(folder.status(item.path.name)) else { return false }
+    /// True when `item`'s data has the recorded CRC-32 `installed` and the installed tree still holds the file
+    /// the record describes (`old`): a regular file of its size, with its inode and modification time.
+    private func isStillThere(_ item: ExpansionItem, _ installed: UInt32, _ old: InstallRecord.File,
+                              in cursor: DirectoryCursor) throws(AssetPackError) -> Bool {
+        guard let inode = old.inode, let mtime = old.mtime, try sameCRC(item, installed),
+              let folder = cursor.existingParent(ofPath: item.path.string), let status = try io(folder.status(item.path.name))
+        else { return false }
         // The mode on disk too: a file whose mode was changed since (0400 where the bundle says 0644) is written again.
         return status.kind == .file && status.size == item.size && status.permissions == item.permissions
+            && status.inode == inode && status.modifiedNanoseconds >= 0 && UInt64(status.modifiedNanoseconds) == mtime
     }
 
     private func sameCRC(_ item: ExpansionItem, _ installed: UInt32) throws(AssetPackError) -> Bool {
