@@ -6,8 +6,8 @@ struct ManifestItems {
     /// The bundle as stored.
     let source: ResolvedSource
     let options: ExpansionOptions
-    /// The bundle when its files are delivered (``DeliveredBundleSource``): every file's origin is then
-    /// ``ExpansionItem/Origin/delivered(_:)``.
+    /// The bundle when its files are delivered (a source of ``AssetStorage/delivered(_:)``): every file's
+    /// origin is then ``ExpansionItem/Origin/delivered(_:)``.
     let delivered: DeliveredBundleSource?
     /// The pack archives named so far, and the last one (consecutive files of a pack archive name the same
     /// archive: it is reused without parsing its path or looking it up again).
@@ -16,11 +16,11 @@ struct ManifestItems {
     /// The bundle's manifest file, as errors about it name it: below the bundle's folder (or address).
     let manifestFile: String
 
-    /// The items of the bundle `source` (stored, or delivered as `delivered`).
-    init(source: ResolvedSource, options: ExpansionOptions, delivered: DeliveredBundleSource? = nil) {
+    /// The items of the bundle `source` (stored, or delivered).
+    init(source: ResolvedSource, options: ExpansionOptions) {
         self.source = source
         self.options = options
-        self.delivered = delivered
+        if case .delivered(let bundle) = source.access.storage { delivered = bundle } else { delivered = nil }
         self.manifestFile = source.access.fileName + "/" + BundleManifest.path
     }
 
