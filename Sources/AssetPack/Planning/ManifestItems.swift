@@ -53,7 +53,7 @@ struct ManifestItems {
     private mutating func origin(of entry: BundleManifest.Entry) throws(AssetPackError) -> ExpansionItem.Origin {
         if let delivered {
             _ = try entry.location(origin: manifestFile)  // checks the storage as for a local bundle
-            return .delivered(DeliveredFile(bundle: delivered, entry: entry))
+            return .delivered(DeliveredFile(bundle: delivered, layout: try DeliveredLayout(entry, origin: manifestFile)))
         }
         if let last, let storage = entry.storage, storage.form == .packed, storage.file == last.file,
            let inner = storage.entry, !inner.isEmpty {

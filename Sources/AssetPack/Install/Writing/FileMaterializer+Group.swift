@@ -8,11 +8,10 @@ extension FileMaterializer {
     /// its files is left.
     func writeGroup(_ members: [DeliveryGroups.Member], of items: [ExpansionItem],
                     in staging: DirectoryCursor) throws(AssetPackError) -> [UInt32] {
-        guard let first = members.first, case .delivered(let delivered) = items[first.position].origin,
-              let file = delivered.entry.storage?.file else {
+        guard let first = members.first, case .delivered(let delivered) = items[first.position].origin else {
             throw AssetPackError(.invalidArgument, "a delivery group needs delivered pack members")
         }
-        let bundle = delivered.bundle
+        let bundle = delivered.bundle, file = delivered.layout.whole.file
         let sink = SplittingSink(ranges: members.map(\.range)) { (index) throws(AssetPackError) -> StagedFileSink in
             let item = items[members[index].position]
             return try self.memberSink(item, in: try io(staging.parent(ofPath: item.path.string)), bundle: bundle, file: file)
@@ -40,7 +39,7 @@ extension FileMaterializer {
         // bits the umask took away are given back at once.
         if !finalModeAtCreation(item) { try io(created.fd.setPermissions(item.permissions, path: created.path)) }
         let check = DeliveredFileWriter.check(item, delivered, origin: ErrorLocation(bundle.name + "/" + file))
-        return try StagedFileSink(file: created, at: 0, check: check, inflating: delivered.entry.storage?.method == "deflate",
+        return try StagedFileSink(file: created, at: 0, check: check, inflating: delivered.layout.deflated,
                                   endsStream: true, progress: nil)
     }
 }

@@ -19,8 +19,8 @@ enum DeliveredFileWriter {
     static func write(_ item: ExpansionItem, into file: Descriptor, in folder: Descriptor, keeping kept: Set<Int>,
                       progress: ProgressTracker, reportsBytes: Bool) throws(AssetPackError) -> UInt32? {
         guard case .delivered(let delivered) = item.origin else { return nil }
-        let layout = try DeliveredLayout(delivered.entry, origin: delivered.bundle.name)
-        let origin = ErrorLocation(delivered.bundle.name + "/" + (delivered.entry.storage?.file ?? item.path.string))
+        let layout = delivered.layout
+        let origin = ErrorLocation(delivered.bundle.name + "/" + layout.whole.file)
         let tracker = reportsBytes ? progress : nil
         guard let blocks = layout.blocks else {
             let sink = try StagedFileSink(file: file, at: 0, check: check(item, delivered, origin: origin), inflating: layout.deflated,
@@ -49,13 +49,13 @@ enum DeliveredFileWriter {
     /// The check of delivered `item` as a whole (size, CRC-32, SHA-256 as its manifest entry records), its
     /// bytes coming from `origin`.
     static func check(_ item: ExpansionItem, _ delivered: DeliveredFile, origin: ErrorLocation) -> WriteCheck {
-        WriteCheck(path: item.path, size: item.size, crc32: item.crc32, sha256: delivered.entry.sha256,
+        WriteCheck(path: item.path, size: item.size, crc32: item.crc32, sha256: item.digest?.hex,
                    hasher: delivered.bundle.delivery.makeHasher(), claim: "recorded in the manifest", origin: origin)
     }
 }
 
 /// How a delivered file is stored, read from its manifest entry: what to ask the delivery for.
-struct DeliveredLayout {
+struct DeliveredLayout: Sendable {
     /// One block of a block-indexed file: where its bytes go, where its compressed bytes are in the
     /// archive, and their SHA-256.
     struct Block: Sendable {
