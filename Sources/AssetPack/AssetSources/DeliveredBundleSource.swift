@@ -24,30 +24,20 @@ import AssetPackZip
 /// writes them to disk as they arrive.
 public struct DeliveredBundleSource: SizedAssetSource {
     /// The bundle's manifest file, read front to back by the planner (possibly more than once).
-    public var manifest: any RandomAccessSource { parts.manifest }
+    public let manifest: any RandomAccessSource
     /// The bundle's identity (its `assetpack-meta/identity` file): the installed tree's stamp; the manifest's
     /// own must be the same.
-    public var identity: String { parts.identity }
+    public let identity: String
     /// Where the stored files come from.
-    public var delivery: any BundleDelivery { parts.delivery }
+    public let delivery: any BundleDelivery
     /// An installed tree (usually the installer's destination) whose files may lend the blocks of a
     /// block-indexed file that still hash the same; nil to fetch every block.
-    public var installedTree: String? { parts.installedTree }
-    /// The four, in one object: every planned file names its bundle (``DeliveredFile``), with one reference.
-    private let parts: Parts
-
-    private final class Parts: Sendable {
-        let manifest: any RandomAccessSource, identity: String, delivery: any BundleDelivery, installedTree: String?
-
-        init(_ manifest: any RandomAccessSource, _ identity: String, _ delivery: any BundleDelivery, _ installedTree: String?) {
-            (self.manifest, self.identity, self.delivery, self.installedTree) = (manifest, identity, delivery, installedTree)
-        }
-    }
+    public let installedTree: String?
 
     /// The bundle whose manifest file is `manifest` and whose identity is `identity`, delivered by `delivery`.
     public init(manifest: any RandomAccessSource, identity: String, delivery: any BundleDelivery,
                 installedTree: String? = nil) {
-        parts = Parts(manifest, identity, delivery, installedTree)
+        (self.manifest, self.identity, self.delivery, self.installedTree) = (manifest, identity, delivery, installedTree)
     }
 
     /// The bundle's name: the delivery's.
@@ -80,11 +70,4 @@ public struct DeliveredBundleSource: SizedAssetSource {
     private func unsupported(_ path: AssetPath) -> AssetPackError {
         AssetPackError(.unsupported, "a delivered bundle's files are read by the installer only", path: "\(name): \(path)")
     }
-}
-
-/// One file of a ``DeliveredBundleSource``, as the planner names its origin: the bundle and what to ask its
-/// delivery for (read from the file's manifest entry as it is planned; the item holds its path, size and hashes).
-struct DeliveredFile: Sendable {
-    let bundle: DeliveredBundleSource
-    let layout: DeliveredLayout
 }

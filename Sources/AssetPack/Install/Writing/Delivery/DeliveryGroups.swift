@@ -59,8 +59,8 @@ enum DeliveryGroups {
 
     /// The archive and data range of a delivered pack member that can join a group; nil for anything else.
     private static func candidate(_ item: ExpansionItem) -> (file: String, range: Range<UInt64>)? {
-        guard case .delivered(let delivered) = item.origin, delivered.layout.blocks == nil,
-              let range = delivered.layout.whole.range, !range.isEmpty else { return nil }
-        return (delivered.layout.whole.file, range)
+        guard case .delivered(let layout) = item.origin, layout.blocks == nil, let range = layout.whole.range,
+              !range.isEmpty else { return nil }
+        return (layout.whole.file, range)
     }
 }
