@@ -80,4 +80,20 @@ import TestSupport
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         #expect(try Self.besides(fixture) == [])
     }
+
+    @Test func aSignatureOfTheFormerFormIsRefusedAtOnceWithWhatToDo() async throws {
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(RemoteInstallFixture.tree(version: 1))
+        let manifest = try fileBytes(fixture.served + "/" + BundleManifest.path)
+        let former = try RemoteInstallFixture.key.signature(for: Array("assetpack manifest signature 1\n".utf8) + manifest)
+        let file = "assetpack ed25519 signature\nkey \(RemoteInstallFixture.key.publicKey.keyID)\n\(Data(former).base64EncodedString())\n"
+        try Data(file.utf8).write(to: URL(fileURLWithPath: fixture.served + "/" + ManifestSignature.path))
+        let error = await expectFailure { try await fixture.install() }
+        #expect(error?.code == .untrusted)
+        #expect(error?.message.hasSuffix("sign the bundle again with this assetpack (`assetpack sign`)") == true)
+        let meta = "/app.bundle/assetpack-meta/"
+        #expect(await fixture.requests().map(\.path) == [meta + "identity", meta + "manifest.json", meta + "manifest.sig"],
+                "fetched once: fetching again would not change the signature's form")
+        #expect(!FileManager.default.fileExists(atPath: fixture.scratch.file("installed")))
+    }
 }

@@ -58,30 +58,27 @@ public struct RemoteBundle: Sendable {
     }
 
     /// Fetches the manifest into `spool` and checks it, as ``fetchManifest(with:trust:)`` does, on the
-    /// calling thread, which blocks meanwhile.
+    /// calling thread, which blocks meanwhile. A required signature the server does not have, or has in the
+    /// former form, is refused at once: fetching again would bring the same.
     func manifest(with fetcher: RemoteFetcher, trust: ManifestTrust, into spool: ManifestSpool,
                   _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
         var refetches = 0
         while true {
+            try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation)
+            var signature: [UInt8]?
+            if trust.requiresSignature {
+                do {
+                    signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation)
+                } catch where error.code == .notFound {
+                    signature = nil
+                }
+            }
+            let final = trust.requiresSignature && (signature.map(ManifestSignature.isFormerForm) ?? true)
             do {
-                return try manifestOnce(with: fetcher, trust: trust, into: spool, cancellation)
-            } catch where error.code == .untrusted && refetches < fetcher.options.retry.maxMismatches {
+                return try trust.verify(spool, sha256: spool.sha256, signature: signature, origin: spool.origin)
+            } catch where error.code == .untrusted && !final && refetches < fetcher.options.retry.maxMismatches {
                 refetches += 1
             }
         }
-    }
-
-    private func manifestOnce(with fetcher: RemoteFetcher, trust: ManifestTrust, into spool: ManifestSpool,
-                              _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
-        try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation)
-        var signature: [UInt8]?
-        if trust.requiresSignature {
-            do {
-                signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation)
-            } catch where error.code == .notFound {
-                signature = nil
-            }
-        }
-        return try trust.verify(spool, sha256: spool.sha256, signature: signature, origin: spool.origin)
     }
 }

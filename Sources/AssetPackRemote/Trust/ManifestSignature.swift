@@ -46,13 +46,19 @@ public struct ManifestSignature: Sendable, Equatable {
     /// `AssetPackError/Code/untrusted` error.
     public init(fileBytes: [UInt8], origin: String? = nil) throws(AssetPackError) {
         let text = String(decoding: fileBytes, as: UTF8.self)
-        if text.split(separator: "\n", maxSplits: 1).first.map({ $0.trimmingCharacters(in: .whitespaces) }) == Self.formerHeader {
+        if Self.isFormerForm(fileBytes) {
             throw AssetPackError(.untrusted, "the manifest's signature is of an older form (over the manifest's bytes, not its "
                                  + "SHA-256): sign the bundle again with this assetpack (`assetpack sign`)", path: origin)
         }
         let file = try KeyFile.parse(text, header: Self.header, fields: ["key"], count: 64, what: "manifest signature file",
                                      code: .untrusted, origin: origin)
         self.init(keyID: file.field("key") ?? "", bytes: file.bytes)
+    }
+
+    /// Whether `fileBytes` is a signature file of the first form (``formerHeader``), over the manifest's bytes.
+    static func isFormerForm(_ fileBytes: [UInt8]) -> Bool {
+        let first = fileBytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        return String(decoding: first, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == formerHeader
     }
 
     /// The signature file's bytes.
