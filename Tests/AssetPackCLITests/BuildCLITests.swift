@@ -114,7 +114,7 @@ import AssetPack
         let folder = try run(tool, ["build", src, "-o", dir.file("out"), "--threshold", "4K", "--level", "9", "--json"])
         #expect(folder.status == 0, "\(folder.stderr)")
         let path = dir.file("out/assetpack-meta/manifest.json")
-        let manifest = try BundleManifest.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))), origin: path)
+        let manifest = try BundleManifest.read(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), origin: path)
         #expect(manifest.threshold == 4096)
         #expect(manifest.packing?.hasPrefix("deflate 9;") == true)
         let archive = try run(tool, ["build", src, "--archive", dir.file("all.zip")])

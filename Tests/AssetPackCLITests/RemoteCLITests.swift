@@ -29,7 +29,7 @@ import Glibc
         let built = try run(tool, ["build", "src", "-o", "app.bundle", "--sign", "k", "-q"], cwd: scratch.path)
         #expect(built.status == 0, "\(built.stderr)")
         let signature = try String(contentsOfFile: scratch.file("app.bundle/assetpack-meta/manifest.sig"), encoding: .utf8)
-        #expect(signature.hasPrefix("assetpack ed25519 signature\nkey "))
+        #expect(signature.hasPrefix("assetpack ed25519 signature 2\nkey "))
         try FileManager.default.removeItem(atPath: scratch.file("app.bundle/assetpack-meta/manifest.sig"))
         let signed = try run(tool, ["sign", "app.bundle", "--key", "k"], cwd: scratch.path)
         #expect(signed.status == 0, "\(signed.stderr)")

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackZip
 import Foundation
 import Testing
 import TestSupport
@@ -28,7 +29,7 @@ import TestSupport
         let dir = try TemporaryDirectory("delivery-groups")
         let (source, bundle, manifest) = try Self.bundle(dir)
         let delivery = FolderDelivery(root: bundle)
-        let result = try AssetInstaller(source: DeliveredBundleSource(manifest: manifest, delivery: delivery),
+        let result = try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery),
                                         destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
             .installSynchronously()
         #expect(result.files == 301)
@@ -43,7 +44,7 @@ import TestSupport
         let dir = try TemporaryDirectory("delivery-groups-damaged")
         let (source, bundle, manifest) = try Self.bundle(dir)
         let delivery = FolderDelivery(root: bundle, damaging: 1)
-        try AssetInstaller(source: DeliveredBundleSource(manifest: manifest, delivery: delivery),
+        try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery),
                            destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
             .installSynchronously()
         #expect(try snapshot(dir.file("installed")) == snapshot(source))
@@ -55,7 +56,7 @@ import TestSupport
         let (_, bundle, manifest) = try Self.bundle(dir)
         let delivery = FolderDelivery(root: bundle, damaging: .max)
         let error = expectError {
-            try AssetInstaller(source: DeliveredBundleSource(manifest: manifest, delivery: delivery),
+            try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery),
                                destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
                 .installSynchronously()
         }
@@ -68,7 +69,7 @@ import TestSupport
     @Test func anUpgradeAsksOnlyTheChangedMembersRange() throws {
         let dir = try TemporaryDirectory("delivery-groups-upgrade")
         let (source, bundle, manifest) = try Self.bundle(dir)
-        try AssetInstaller(source: DeliveredBundleSource(manifest: manifest, delivery: FolderDelivery(root: bundle)),
+        try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: FolderDelivery(root: bundle)),
                            destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
             .installSynchronously()
         try dir.write("src/d2/f150.txt", text: "changed")
@@ -77,7 +78,7 @@ import TestSupport
         _ = try Packer(options: BuildOptions(rules: rules)).build(source: source, output: bundle)
         let upgraded = try readManifest(bundle)
         let delivery = FolderDelivery(root: bundle)
-        let result = try AssetInstaller(source: DeliveredBundleSource(manifest: upgraded, delivery: delivery, installedTree: dir.file("installed")),
+        let result = try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery, installedTree: dir.file("installed")),
                                         destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
             .installSynchronously()
         #expect(result.filesLinked == 300)
@@ -143,5 +144,13 @@ final class FolderDelivery: BundleDelivery, @unchecked Sendable {
         let bytes = [UInt8](data)
         guard let range = request.range else { return bytes }
         return Array(bytes[Int(range.lowerBound)..<Int(range.upperBound)])
+    }
+}
+
+extension DeliveredBundleSource {
+    /// The bundle folder `bundle` as delivered by `delivery`: its manifest file read from the folder.
+    init(bundle: String, delivery: any BundleDelivery, installedTree: String? = nil) throws {
+        try self.init(manifest: FileSource(path: bundle + "/" + BundleManifest.path), identity: readManifest(bundle).identity,
+                      delivery: delivery, installedTree: installedTree)
     }
 }

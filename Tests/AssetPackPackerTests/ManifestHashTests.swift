@@ -121,7 +121,7 @@ import TestSupport
         #expect(ContentIdentity.of([entry]) != ContentIdentity.of([hashed]))
         let old = #"{"entries":[{"crc32":7,"kind":"file","path":"a.txt","size":1,"storage":{"file":"a.txt","form":"plain"}}],"#
             + #""format":1,"generator":"g","identity":"\#(ContentIdentity.of([entry]))","threshold":1}"#
-        let decoded = try BundleManifest.decode(Array(old.utf8), origin: "old")
+        let decoded = try BundleManifest.read(bytes: Array(old.utf8), origin: "old")
         #expect(decoded.format == 1)
         #expect(decoded.entries == [entry])
     }
@@ -130,7 +130,7 @@ import TestSupport
         var entry = BundleManifest.Entry.file("a.txt", size: 1, crc32: 7, storage: .plain("a.txt"))
         entry.sha256 = "ABC"
         let manifest = BundleManifest(threshold: 1, generator: "g", entries: [entry])
-        let error = expectError { _ = try BundleManifest.decode(try manifest.encodedJSON(), origin: "m") }
+        let error = expectError { _ = try BundleManifest.read(bytes: try manifest.encodedJSON(), origin: "m") }
         #expect(error?.code == .manifest)
     }
 }

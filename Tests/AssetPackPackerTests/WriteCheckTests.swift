@@ -113,7 +113,7 @@ import TestSupport
         let file = bundle + "/plain.bin", original = try fileBytes(file)
         func install(_ destination: String) -> AssetPackError? {
             expectError {
-                try AssetInstaller(source: DeliveredBundleSource(manifest: manifest, delivery: FolderDelivery(root: bundle)),
+                try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: FolderDelivery(root: bundle)),
                                    destination: destination, options: ExpansionOptions(durability: .none)).installSynchronously()
             }
         }

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackZip
 @testable import AssetPackRemote
 import Foundation
 import Testing
@@ -77,9 +78,9 @@ struct TrustTests {
     @Test func aSignedManifestVerifies() throws {
         let file = try signature()
         let text = String(decoding: file, as: UTF8.self)
-        #expect(text.hasPrefix("assetpack ed25519 signature\nkey \(key.publicKey.keyID)\n"))
+        #expect(text.hasPrefix("assetpack ed25519 signature 2\nkey \(key.publicKey.keyID)\n"))
         let verified = try ManifestTrust.signed(by: [key.publicKey]).verify(manifest: manifest, signature: file, origin: "m")
-        #expect(verified.bytes == manifest)
+        #expect(try RandomAccessStream(verified.file).readAll() == manifest)
         #expect(verified.signer == key.publicKey)
         #expect(verified.sha256 == ContentHash.of(manifest))
     }
@@ -123,7 +124,7 @@ struct TrustTests {
     }
 
     @Test func aMalformedSignatureFileIsRefused() {
-        let error = refusal(.signed(by: [key.publicKey]), manifest, Array("assetpack ed25519 signature\nkey x\nAAAA\n".utf8))
+        let error = refusal(.signed(by: [key.publicKey]), manifest, Array("assetpack ed25519 signature 2\nkey x\nAAAA\n".utf8))
         #expect(error?.message.hasPrefix("not a valid manifest signature file") == true)
     }
 
@@ -131,6 +132,24 @@ struct TrustTests {
         let bare = ManifestSignature(keyID: key.publicKey.keyID, bytes: try key.signature(for: manifest))
         let error = refusal(.signed(by: [key.publicKey]), manifest, bare.fileBytes)
         #expect(error?.message.contains("does not verify") == true)
+    }
+
+    @Test func whatIsSignedIsTheDomainAndTheManifestsSHA256() throws {
+        let parsed = try ManifestSignature(fileBytes: try signature())
+        let signed = Array("assetpack manifest signature 2\n".utf8) + ContentHash.of(manifest).bytes
+        #expect(signed.count == 31 + 32)
+        #expect(key.publicKey.isValidSignature(parsed.bytes, for: signed))
+        #expect(parsed.isValid(forManifestSHA256: .of(manifest), by: key.publicKey))
+        #expect(!parsed.isValid(forManifestSHA256: .of(manifest + [0x20]), by: key.publicKey))
+    }
+
+    @Test func aSignatureOfTheFormerFormIsRefusedWithWhatToDo() throws {
+        // The first form: "assetpack ed25519 signature" over "assetpack manifest signature 1\n" + the manifest's bytes.
+        let former = try key.signature(for: Array("assetpack manifest signature 1\n".utf8) + manifest)
+        let file = "assetpack ed25519 signature\nkey \(key.publicKey.keyID)\n\(Data(former).base64EncodedString())\n"
+        let error = refusal(.signed(by: [key.publicKey]), manifest, Array(file.utf8))
+        #expect(error?.message == "the manifest's signature is of an older form (over the manifest's bytes, not its SHA-256): "
+                + "sign the bundle again with this assetpack (`assetpack sign`)")
     }
 
     // MARK: Pins and policies
@@ -179,5 +198,19 @@ struct TrustTests {
             #expect(error.path == "https://h/app.bundle/.assetpack/manifest.json", sourceLocation: sourceLocation)
             return error
         }
+    }
+}
+
+extension ManifestTrust {
+    /// The check of a manifest in memory, hashed here as ``ManifestSpool`` hashes one as it arrives.
+    func verify(manifest: [UInt8], signature: [UInt8]?, origin: String) throws(AssetPackError) -> VerifiedManifest {
+        try verify(MemorySource(manifest), sha256: .of(manifest), signature: signature, origin: origin)
+    }
+}
+
+extension ManifestSignature {
+    /// The signature of the manifest file whose bytes are `manifest`.
+    static func sign(_ manifest: [UInt8], with key: SigningKey) throws(AssetPackError) -> ManifestSignature {
+        try sign(manifestSHA256: .of(manifest), with: key)
     }
 }

@@ -49,7 +49,7 @@ import AssetPackZip
 
     /// The manifest of `json` with its identity made right for its entries, as text.
     static func withIdentity(_ json: String) throws -> [UInt8] {
-        let manifest = try BundleManifest.decode(Array(json.utf8), origin: "m")
+        let manifest = try JSONDecoder().decode(BundleManifest.self, from: Data(json.utf8))
         return Array(json.replacingOccurrences(of: #""identity": "i""#, with: #""identity": "\#(manifest.computedIdentity)""#).utf8)
     }
 
@@ -58,7 +58,6 @@ import AssetPackZip
         for manifest in [Self.manifest(3_000), Self.everyMember, BundleManifest(threshold: 1, generator: "g", entries: [])] {
             let bytes = try manifest.encodedJSON()
             #expect(try Self.read(bytes, trickle: trickle) == manifest)
-            #expect(try BundleManifest.decode(bytes, origin: "m") == manifest)
         }
     }
 

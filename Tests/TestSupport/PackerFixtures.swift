@@ -44,7 +44,7 @@ package func bundleBytes(_ root: String) throws -> [String: Node] { try snapshot
 
 /// Reads a bundle's manifest.
 package func readManifest(_ bundle: String) throws -> BundleManifest {
-    try BundleManifest.decode(fileBytes(bundle + "/" + BundleManifest.path), origin: bundle)
+    try BundleManifest.read(bytes: fileBytes(bundle + "/" + BundleManifest.path), origin: bundle)
 }
 
 /// A test-only, manifest-driven unpacker (the real expander lives in AssetPack and is written separately):
@@ -89,7 +89,7 @@ package enum TestUnpacker {
     @discardableResult
     package static func unpack(archive path: String, to destination: String) throws -> BundleManifest {
         let archive = try ZipArchive(path: path)
-        let manifest = try BundleManifest.decode(archive.contents(of: archive.requireEntry(named: BundleManifest.path)), origin: path)
+        let manifest = try BundleManifest.read(bytes: archive.contents(of: archive.requireEntry(named: BundleManifest.path)), origin: path)
         let identity = try archive.contents(of: archive.requireEntry(named: BundleManifest.identityPath))
         guard identity == Array(manifest.identity.utf8) else { throw Mismatch(description: "identity file differs") }
         for entry in manifest.entries {
@@ -142,5 +142,12 @@ package func expectError(_ body: () throws -> Void) -> AssetPackError? {
         return error
     } catch {
         return nil
+    }
+}
+
+extension BundleManifest {
+    /// The manifest whose JSON is `bytes`, read and checked as a bundle's is (its identity included).
+    public static func read(bytes: [UInt8], origin: String) throws(AssetPackError) -> BundleManifest {
+        try read(MemoryStream(bytes), origin: origin)
     }
 }

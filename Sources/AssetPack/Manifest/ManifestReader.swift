@@ -233,27 +233,7 @@ extension BundleManifest {
             (buffer) throws(AssetPackError) -> Int in
             do throws(ZipError) { return try stream.read(into: buffer) } catch { throw AssetPackError(error, path: origin) }
         }
-        return try read(ManifestReader(parser, origin: origin), expectedSize: expectedSize, origin: origin, into: sink, identity: true)
-    }
-
-    /// Parses and checks a manifest in memory: as ``read(from:)`` reads one (any layout, a known format,
-    /// valid paths, files with size, CRC and storage, entries in path order), but its identity is not
-    /// compared with its entries (the caller does, or `checkIdentity(origin:)`).
-    /// - Parameters:
-    ///   - bytes: the manifest's JSON.
-    ///   - origin: the path it was read from, for error messages.
-    public static func decode(_ bytes: [UInt8], origin: String) throws(AssetPackError) -> BundleManifest {
-        let list = ManifestEntryList()
-        let reader = try ManifestReader(JSONPullParser(bytes: bytes, code: .manifest, origin: origin), origin: origin)
-        var manifest = try read(reader, expectedSize: UInt64(bytes.count), origin: origin, into: list, identity: false)
-        manifest.entries = list.take()
-        return manifest
-    }
-
-    /// The reading both ``read(_:expectedSize:origin:into:)`` and ``decode(_:origin:)`` do; with `identity`,
-    /// the running identity is computed and compared.
-    private static func read(_ reader: ManifestReader, expectedSize: UInt64?, origin: String, into sink: any ManifestEntrySink,
-                             identity: Bool) throws(AssetPackError) -> BundleManifest {
+        let reader = try ManifestReader(parser, origin: origin)
         let running = RunningIdentity()
         let next = NextRun(reader)
         var refused: AssetPackError?
@@ -263,7 +243,7 @@ extension BundleManifest {
             // Three at once: this thread checks the run and hands it on, a helper reads the next, another adds
             // this one to the identity. The run's faults come first: they are earlier in the text.
             let current = run
-            try WorkerThreads.withHelpers(identity ? 2 : 1, helper: { (helper) in
+            try WorkerThreads.withHelpers(2, helper: { (helper) in
                 if helper == 0 { next.read() } else { running.identity.add(current) }
             }) { () throws(AssetPackError) in
                 try checkEntries(current, origin: origin)
@@ -276,7 +256,7 @@ extension BundleManifest {
         }
         let manifest = try reader.manifest()
         try manifest.checkFormat(origin: origin)
-        if identity, running.identity.finalizeHex() != manifest.identity { throw identityMismatch(origin: origin) }
+        if running.identity.finalizeHex() != manifest.identity { throw identityMismatch(origin: origin) }
         if let refused { throw refused }
         return manifest
     }

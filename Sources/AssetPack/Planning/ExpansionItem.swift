@@ -66,10 +66,10 @@ public struct ExpansionItem: Sendable {
         /// entries (``ZipLimits/maxHeldDirectoryBytes``), carried whole: there is no table to find it by
         /// name. Boxed, as ``delivered(_:)`` is.
         indirect case scannedEntry(ArchiveHandle, ZipEntry)
-        /// A file of a bundle whose stored files are delivered (``DeliveredBundleSource``), with its manifest entry.
-        /// Boxed: a manifest entry is several times larger than the other origins, and an enum is as large as
-        /// its largest case, so unboxed it would make every item of every plan that large.
-        indirect case delivered(DeliveredFile)
+        /// A file of the plan's source, a bundle whose stored files are delivered (``DeliveredBundleSource``):
+        /// what to ask its delivery for. Boxed: it is several times larger than the other origins, and an enum
+        /// is as large as its largest case, so unboxed it would make every item of every plan that large.
+        indirect case delivered(DeliveredLayout)
     }
 
     init(path: AssetPath, kind: Kind, size: UInt64 = 0, crc32: UInt32? = nil, permissions: UInt32,

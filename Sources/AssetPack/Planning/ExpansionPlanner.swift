@@ -15,9 +15,6 @@ public enum ExpansionPlanner {
             // The logical view hides how files are stored; plan from the bundle itself.
             return try ManifestPlanner.plan(manifest, source: ResolvedSource(base), options: options)
         }
-        if case .delivered(let bundle) = source.storage {
-            return try ManifestPlanner.plan(bundle.manifest, source: ResolvedSource(source), options: options, delivered: bundle)
-        }
         let resolved = ResolvedSource(source)
         let planner = ManifestPlanner(source: resolved, options: options)
         if let located = try BundleManifest.locate(in: source, into: planner) {
@@ -30,7 +27,6 @@ public enum ExpansionPlanner {
     /// source has none. This is all the up-to-date check reads from the bundle.
     static func quickStamp(_ source: any AssetSource) -> String? {
         if case .packedBundle(let base, _) = source.storage { return quickStamp(base) }
-        if case .delivered(let bundle) = source.storage { return ExpansionPlan.manifestStamp(bundle.manifest.identity) }
         guard let identity = try? BundleManifest.readIdentity(from: source) else { return nil }
         return ExpansionPlan.manifestStamp(identity)
     }

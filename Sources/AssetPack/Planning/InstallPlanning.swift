@@ -7,8 +7,8 @@ import AssetPackSystem
 ///
 /// | source | planned by | its stamp is known |
 /// | --- | --- | --- |
-/// | a bundle whose `assetpack-meta/identity` can be read (a folder, an archive, an APK) | ``ManifestWindowPlanner``, as its manifest is read | before planning (the identity file) |
-/// | a bundle whose manifest is in hand (delivered from a server, or a packed-bundle view) | ``ManifestWindowPlanner``, over its entries | before planning |
+/// | a bundle whose `assetpack-meta/identity` can be read (a folder, an archive, an APK, a bundle delivered from a server) | ``ManifestWindowPlanner``, as its manifest is read | before planning (the identity file) |
+/// | a packed-bundle view, its manifest in hand | ``ManifestWindowPlanner``, over its entries | before planning |
 /// | an archive given as the source, without a bundle in it | ``ArchiveWindowPlanner``, as its central directory is read | after the last window; before, by a first pass that writes nothing, when a tree or a staging tree is there already |
 /// | any other source (a folder, a Foundation bundle, Android's assets): walked | ``ExpansionPlanner``, whole | before writing |
 ///
@@ -20,8 +20,8 @@ struct InstallPlanning {
     enum Way {
         /// A bundle's manifest, read from the source as it is planned; `identity` from its identity file.
         case manifest(identity: String)
-        /// A bundle's manifest in hand, its files read from `source` or delivered by `delivered`.
-        case manifestInHand(BundleManifest, source: ResolvedSource, delivered: DeliveredBundleSource?)
+        /// A bundle's manifest in hand, its files read from `source`.
+        case manifestInHand(BundleManifest, source: ResolvedSource)
         /// The archive given as the source.
         case archive
         /// A plan made whole before writing.
@@ -54,13 +54,10 @@ struct InstallPlanning {
     /// destination or in staging, so the stamp must be known before anything is written.
     static func choose(_ installer: AssetInstaller, needsStampFirst: Bool) throws(AssetPackError) -> InstallPlanning {
         let source = installer.source, options = installer.options
-        switch source.storage {
-        case .packedBundle(let base, let manifest):
-            return inHand(manifest, source: ResolvedSource(base), delivered: nil, installer: installer)
-        case .delivered(let bundle):
-            return inHand(bundle.manifest, source: ResolvedSource(source), delivered: bundle, installer: installer)
-        default:
-            break
+        if case .packedBundle(let base, let manifest) = source.storage {
+            return InstallPlanning(way: .manifestInHand(manifest, source: ResolvedSource(base)),
+                                   stamp: ExpansionPlan.manifestStamp(manifest.identity),
+                                   estimatedFiles: manifest.entries.count, installer: installer)
         }
         if case .archive = source.storage, !options.testSeam.walksArchives,
            case .some(.none) = try? BundleManifest.readIdentity(from: source) {
@@ -70,13 +67,6 @@ struct InstallPlanning {
         let manifestBytes = (try? (source as? any SizedAssetSource)?.size(of: AssetPath(BundleManifest.path))).flatMap { $0 }
         return InstallPlanning(way: .manifest(identity: identity), stamp: ExpansionPlan.manifestStamp(identity),
                                estimatedFiles: Int((manifestBytes ?? 0) / manifestBytesPerEntry), installer: installer)
-    }
-
-    private static func inHand(_ manifest: BundleManifest, source: ResolvedSource, delivered: DeliveredBundleSource?,
-                               installer: AssetInstaller) -> InstallPlanning {
-        InstallPlanning(way: .manifestInHand(manifest, source: source, delivered: delivered),
-                        stamp: ExpansionPlan.manifestStamp(manifest.identity),
-                        estimatedFiles: manifest.entries.count, installer: installer)
     }
 
     /// An archive given as the source; its stamp found first by a pass that plans without writing when
@@ -108,9 +98,9 @@ struct InstallPlanning {
         case .whole(let plan):
             try handOver(PlanWindow(plan: plan, openFolders: []))
             return plan.stamp
-        case .manifestInHand(let manifest, let source, let delivered):
+        case .manifestInHand(let manifest, let source):
             let planner = ManifestWindowPlanner(source: source, options: options, identity: manifest.identity,
-                                                delivered: delivered, windowSize: windowSize, handOver: handOver)
+                                                windowSize: windowSize, handOver: handOver)
             try planner.take(manifest.entries, expectedCount: manifest.entries.count)
             try planner.finish()
             return planner.needsWholePlan ? nil : ExpansionPlan.manifestStamp(manifest.identity)

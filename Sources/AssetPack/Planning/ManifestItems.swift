@@ -6,9 +6,9 @@ struct ManifestItems {
     /// The bundle as stored.
     let source: ResolvedSource
     let options: ExpansionOptions
-    /// The bundle when its files are delivered (``DeliveredBundleSource``): every file's origin is then
-    /// ``ExpansionItem/Origin/delivered(_:)``.
-    let delivered: DeliveredBundleSource?
+    /// Whether the bundle's files are delivered (a source of ``AssetStorage/delivered(_:)``): every file's
+    /// origin is then ``ExpansionItem/Origin/delivered(_:)``.
+    let isDelivered: Bool
     /// The pack archives named so far, and the last one (consecutive files of a pack archive name the same
     /// archive: it is reused without parsing its path or looking it up again).
     private var archives: [AssetPath: ArchiveHandle] = [:]
@@ -16,11 +16,11 @@ struct ManifestItems {
     /// The bundle's manifest file, as errors about it name it: below the bundle's folder (or address).
     let manifestFile: String
 
-    /// The items of the bundle `source` (stored, or delivered as `delivered`).
-    init(source: ResolvedSource, options: ExpansionOptions, delivered: DeliveredBundleSource? = nil) {
+    /// The items of the bundle `source` (stored, or delivered).
+    init(source: ResolvedSource, options: ExpansionOptions) {
         self.source = source
         self.options = options
-        self.delivered = delivered
+        if case .delivered = source.access.storage { isDelivered = true } else { isDelivered = false }
         self.manifestFile = source.access.fileName + "/" + BundleManifest.path
     }
 
@@ -51,9 +51,9 @@ struct ManifestItems {
 
     /// Where `entry`'s bytes are: a delivered file, or in this bundle.
     private mutating func origin(of entry: BundleManifest.Entry) throws(AssetPackError) -> ExpansionItem.Origin {
-        if let delivered {
+        if isDelivered {
             _ = try entry.location(origin: manifestFile)  // checks the storage as for a local bundle
-            return .delivered(DeliveredFile(bundle: delivered, entry: entry))
+            return .delivered(try DeliveredLayout(entry, origin: manifestFile))
         }
         if let last, let storage = entry.storage, storage.form == .packed, storage.file == last.file,
            let inner = storage.entry, !inner.isEmpty {

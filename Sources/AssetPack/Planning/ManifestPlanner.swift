@@ -9,16 +9,16 @@ final class ManifestPlanner: ManifestEntrySink {
     private var items: ManifestItems
     private var builder: PlanBuilder
 
-    /// A planner of the bundle `source` (stored, or delivered as `delivered`).
-    init(source: ResolvedSource, options: ExpansionOptions, delivered: DeliveredBundleSource? = nil) {
-        items = ManifestItems(source: source, options: options, delivered: delivered)
+    /// A planner of the bundle `source` (stored, or delivered).
+    init(source: ResolvedSource, options: ExpansionOptions) {
+        items = ManifestItems(source: source, options: options)
         builder = PlanBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
     }
 
     /// The plan of `manifest`, whose entries are in hand.
-    static func plan(_ manifest: BundleManifest, source: ResolvedSource, options: ExpansionOptions,
-                     delivered: DeliveredBundleSource? = nil) throws(AssetPackError) -> ExpansionPlan {
-        let planner = ManifestPlanner(source: source, options: options, delivered: delivered)
+    static func plan(_ manifest: BundleManifest, source: ResolvedSource,
+                     options: ExpansionOptions) throws(AssetPackError) -> ExpansionPlan {
+        let planner = ManifestPlanner(source: source, options: options)
         try planner.take(manifest.entries, expectedCount: manifest.entries.count)
         return planner.plan(identity: manifest.identity)
     }

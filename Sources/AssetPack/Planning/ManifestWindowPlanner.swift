@@ -18,11 +18,11 @@ final class ManifestWindowPlanner: ManifestEntrySink {
     /// True once the bundle must be planned whole (see the type's notes).
     private(set) var needsWholePlan = false
 
-    /// A planner of the bundle `source` (stored, or delivered as `delivered`) whose identity file says
-    /// `identity`, handing each window of `windowSize` items to `handOver`.
-    init(source: ResolvedSource, options: ExpansionOptions, identity: String, delivered: DeliveredBundleSource? = nil,
-         windowSize: Int, handOver: @escaping (PlanWindow) throws(AssetPackError) -> Void) {
-        items = ManifestItems(source: source, options: options, delivered: delivered)
+    /// A planner of the bundle `source` (stored, or delivered) whose identity file says `identity`, handing
+    /// each window of `windowSize` items to `handOver`.
+    init(source: ResolvedSource, options: ExpansionOptions, identity: String, windowSize: Int,
+         handOver: @escaping (PlanWindow) throws(AssetPackError) -> Void) {
+        items = ManifestItems(source: source, options: options)
         builder = PlanWindowBuilder(source: source.access.fileName, maxTotalBytes: options.maxTotalBytes)
         self.identity = identity
         self.windowSize = max(1, windowSize)

@@ -8,7 +8,8 @@ struct SignCommand: ParsableCommand {
         commandName: "sign",
         abstract: "Sign a bundle folder's manifest with a private key: writes assetpack-meta/manifest.sig.",
         discussion: """
-            The manifest lists every file with its SHA-256, so the signature vouches for every byte of the bundle. \
+            What is signed is the SHA-256 of the manifest, which lists every file with its SHA-256, so the signature \
+            vouches for every byte of the bundle. \
             `expand URL --public-key KEYFILE.pub` refuses a bundle whose signature is missing or does not verify \
             before it writes anything. `build --sign KEYFILE` builds and signs in one step.
             """

@@ -8,8 +8,9 @@ import Foundation
 public struct RemoteBundle: Sendable {
     /// The bundle folder's URL, e.g. `https://cdn.example.com/app.bundle`.
     public let root: URL
-    /// The most bytes accepted for a manifest.
-    public var manifestLimit = 64 << 20
+    /// The most bytes accepted for a manifest: by default the most a manifest may have
+    /// (`BundleManifest/maxEncodedSize`, about 1.5 million files). It is spooled into a file, never held in memory.
+    public var manifestLimit = UInt64(BundleManifest.maxEncodedSize)
 
     /// The bundle at `root`.
     public init(_ root: URL) { self.root = root }
@@ -38,7 +39,12 @@ public struct RemoteBundle: Sendable {
         return identity.lowercased()
     }
 
-    /// Fetches the manifest (and its signature, when `trust` requires one) and checks it. Nothing is written.
+    /// Fetches the manifest (and its signature, when `trust` requires one) and checks it.
+    ///
+    /// The manifest is spooled into an unlinked file of the system's temporary folder as it arrives, hashed on
+    /// the way: the result reads it from there (``VerifiedManifest/file``), and it is gone once the result is.
+    /// An install does the same in the destination's staging tree, never reading the manifest whole;
+    /// ``VerifiedManifest/decode(origin:)`` reads it whole, for an app that wants to look at a small one.
     ///
     /// A manifest that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file
     /// that does not match its hash is: over plain HTTP a byte flipped or cut on the way looks like tampering.
@@ -46,35 +52,33 @@ public struct RemoteBundle: Sendable {
     /// - Throws: `AssetPackError/Code/untrusted` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
         try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
-            try manifest(with: fetcher, trust: trust, cancellation)
+            let spool = try ManifestSpool(temporaryFor: url(of: BundleManifest.path).absoluteString)
+            return try manifest(with: fetcher, trust: trust, into: spool, cancellation)
         }
     }
 
-    /// ``fetchManifest(with:trust:)`` on the calling thread, which blocks meanwhile.
-    func manifest(with fetcher: RemoteFetcher, trust: ManifestTrust,
+    /// Fetches the manifest into `spool` and checks it, as ``fetchManifest(with:trust:)`` does, on the
+    /// calling thread, which blocks meanwhile. A required signature the server does not have, or has in the
+    /// former form, is refused at once: fetching again would bring the same.
+    func manifest(with fetcher: RemoteFetcher, trust: ManifestTrust, into spool: ManifestSpool,
                   _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
         var refetches = 0
         while true {
+            try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation)
+            var signature: [UInt8]?
+            if trust.requiresSignature {
+                do {
+                    signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation)
+                } catch where error.code == .notFound {
+                    signature = nil
+                }
+            }
+            let final = trust.requiresSignature && (signature.map(ManifestSignature.isFormerForm) ?? true)
             do {
-                return try manifestOnce(with: fetcher, trust: trust, cancellation)
-            } catch where error.code == .untrusted && refetches < fetcher.options.retry.maxMismatches {
+                return try trust.verify(spool, sha256: spool.sha256, signature: signature, origin: spool.origin)
+            } catch where error.code == .untrusted && !final && refetches < fetcher.options.retry.maxMismatches {
                 refetches += 1
             }
         }
-    }
-
-    private func manifestOnce(with fetcher: RemoteFetcher, trust: ManifestTrust,
-                              _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
-        let manifestURL = url(of: BundleManifest.path)
-        let manifest = try fetcher.fetchBytes(manifestURL, limit: manifestLimit, cancellation)
-        var signature: [UInt8]?
-        if trust.requiresSignature {
-            do {
-                signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation)
-            } catch where error.code == .notFound {
-                signature = nil
-            }
-        }
-        return try trust.verify(manifest: manifest, signature: signature, origin: manifestURL.absoluteString)
     }
 }

@@ -17,12 +17,23 @@ extension RemoteFetcher {
 
     /// ``fetchBytes(_:limit:)`` on the calling thread, which blocks meanwhile.
     func fetchBytes(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> [UInt8] {
+        let memory = MemorySink(limit: limit)
+        try fetchWhole(url, limit: UInt64(limit), into: memory, cancellation)
+        return memory.bytes
+    }
+
+    /// Downloads the resource at `url`, whose size and hash are not known in advance, into `sink` as it
+    /// arrives, retried like any fetch: each try starts from the first byte (``FetchSink/restart()``).
+    /// Nothing vouches for the bytes: the caller checks them. A resource of more than `limit` bytes is a
+    /// `AssetPackError/Code/limitExceeded` error.
+    func fetchWhole(_ url: URL, limit: UInt64, into sink: some FetchSink,
+                    _ cancellation: ExpansionCancellation) throws(AssetPackError) {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)
         while true {
             do {
                 budget.requests += 1
-                return try fetchOnce(url, limit: limit, cancellation)
+                return try fetchOnce(url, limit: limit, into: sink, cancellation)
             } catch {
                 switch error.kind {
                 case .transient(let retryAfter):
@@ -35,8 +46,8 @@ extension RemoteFetcher {
         }
     }
 
-    private func fetchOnce(_ url: URL, limit: Int,
-                           _ cancellation: ExpansionCancellation) throws(AttemptFailure) -> [UInt8] {
+    private func fetchOnce(_ url: URL, limit: UInt64, into sink: some FetchSink,
+                           _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
         let request = HTTPRequest(url: url, timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
         let response: HTTPResponse
         do {
@@ -51,8 +62,9 @@ extension RemoteFetcher {
             }
             throw ResponsePlan.failure(response, url: url)
         }
-        if let length = response.contentLength, length > UInt64(limit) { throw Self.tooLarge(url, limit) }
-        var bytes: [UInt8] = []
+        if let length = response.contentLength, length > limit { throw Self.tooLarge(url, limit) }
+        do { try sink.restart() } catch { throw AttemptFailure(kind: .final, error: error) }
+        var received: UInt64 = 0
         while true {
             let chunk: [UInt8]?
             do {
@@ -61,16 +73,17 @@ extension RemoteFetcher {
                 throw .transport(error)
             }
             guard let chunk else { break }
-            guard bytes.count + chunk.count <= limit else { throw Self.tooLarge(url, limit) }
-            bytes += chunk
+            guard received + UInt64(chunk.count) <= limit else { throw Self.tooLarge(url, limit) }
+            received += UInt64(chunk.count)
+            let written = chunk.withUnsafeBytes { (bytes) in Result { () throws(AssetPackError) in try sink.write(bytes) } }
+            if case .failure(let error) = written { throw AttemptFailure(kind: .final, error: error) }
         }
-        if let length = response.contentLength, length != UInt64(bytes.count) {
-            throw .transient(AssetPackError(.io, "the body ended after \(bytes.count) of \(length) bytes", path: url.absoluteString))
+        if let length = response.contentLength, length != received {
+            throw .transient(AssetPackError(.io, "the body ended after \(received) of \(length) bytes", path: url.absoluteString))
         }
-        return bytes
     }
 
-    private static func tooLarge(_ url: URL, _ limit: Int) -> AttemptFailure {
+    private static func tooLarge(_ url: URL, _ limit: UInt64) -> AttemptFailure {
         AttemptFailure(kind: .final, error: AssetPackError(.limitExceeded, "larger than the \(limit) bytes allowed for it", path: url.absoluteString))
     }
 }

@@ -8,8 +8,10 @@ extension RemoteBundle {
     ///
     /// 1. fetches the identity (one small request); when the destination's record has it and no interrupted
     ///    install lies beside it, returns `ExpansionResult.upToDate` — nothing else is fetched;
-    /// 2. fetches the manifest (and its signature) and checks it against `trust` **before anything is written**;
-    /// 3. installs from a `DeliveredBundleSource`: files the installed tree holds unchanged are linked, a
+    /// 2. fetches the manifest into an unlinked file in the destination's staging tree, hashing it on the way,
+    ///    and checks it (and its signature) against `trust` **before anything is installed**;
+    /// 3. installs from a `DeliveredBundleSource` planned from that file a window at a time, as a local bundle
+    ///    is (its identity checked against its entries and against the identity fetched first): files the installed tree holds unchanged are linked, a
     ///    block-indexed file takes the blocks whose SHA-256 did not change from its installed copy, and the rest
     ///    is fetched on up to ``FetchOptions/maxConcurrentRequests`` connections, each file or block streamed
     ///    into the staging tree (inflated on the way) and checked against the manifest's SHA-256 and CRC-32
@@ -59,14 +61,14 @@ extension RemoteBundle {
         let identity = try identity(with: fetcher, cancellation)
         if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
         let origin = url(of: BundleManifest.path).absoluteString
-        // Decoded without ``VerifiedManifest/decode(origin:)``'s identity check: the source below makes it.
-        let verified = try manifest(with: fetcher, trust: trust, cancellation)
-        let manifest = try BundleManifest.decode(verified.bytes, origin: origin)
+        let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: origin)
+        let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation)
         let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network,
                                             cancellation: cancellation)
         var options = options
         options.jobs = max(options.jobs, delivery.concurrency)
-        let source = try DeliveredBundleSource(manifest: manifest, delivery: delivery, installedTree: destination)
+        let source = DeliveredBundleSource(manifest: verified.file, identity: identity, delivery: delivery,
+                                           installedTree: destination)
         var installer = try AssetInstaller(source: source, destination: destination, options: options)
         installer.log = log
         return try installer.installSynchronously(progress: progress, cancellation: cancellation)

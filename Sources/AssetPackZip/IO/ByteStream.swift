@@ -67,3 +67,18 @@ public final class MemoryStream: ByteStream {
         return count
     }
 }
+
+/// A ``RandomAccessSource`` read front to back from its first byte (a spooled file handed out as a stream).
+package final class RandomAccessStream: ByteStream {
+    private let source: any RandomAccessSource
+    private var position: UInt64 = 0
+
+    /// Streams `source` from its start.
+    package init(_ source: any RandomAccessSource) { self.source = source }
+
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(ZipError) -> Int {
+        let count = try source.read(into: buffer, at: position)
+        position += UInt64(count)
+        return count
+    }
+}

@@ -25,6 +25,26 @@ extension AssetInstaller {
                                seconds: SystemClock.monotonicSeconds() - started)
     }
 
+    /// A new, empty file for the manifest of a bundle to be installed into `destination` to be spooled into as
+    /// it is fetched (read and written by offset; closed by its owner). It is made in the staging tree beside
+    /// the destination, never anywhere else, and unlinked at once, so nothing stays behind even after a crash;
+    /// a staging tree (and folders above it) made for it alone are removed again at once (its descriptor
+    /// still reads and writes the file). A file left under its name by a crash between the two steps is removed by the next call.
+    /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination; `.io`.
+    package static func manifestSpool(for destination: String) throws(AssetPackError) -> FileDescriptor {
+        let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)
+        let madeParents = try io(FileSystem.makeDirectories(probe.parentPath))
+        let parent = try io(Descriptor.directory(probe.parentPath))
+        let stagingName = StagingNames.staging(for: probe.name)
+        let made = try io(parent.makeDirectory(stagingName, mode: PermissionPolicy.defaultDirectory))
+        let staging = try io(parent.directory(stagingName))
+        try io(staging.remove(StagingNames.manifestSpool))
+        let spool = try io(staging.createFile(StagingNames.manifestSpool, readable: true))
+        try io(staging.remove(StagingNames.manifestSpool))
+        if made { FileSystem.removeEmptyDirectories(madeParents + [parent.child(stagingName)]) }
+        return spool.detach()
+    }
+
     /// Removes the previous tree beside the destination under the install lock, once the destination is
     /// still complete with `stamp` (a tree under the aside name is then never needed again).
     private func removeRetiredTree(stamp: String) throws(AssetPackError) {

@@ -20,6 +20,10 @@ enum StagingNames {
     /// The prefix of a file being written: it only gets its final name after it verified.
     static let temporaryPrefix = PlanBuilder.temporaryPrefix
 
+    /// Inside the staging tree: the manifest of a delivered bundle being fetched, unlinked as soon as it is
+    /// made (`AssetInstaller.manifestSpool(for:)`).
+    static let manifestSpool = temporaryPrefix + "manifest.json"
+
     /// The staging tree beside destination `name`: `.<name>.assetpack-staging`.
     static func staging(for name: String) -> String { ".\(name).assetpack-staging" }
 

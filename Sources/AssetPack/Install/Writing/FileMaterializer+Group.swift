@@ -8,11 +8,10 @@ extension FileMaterializer {
     /// its files is left.
     func writeGroup(_ members: [DeliveryGroups.Member], of items: [ExpansionItem],
                     in staging: DirectoryCursor) throws(AssetPackError) -> [UInt32] {
-        guard let first = members.first, case .delivered(let delivered) = items[first.position].origin,
-              let file = delivered.entry.storage?.file else {
+        guard let first = members.first, case .delivered(let layout) = items[first.position].origin, let bundle = delivered else {
             throw AssetPackError(.invalidArgument, "a delivery group needs delivered pack members")
         }
-        let bundle = delivered.bundle
+        let file = layout.whole.file
         let sink = SplittingSink(ranges: members.map(\.range)) { (index) throws(AssetPackError) -> StagedFileSink in
             let item = items[members[index].position]
             return try self.memberSink(item, in: try io(staging.parent(ofPath: item.path.string)), bundle: bundle, file: file)
@@ -32,15 +31,15 @@ extension FileMaterializer {
     /// The sink of one member: its file created (again, on a restart) and its bytes checked as they come.
     private func memberSink(_ item: ExpansionItem, in folder: Descriptor, bundle: DeliveredBundleSource,
                             file: String) throws(AssetPackError) -> StagedFileSink {
-        guard case .delivered(let delivered) = item.origin else {
+        guard case .delivered(let layout) = item.origin else {
             throw AssetPackError(.invalidArgument, "\"\(item.path)\" is not a delivered file")
         }
         let created = try create(item.path.name, in: folder, mode: finalModeAtCreation(item) ? item.permissions : 0)
         // A member's CRC-32 is known (the manifest's), so a resume checks it by its bytes, never by its mode:
         // bits the umask took away are given back at once.
         if !finalModeAtCreation(item) { try io(created.fd.setPermissions(item.permissions, path: created.path)) }
-        let check = DeliveredFileWriter.check(item, delivered, origin: ErrorLocation(bundle.name + "/" + file))
-        return try StagedFileSink(file: created, at: 0, check: check, inflating: delivered.entry.storage?.method == "deflate",
+        let check = DeliveredFileWriter.check(item, bundle, origin: ErrorLocation(bundle.name + "/" + file))
+        return try StagedFileSink(file: created, at: 0, check: check, inflating: layout.deflated,
                                   endsStream: true, progress: nil)
     }
 }

@@ -35,6 +35,8 @@ import AssetPackZip
 struct FileMaterializer: Sendable {
     /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from (``ExpansionPlan/source``).
     let source: any AssetSource
+    /// The bundle ``ExpansionItem/Origin/delivered(_:)`` origins are delivered from: the source, when it is one.
+    var delivered: DeliveredBundleSource? { if case .delivered(let bundle) = source.storage { bundle } else { nil } }
     /// The folder ``ExpansionItem/Origin/localFile(_:)`` origins are below (``ExpansionPlan/folder``).
     let folder: String?
     let progress: ProgressTracker
@@ -65,8 +67,8 @@ struct FileMaterializer: Sendable {
                                                              reportsBytes: reportsBytes(of: item),
                                                              startsWriteback: durability == .flushOnCommit)
             if inBlocks == nil {  // a file of a delivered bundle: fetched, not read (DeliveredFileWriter)
-                inBlocks = try DeliveredFileWriter.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
-                                                         reportsBytes: reportsBytes(of: item))
+                inBlocks = try DeliveredFileWriter.write(item, from: delivered, into: file, in: directory, keeping: keptBlocks,
+                                                         progress: progress, reportsBytes: reportsBytes(of: item))
             }
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }
             if checksSHA256, item.sha256 != nil, inBlocks != nil, case .zipEntry = item.origin {

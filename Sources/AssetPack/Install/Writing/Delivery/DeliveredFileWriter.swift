@@ -15,27 +15,26 @@ import AssetPackZip
 ///   manifest's CRC-32 (read back and computed only when the manifest has none).
 enum DeliveredFileWriter {
     /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is a
-    /// delivered file; nil for any other item. `kept`: blocks an interrupted run recorded in the journal.
-    static func write(_ item: ExpansionItem, into file: Descriptor, in folder: Descriptor, keeping kept: Set<Int>,
-                      progress: ProgressTracker, reportsBytes: Bool) throws(AssetPackError) -> UInt32? {
-        guard case .delivered(let delivered) = item.origin else { return nil }
-        let layout = try DeliveredLayout(delivered.entry, origin: delivered.bundle.name)
-        let origin = ErrorLocation(delivered.bundle.name + "/" + (delivered.entry.storage?.file ?? item.path.string))
+    /// file delivered from `bundle`; nil for any other item. `kept`: blocks an interrupted run recorded in the journal.
+    static func write(_ item: ExpansionItem, from bundle: DeliveredBundleSource?, into file: Descriptor, in folder: Descriptor,
+                      keeping kept: Set<Int>, progress: ProgressTracker, reportsBytes: Bool) throws(AssetPackError) -> UInt32? {
+        guard let bundle, case .delivered(let layout) = item.origin else { return nil }
+        let origin = ErrorLocation(bundle.name + "/" + layout.whole.file)
         let tracker = reportsBytes ? progress : nil
         guard let blocks = layout.blocks else {
-            let sink = try StagedFileSink(file: file, at: 0, check: check(item, delivered, origin: origin), inflating: layout.deflated,
+            let sink = try StagedFileSink(file: file, at: 0, check: check(item, bundle, origin: origin), inflating: layout.deflated,
                                           endsStream: true, progress: tracker)
-            try delivered.bundle.delivery.deliver(layout.whole, into: sink)
+            try bundle.delivery.deliver(layout.whole, into: sink)
             return sink.crc32
         }
-        let writer = BlockwiseWriter(file: file, blocks: blocks, request: layout.whole, delivery: delivered.bundle.delivery,
+        let writer = BlockwiseWriter(file: file, blocks: blocks, request: layout.whole, delivery: bundle.delivery,
                                      path: item.path, origin: origin, progress: progress, tracker: tracker)
         var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
         if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
         let journal = opened
-        let installed = InstalledCopy.open(item.path, in: delivered.bundle.installedTree)
+        let installed = InstalledCopy.open(item.path, in: bundle.installedTree)
         // Blocks are independent: several at once (each at its own offsets), as many as the delivery's connections.
-        try WorkerThreads.run(count: blocks.count, jobs: delivered.bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
+        try WorkerThreads.run(count: blocks.count, jobs: bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
             try progress.checkCancelled()
             try writer.write(blocks[number], number: number, kept: kept.contains(number), installed: installed)
             try journal?.record(number)
@@ -48,14 +47,14 @@ enum DeliveredFileWriter {
 
     /// The check of delivered `item` as a whole (size, CRC-32, SHA-256 as its manifest entry records), its
     /// bytes coming from `origin`.
-    static func check(_ item: ExpansionItem, _ delivered: DeliveredFile, origin: ErrorLocation) -> WriteCheck {
-        WriteCheck(path: item.path, size: item.size, crc32: item.crc32, sha256: delivered.entry.sha256,
-                   hasher: delivered.bundle.delivery.makeHasher(), claim: "recorded in the manifest", origin: origin)
+    static func check(_ item: ExpansionItem, _ bundle: DeliveredBundleSource, origin: ErrorLocation) -> WriteCheck {
+        WriteCheck(path: item.path, size: item.size, crc32: item.crc32, sha256: item.digest?.hex,
+                   hasher: bundle.delivery.makeHasher(), claim: "recorded in the manifest", origin: origin)
     }
 }
 
 /// How a delivered file is stored, read from its manifest entry: what to ask the delivery for.
-struct DeliveredLayout {
+struct DeliveredLayout: Sendable {
     /// One block of a block-indexed file: where its bytes go, where its compressed bytes are in the
     /// archive, and their SHA-256.
     struct Block: Sendable {

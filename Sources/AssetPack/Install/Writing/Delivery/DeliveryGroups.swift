@@ -59,9 +59,8 @@ enum DeliveryGroups {
 
     /// The archive and data range of a delivered pack member that can join a group; nil for anything else.
     private static func candidate(_ item: ExpansionItem) -> (file: String, range: Range<UInt64>)? {
-        guard case .delivered(let delivered) = item.origin, let storage = delivered.entry.storage, storage.form == .packed,
-              storage.blocks == nil, let offset = storage.dataOffset, let compressed = storage.compressedSize, compressed > 0,
-              offset <= UInt64.max - compressed else { return nil }
-        return (storage.file, offset..<offset + compressed)
+        guard case .delivered(let layout) = item.origin, layout.blocks == nil, let range = layout.whole.range,
+              !range.isEmpty else { return nil }
+        return (layout.whole.file, range)
     }
 }
