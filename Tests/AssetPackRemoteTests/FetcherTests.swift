@@ -38,22 +38,6 @@ struct FetcherTests {
         #expect(log.first?.bodyBytes == 50_000)
     }
 
-    @Test func writesIntoAFileAtAnOffset() async throws {
-        let data = testBytes(200_000)
-        let site = try await Site(["f.bin": data])
-        let folder = try TemporaryDirectory("sink")
-        let target = try folder.write("out.bin", [UInt8](repeating: 0, count: 100_100))
-        let sink = try FileSink(path: target, offset: 100)
-        let item = FetchItem.bytes(1000..<101_000, of: site.url("f.bin"), sha256: ContentHash.of(data[1000..<101_000]))
-        _ = try await RemoteFetcher(options: testOptions()).fetch(item, into: sink)
-        #expect(await site.server.requests(atLeast: 1).count == 1)
-        try sink.close()
-        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: target)))
-        #expect(written.count == 100_100)
-        #expect(Array(written[0..<100]) == [UInt8](repeating: 0, count: 100))
-        #expect(Array(written[100...]) == Array(data[1000..<101_000]))
-    }
-
     @Test func anEmptyFileNeedsNoRequest() async throws {
         let site = try await Site(["empty": []])
         let (bytes, result) = try await site.fetch(fileItem(site.url("empty"), []))
