@@ -3,6 +3,9 @@ package enum CurrentProcess {
     /// The process id (`getpid(2)`).
     package static var id: Int32 { system_getpid() }
 
+    /// True when a process `pid` exists (`kill(pid, 0)`), whoever runs it.
+    package static func exists(_ pid: Int32) -> Bool { pid > 0 && system_processExists(pid) }
+
     /// The environment variable `name` (`getenv(3)`: cheap, unlike building the whole environment).
     package static func environment(_ name: String) -> String? {
         system_getenv(name).map { String(cString: $0) }

@@ -22,7 +22,7 @@ import AssetPackZip
 /// The bundle is written to a temporary sibling and renamed into place (see `OutputLocation`); an
 /// existing bundle at the output lends its unchanged archives (see `IncrementalCache`). Nothing is
 /// fsynced: a build can always be run again, and the expander checks every CRC-32. An interrupted build
-/// leaves at most a `.<name>.tmp-XXXXXX` sibling, never a complete-looking bundle.
+/// leaves at most a `.<name>.tmp-PID-XXXXXX` sibling (removed by the next build), never a complete-looking bundle.
 ///
 /// The tree streams through: the walk hands items over in path order (`SourceScanner`), they are packed
 /// a batch at a time and recorded in the manifest as they come (`FolderBuild`), so a build holds a few

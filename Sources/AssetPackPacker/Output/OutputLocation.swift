@@ -4,7 +4,8 @@ import AssetPackZip
 
 /// Where a build goes, checked before anything is written, and how it gets there without ever leaving a
 /// half-written result under the final name: the build is written to a temporary sibling
-/// `.<name>.tmp-XXXXXX` in the same folder (same file system), then renamed into place.
+/// `.<name>.tmp-PID-XXXXXX` in the same folder (same file system), then renamed into place. What a build that
+/// was killed left there (its process no longer exists) is removed by the next build of the same output.
 ///
 /// Replacing an existing bundle folder: the old one is renamed aside (`.<name>.old-XXXXXX`), the new one
 /// is renamed in, and the old one is deleted; should the second rename fail, the old one is put back. An
@@ -109,18 +110,34 @@ struct OutputLocation {
     /// The prefix of temporary siblings: `PARENT/.<name>.`.
     private var siblingPrefix: String { parent + "/." + FileSystem.lastComponent(path) + "." }
 
+    /// The prefix of this process's temporary siblings: `PARENT/.<name>.tmp-PID-`.
+    private var stagingPrefix: String { siblingPrefix + "tmp-\(CurrentProcess.id)-" }
+
     /// Creates the output's parent folders, then a temporary sibling folder to build into.
     func stageFolder() throws(AssetPackError) -> String {
-        _ = try io(FileSystem.makeDirectories(parent))
-        return try io(FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "tmp-"))
+        try prepareParent()
+        return try io(FileSystem.makeTemporaryDirectory(prefix: stagingPrefix))
     }
 
     /// Creates the output's parent folders, then a temporary sibling file to write the archive into.
     func stageArchive() throws(AssetPackError) -> String {
-        _ = try io(FileSystem.makeDirectories(parent))
-        let (staged, descriptor) = try io(FileSystem.makeTemporaryFile(prefix: siblingPrefix + "tmp-"))
+        try prepareParent()
+        let (staged, descriptor) = try io(FileSystem.makeTemporaryFile(prefix: stagingPrefix))
         try io(descriptor.closeAfterWriting(path: staged))
         return staged
+    }
+
+    /// Creates the output's parent folders and removes the temporary siblings (`.<name>.tmp-PID-…`,
+    /// `.<name>.old-PID-…`) of earlier builds of this output whose process no longer exists (killed mid-build).
+    private func prepareParent() throws(AssetPackError) {
+        _ = try io(FileSystem.makeDirectories(parent))
+        let prefix = "." + FileSystem.lastComponent(path) + "."
+        for name in (try? FileSystem.names(in: parent))?.compactMap(\.string) ?? [] where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard rest.hasPrefix("tmp-") || rest.hasPrefix("old-"), let dash = rest.dropFirst(4).firstIndex(of: "-"),
+                  let pid = Int32(rest[rest.index(rest.startIndex, offsetBy: 4)..<dash]), !CurrentProcess.exists(pid) else { continue }
+            try? FileSystem.removeTree(parent + "/" + name)
+        }
     }
 
     /// Moves the finished `staged` build to ``path``, replacing what was there.
@@ -132,7 +149,7 @@ struct OutputLocation {
         }
         // A non-empty folder cannot be replaced by rename(2): move the old one aside first. mkdtemp makes
         // an empty folder with a unique name, which rename(2) may replace.
-        let aside = try io(FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "old-"))
+        let aside = try io(FileSystem.makeTemporaryDirectory(prefix: siblingPrefix + "old-\(CurrentProcess.id)-"))
         try io(FileSystem.rename(path, to: aside))
         do {
             try io(FileSystem.rename(staged, to: path))

@@ -250,6 +250,9 @@ internal func system_isatty(_ fd: Int32) -> Int32 { isatty(fd) }
 /// `kill(2)` of the calling process with `SIGKILL`.
 internal func system_killSelf() -> Int32 { kill(getpid(), SIGKILL) }
 
+/// True unless `kill(pid, 0)` says no process `pid` exists (`ESRCH`): one of another user counts as running.
+internal func system_processExists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 || errno != ESRCH }
+
 /// `signal(3)` setting `SIGXFSZ` to `SIG_IGN`.
 internal func system_ignoreSIGXFSZ() { _ = signal(SIGXFSZ, SIG_IGN) }
 
