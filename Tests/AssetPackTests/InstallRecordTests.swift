@@ -4,7 +4,20 @@ import Foundation
 import Testing
 import TestSupport
 
-extension InstallRecord {
+/// A whole install record as a value, as `installed.json` holds it: what the tests write (``json()``), read back
+/// and compare with `JSONEncoder`'s text. (The library never holds a record whole: it writes one a window at a
+/// time and reads one a list at a time.)
+struct InstallRecordValue: Codable {
+    var format = InstallRecord.currentFormat
+    var stamp: String
+    var files: [InstallRecord.File]
+    var source: String?
+    var directories: [InstallRecord.Directory]? = nil
+    var links: [InstallRecord.Link]? = nil
+    var collation: String? = nil
+}
+
+extension InstallRecordValue {
     /// `installed.json` of this record through ``InstallRecordJSON``, as installs write theirs
     /// (``InstallRecordLists``), handed to `emit` in pieces of about 64 KiB: the tests' writer of a record value.
     func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
@@ -40,7 +53,7 @@ extension InstallRecordReader {
     /// The record in `bytes` read as installs read one (``OrderedRecord``): each list through a reader of its
     /// own, an entry a call; nil when a list cannot be read, or the text is not the JSON of a record
     /// (`JSONDecoder`, which also gives the fields other than the lists). Read from a temporary file, with `limit`.
-    static func read(bytes: [UInt8], limit: Int = 512 << 20) -> InstallRecord? {
+    static func read(bytes: [UInt8], limit: Int = 512 << 20) -> InstallRecordValue? {
         guard let scratch = try? TemporaryDirectory("record-read"),
               (try? Data(bytes).write(to: URL(fileURLWithPath: scratch.file("installed.json")))) != nil else { return nil }
         func list<Entry>(_ name: StaticString, _ next: (inout InstallRecordReader) -> Entry?) -> [Entry]?? {
@@ -52,7 +65,7 @@ extension InstallRecordReader {
             while let entry = next(&reader) { entries.append(entry) }
             return reader.isBroken ? nil : entries
         }
-        guard var record = try? JSONDecoder().decode(InstallRecord.self, from: Data(bytes)),
+        guard var record = try? JSONDecoder().decode(InstallRecordValue.self, from: Data(bytes)),
               case let files?? = list("files", { $0.nextFile() }),
               let directories = list("directories", { $0.nextDirectory() }),
               let links = list("links", { $0.nextLink() }) else { return nil }
@@ -67,7 +80,7 @@ extension InstallRecordReader {
 /// `JSONEncoder` writes, and read back by `JSONDecoder`.
 @Suite struct InstallRecordTests {
     @Test func theHandWrittenRecordIsWhatJSONEncoderWrites() throws {
-        let record = InstallRecord(stamp: "assetpack-1 tree abc zips=unpack", files: [
+        let record = InstallRecordValue(stamp: "assetpack-1 tree abc zips=unpack", files: [
             .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644, inode: 1_234, mtime: 1_764_000_000_123_456_789),
             .init(path: "caf\u{E9}/q\"uo\\te.bin", size: 0, crc32: nil, mode: 0o755),
             .init(path: "\u{1F600}.png", size: 1 << 40, crc32: 0, mode: 0o600),
@@ -75,7 +88,7 @@ extension InstallRecordReader {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         #expect(record.json() == Array(try encoder.encode(record)) + [0x0A])
-        let decoded = try JSONDecoder().decode(InstallRecord.self, from: Data(record.json()))
+        let decoded = try JSONDecoder().decode(InstallRecordValue.self, from: Data(record.json()))
         #expect(decoded.files.map(\.path) == record.files.map(\.path))
         #expect(decoded.source == "f00d")
         var bare = record
@@ -88,7 +101,7 @@ extension InstallRecordReader {
     @Test func aLargeRecordIsWrittenInPieces() throws {
         let files = (0..<5_000).map { InstallRecord.File(path: "level\($0 % 7)/file-\($0).json", size: UInt64($0 * 31),
                                                            crc32: UInt32(truncatingIfNeeded: $0 &* 2_654_435_761), mode: 0o644) }
-        let record = InstallRecord(stamp: "assetpack-1 tree big", files: files, source: nil)
+        let record = InstallRecordValue(stamp: "assetpack-1 tree big", files: files, source: nil)
         var pieces: [Int] = []
         var joined: [UInt8] = []
         record.writeJSON { (bytes) throws(Never) in
@@ -103,14 +116,14 @@ extension InstallRecordReader {
     }
 
     /// What matters of a record, for comparing two.
-    private func facts(_ record: InstallRecord?) -> [String]? {
+    private func facts(_ record: InstallRecordValue?) -> [String]? {
         guard let record else { return nil }
         return ["\(record.format) \(record.stamp) \(record.source ?? "-")"]
             + record.files.map { "\($0.path)|\($0.size)|\($0.crc32.map { String($0) } ?? "-")|\($0.mode)|\($0.inode ?? 0)|\($0.mtime ?? 0)" }
     }
 
-    private var sample: InstallRecord {
-        InstallRecord(stamp: "assetpack-1 tree abc zips=unpack", files: [
+    private var sample: InstallRecordValue {
+        InstallRecordValue(stamp: "assetpack-1 tree abc zips=unpack", files: [
             .init(path: "a/b.txt", size: 3, crc32: 0xdeadbeef, mode: 0o644, inode: .max, mtime: 1_764_000_000_123_456_789),
             .init(path: "caf\u{E9}/q\"uo\\te\u{1}\u{1F}.bin", size: 0, crc32: nil, mode: 0o755),
             .init(path: "\u{1F600}/x\ty.png", size: UInt64.max, crc32: UInt32.max, mode: 0o600),
@@ -137,7 +150,7 @@ extension InstallRecordReader {
     /// Folders (with modes) and links (with targets) are recorded as the encoder writes them and read back;
     /// a record without them (written before they were) reads as nil.
     @Test func foldersAndLinksAreRecordedAndReadBack() throws {
-        var record = InstallRecord(stamp: "assetpack-1 tree abc", files: [.init(path: "a/b.txt", size: 3, crc32: 7, mode: 0o644)],
+        var record = InstallRecordValue(stamp: "assetpack-1 tree abc", files: [.init(path: "a/b.txt", size: 3, crc32: 7, mode: 0o644)],
                                    source: "f00d")
         record.directories = [.init(mode: 0o755, path: "a"), .init(mode: 0o700, path: "e\"mpty\u{1}")]
         record.links = [.init(path: "a/l", target: "b.txt"), .init(path: "up", target: "a/../a/b.txt")]
@@ -158,7 +171,7 @@ extension InstallRecordReader {
 
     @Test func aLargeRecordIsReadFromItsFileAPieceAtATime() throws {
         let files = (0..<20_000).map { InstallRecord.File(path: "d\($0 % 9)/f-\($0).bin", size: UInt64($0), crc32: UInt32($0), mode: 0o644) }
-        let record = InstallRecord(stamp: "big", files: files, source: nil)
+        let record = InstallRecordValue(stamp: "big", files: files, source: nil)
         let read = try #require(InstallRecordReader.read(bytes: record.json()))
         #expect(read.files.count == files.count)
         #expect(zip(read.files, files).allSatisfy { $0.path == $1.path && $0.size == $1.size && $0.crc32 == $1.crc32 && $0.mode == $1.mode })

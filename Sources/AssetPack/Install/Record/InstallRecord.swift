@@ -7,7 +7,7 @@ import Foundation
 /// with its target (in `installed.json`, read when upgrading, to find the files that did not change, and by
 /// ``InstalledTreeCheck``), and for an archive given as the source its ``SourceFingerprint`` with the stamp
 /// (in `source`, which the up-to-date check reads instead of planning the archive).
-struct InstallRecord: Codable, Sendable {
+enum InstallRecord {
     /// One installed file.
     struct File: Codable, Sendable {
         var path: String
@@ -36,20 +36,8 @@ struct InstallRecord: Codable, Sendable {
         var target: String
     }
 
-    var format = InstallRecord.currentFormat
     /// The format of the records this code writes.
     static let currentFormat = 1
-    var stamp: String
-    var files: [File]
-    /// The ``SourceFingerprint`` of the source, when it has one.
-    var source: String?
-    /// Every folder of the tree (an empty one too); nil in a record written before folders were recorded.
-    var directories: [Directory]? = nil
-    /// Every symbolic link of the tree; nil in a record written before links were recorded.
-    var links: [Link]? = nil
-    /// `path` when each list is in path order (``InstallRecordJSON/collation``); nil in a record written before
-    /// every record was.
-    var collation: String? = nil
 
     /// Writes a record in two steps, around the flush of the tree it describes: first its contents
     /// (``writeContents(into:source:stamp:json:)``: `installed.json` and `source`), written with the tree's
