@@ -10,8 +10,7 @@ extension ExpandCommand {
         let result = try installer.verify()
         let differs = result.outcome != .upToDate
         if format.json {
-            let tree = CheckedTree(result)
-            JSONReport.print(JSONFields(JSONFields(tree, source()), VerifySummary(result)), command: "expand", ok: !differs)
+            JSONReport.print(JSONFields(JSONFields(CheckedTree(result), source()), VerifySummary(result)), command: "expand", ok: !differs)
         } else if !report.quiet {
             print((checkLines(result) + unknownLines(result)).joined(separator: "\n"))
         }
@@ -20,16 +19,11 @@ extension ExpandCommand {
 
     /// `--repair`: repairs, and lists what it wrote again and what it removed.
     func repair(_ installer: AssetInstaller, line: ProgressLine?, cancellation: ExpansionCancellation) throws {
-        let result: VerifyResult
-        do {
-            result = try installer.repair(progress: { line?.update($0) }, cancellation: cancellation)
-        } catch {
-            line?.clear()
-            throw error
-        }
+        let result = try installer.repair(progress: { line?.update($0) }, cancellation: cancellation)
         line?.clear()
         if format.json {
-            let expansion = result.expansion ?? CheckedTree(result).upToDate(identity: result.identity ?? "")
+            let expansion = result.expansion ?? ExpansionResult(destination: result.destination, upToDate: true, identity: result.identity ?? "",
+                                                                files: result.filesChecked, bytes: result.bytesChecked, seconds: result.seconds)
             JSONReport.print(JSONFields(ExpandReport.fields(expansion, source: source().source, root: root),
                                         VerifySummary(result, repair: true)), command: "expand")
         } else if !report.quiet {
@@ -80,22 +74,13 @@ extension ExpandCommand {
 
 /// The tree `expand --verify --json` checked: what it holds, read from every file, not what was written.
 struct CheckedTree: Encodable {
-    var destination: String
-    var upToDate: Bool
+    var destination: String, upToDate: Bool, files: Int, bytes: UInt64, seconds: Double
     /// The identity recorded; left out when the destination records none.
     var identity: String?
-    var files: Int
-    var bytes: UInt64
-    var seconds: Double
 
     init(_ result: VerifyResult) {
         (destination, upToDate, identity) = (result.destination, result.outcome == .upToDate, result.identity)
         (files, bytes, seconds) = (result.filesChecked, result.bytesChecked, (result.seconds * 1_000_000).rounded() / 1_000_000)
-    }
-
-    /// As an expansion that wrote nothing (`expand --repair` of a tree that was up to date).
-    func upToDate(identity: String) -> ExpansionResult {
-        ExpansionResult(destination: destination, upToDate: true, identity: identity, files: files, bytes: bytes, seconds: seconds)
     }
 }
 

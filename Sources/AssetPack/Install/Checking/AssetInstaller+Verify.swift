@@ -55,18 +55,11 @@ extension AssetInstaller {
     ///   ``VerifyResult/Outcome/outdated``, with the entries that differ and those the record does not know.
     /// - Throws: ``AssetPackError``, as ``installSynchronously(progress:cancellation:)`` does.
     public func verify() throws(AssetPackError) -> VerifyResult {
-        let started = SystemClock.monotonicSeconds()
-        guard let parent = try InstallLocation(self).openParent() else {
-            return VerifyResult(destination: destination, outcome: .outdated)
+        try checked(creating: false) { _, result throws(AssetPackError) in
+            if let stamp = result.identity, try sourceStamp(recorded: stamp) == stamp {
+                result.outcome = result.problems.isEmpty ? .upToDate : .damaged
+            }
         }
-        let lock = try InstallLock(parent)
-        defer { lock.release() }
-        var result = try check(in: parent)
-        if let stamp = result.identity, try sourceStamp(recorded: stamp) == stamp {
-            result.outcome = result.problems.isEmpty ? .upToDate : .damaged
-        }
-        result.seconds = SystemClock.monotonicSeconds() - started
-        return result
     }
 
     /// The deep check of ``verify()``, then the repair of what differs, through the same staging tree and
@@ -89,47 +82,38 @@ extension AssetInstaller {
     @discardableResult
     public func repair(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                        cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> VerifyResult {
-        let started = SystemClock.monotonicSeconds()
-        _ = try io(FileSystem.makeDirectories(parentPath))
-        guard let parent = try InstallLocation(self).openParent() else {
-            return VerifyResult(destination: destination, outcome: .outdated)
+        try checked(creating: true) { parent, result throws(AssetPackError) in
+            guard !result.problems.isEmpty || result.identity == nil || upToDateStamp() == nil else {
+                return result.outcome = .upToDate
+            }
+            let expansion = try rebuild(in: parent, repairing: Set(result.problems.map(\.path)), progress: progress,
+                                        cancellation: cancellation)
+            guard !expansion.upToDate else { return result.outcome = .upToDate }
+            result.outcome = expansion.identity == result.identity ? .repaired : .installed
+            result.repaired = result.problems.map(\.path)
+            result.unknownRemoved = !expansion.unknownDeleted.isEmpty
+            (result.identity, result.expansion) = (expansion.identity, expansion)
         }
-        let lock = try InstallLock(parent)
-        defer { lock.release() }
-        var result = try check(in: parent)
-        if result.problems.isEmpty, result.identity != nil, upToDateStamp() != nil {
-            result.outcome = .upToDate
-            result.seconds = SystemClock.monotonicSeconds() - started
-            return result
-        }
-        var expansion = try rebuild(in: parent, repairing: Set(result.problems.map(\.path)), progress: progress,
-                                    cancellation: cancellation)
-        expansion.seconds = SystemClock.monotonicSeconds() - started
-        result.seconds = expansion.seconds
-        guard !expansion.upToDate else {
-            result.outcome = .upToDate
-            return result
-        }
-        result.outcome = expansion.identity == result.identity ? .repaired : .installed
-        result.repaired = result.problems.map(\.path)
-        result.unknownRemoved = !expansion.unknownDeleted.isEmpty
-        result.identity = expansion.identity
-        result.expansion = expansion
-        return result
     }
 
-    /// What the installed tree holds, every file read: outcome ``VerifyResult/Outcome/outdated`` until the
-    /// caller compares the recorded identity with the source's.
-    private func check(in parent: Descriptor) throws(AssetPackError) -> VerifyResult {
+    /// Reads the installed tree against its record under the install lock (its parent folder made first when
+    /// `creating`), then lets `decide` set the outcome (``VerifyResult/Outcome/outdated`` until it does) and act
+    /// in the parent folder it is handed; the whole is timed.
+    private func checked(creating: Bool, decide: (Descriptor, inout VerifyResult) throws(AssetPackError) -> Void)
+        throws(AssetPackError) -> VerifyResult {
+        let started = SystemClock.monotonicSeconds()
+        if creating { _ = try io(FileSystem.makeDirectories(parentPath)) }
         var result = VerifyResult(destination: destination, outcome: .outdated)
-        guard let found = try InstalledTreeCheck.inspect(name, in: parent, readContents: true, jobs: options.jobs) else {
-            return result
+        guard let parent = try InstallLocation(self).openParent() else { return result }
+        let lock = try InstallLock(parent)
+        defer { lock.release() }
+        if let found = try InstalledTreeCheck.inspect(name, in: parent, readContents: true, jobs: options.jobs) {
+            (result.problems, result.unknown, result.identity) = (found.outcome.problems, found.outcome.unknown, found.stamp)
+            (result.filesChecked, result.bytesChecked) = (found.outcome.files, found.outcome.bytes)
         }
-        result.problems = found.outcome.problems
-        result.unknown = found.outcome.unknown
-        result.filesChecked = found.outcome.files
-        result.bytesChecked = found.outcome.bytes
-        result.identity = found.stamp
+        try decide(parent, &result)
+        result.seconds = SystemClock.monotonicSeconds() - started
+        result.expansion?.seconds = result.seconds
         return result
     }
 
