@@ -108,7 +108,7 @@ enum ExitStatus: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "success"
-        case .failure: "a check found a difference (check, status, expand --verify), or a failure of no other class"
+        case .failure: "differs (check, status, expand --verify), or a failure of no other class"
         case .usage: "usage: an unknown command or option, a bad value, an unusable path"
         case .damagedInput: "damaged input: an archive, manifest or file that fails its checks"
         case .inputNotFound: "the input does not exist"
