@@ -70,7 +70,7 @@ struct AssetPackCommand: ParsableCommand {
         }
         guard Reporting.context.json, status != .success else { exit(withError: error) }
         let report = ErrorReport(status, code: status == .usage ? "usage" : "failure", message: message(for: error))
-        print(JSONReport.failure(report, command: Reporting.context.command))
+        JSONReport.print(report, command: Reporting.context.command, ok: false)
         CurrentProcess.exit(status.rawValue)
     }
 }

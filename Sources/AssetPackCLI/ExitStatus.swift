@@ -9,7 +9,8 @@ import AssetPackZip
 enum ExitStatus: Int32, CaseIterable {
     /// Success.
     case success = 0
-    /// A failure of no other class (a bug, or an error from outside the libraries).
+    /// A failure of no other class (a bug, or an error from outside the libraries); and the answer of a check
+    /// that found what differs (``differs``).
     case failure = 1
     /// An unknown command or option, a missing or malformed value, or a path that cannot be used
     /// (`invalid-argument`). `EX_USAGE`.
@@ -36,6 +37,10 @@ enum ExitStatus: Int32, CaseIterable {
     case untrusted = 79
     /// Interrupted (Ctrl-C, `cancelled`): run the same command again to resume. 128 + SIGINT.
     case interrupted = 130
+
+    /// The answer of `check`, `status` and `expand --verify` when they find something that differs from what
+    /// it should be: not a failure to run, the command's answer.
+    static let differs = failure
 
     /// The class of a runtime error.
     init(_ error: AssetPackError) {
@@ -103,7 +108,7 @@ enum ExitStatus: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .success: "success"
-        case .failure: "a failure of no other class"
+        case .failure: "differs (check, status, expand --verify), or a failure of no other class"
         case .usage: "usage: an unknown command or option, a bad value, an unusable path"
         case .damagedInput: "damaged input: an archive, manifest or file that fails its checks"
         case .inputNotFound: "the input does not exist"

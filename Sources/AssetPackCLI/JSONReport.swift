@@ -64,11 +64,6 @@ enum JSONReport {
         return encoder
     }
 
-    /// The line for a failure.
-    static func failure(_ error: ErrorReport, command: String) -> String {
-        line(error, command: command, ok: false)
-    }
-
     /// `path` made absolute against the current directory (as given when it already is, or is an address
     /// such as `https://host/app.bundle`).
     static func absolute(_ path: String) -> String {
@@ -140,10 +135,5 @@ struct ErrorReport: Encodable {
     init(_ error: AssetPackError) {
         self.init(ExitStatus(error), code: error.code.rawValue, message: error.description,
                   path: error.path ?? error.zipError?.archive, entry: error.entry, zipError: error.zipError, cause: error.cause)
-    }
-
-    /// A zip-layer error, with the runtime's code for it (``AssetPackError/init(_:path:)``).
-    init(_ error: ZipError) {
-        self.init(AssetPackError(error))
     }
 }

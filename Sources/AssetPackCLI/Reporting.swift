@@ -38,7 +38,7 @@ enum Reporting {
         let status = ExitStatus(error)
         if context.json {
             liveLine?.clear()
-            print(JSONReport.failure(ErrorReport(error), command: context.command))
+            JSONReport.print(ErrorReport(error), command: context.command, ok: false)
         } else if status == .interrupted {
             interrupted()
         } else {

@@ -196,7 +196,7 @@ import TestSupport
             class:
 
               0    success
-              1    a failure of no other class
+              1    differs (check, status, expand --verify), or a failure of no other class
               64   usage: an unknown command or option, a bad value, an unusable path
               65   damaged input: an archive, manifest or file that fails its checks
               66   the input does not exist

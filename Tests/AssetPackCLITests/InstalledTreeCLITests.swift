@@ -27,10 +27,11 @@ import TestSupport
         try run(tool, arguments, environment: environment)
     }
 
-    /// Runs and expects exit status 0, `stdout` exactly and nothing on stderr.
-    private func expectOutput(_ arguments: [String], _ stdout: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Runs and expects exit status `status` (0 unless given), `stdout` exactly and nothing on stderr.
+    private func expectOutput(_ arguments: [String], _ stdout: String, status: Int32 = 0,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try assetpack(arguments)
-        #expect(result.status == 0, "exit status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.status == status, "exit status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout == stdout, sourceLocation: sourceLocation)
         #expect(result.stderr == "", sourceLocation: sourceLocation)
     }
@@ -51,8 +52,18 @@ import TestSupport
     @Test func statusSaysNotInstalledPartialInstalledAndOutdated() throws {
         let scratch = try scratchWithSource("cli-status")
         let out = scratch.file("out")
-        try expectOutput(["status", out], "\(out): not installed\n")
-        try expectOutput(["status", out, "--json"], #"{"command":"status","destination":"\#(out)","ok":true,"problems":[],"schema":1,"state":"not-installed","unknown":[]}"# + "\n")
+        try expectOutput(["status", out], "\(out): not installed\n", status: 2)
+        try expectOutput(["status", out, "--json"], #"{"command":"status","destination":"\#(out)","ok":false,"problems":[],"schema":1,"state":"not-installed","unknown":[]}"# + "\n", status: 2)
+        try expectOutput(["status", scratch.file("src")], """
+            \(scratch.file("src")): not installed
+              unknown: 5 entries that assetpack did not install
+                a.txt
+                d.txt
+                dir/
+                e.txt
+                f.txt
+
+            """, status: 3)
 
         // Killed after two files (one job: in path order, a.txt and d.txt).
         let killed = try assetpack(["expand", scratch.file("src"), "--to", out, "--jobs", "1"],
@@ -66,10 +77,10 @@ import TestSupport
                 of \(staged)
                 the next expand resumes it, checking each file again
 
-            """)
-        try expectOutput(["status", out, "--json"], #"{"command":"status","destination":"\#(out)","ok":true,"problems":[],"schema":1,"#
+            """, status: 2)
+        try expectOutput(["status", out, "--json"], #"{"command":"status","destination":"\#(out)","ok":false,"problems":[],"schema":1,"#
                          + #""staging":{"bytes":12,"complete":false,"files":2,"identity":"\#(staged)","path":"\#(staging)"},"#
-                         + #""state":"partial","unknown":[]}"# + "\n")
+                         + #""state":"partial","unknown":[]}"# + "\n", status: 2)
 
         let identity = try install(scratch)
         #expect(identity == staged)
@@ -92,6 +103,7 @@ import TestSupport
 
         try writeBytes(Array("alpha, edited\n".utf8), to: scratch.file("src/a.txt"))
         let compared = try assetpack(["status", out, "--source", scratch.file("src"), "--json"])
+        #expect(compared.status == 1)
         let summary = try JSONSerialization.jsonObject(with: Data(compared.stdout.utf8)) as? [String: Any]
         let source = try #require(summary?["sourceIdentity"] as? String)
         #expect(source != identity && source.hasPrefix("assetpack-1 tree "))
@@ -102,11 +114,11 @@ import TestSupport
               files: 6 (7.8 KiB)
               installed: 2024-05-01T12:00:00Z
 
-            """)
+            """, status: 1)
         try expectOutput(["status", out, "--source", scratch.file("src"), "--json"],
                          #"{"bytes":8025,"command":"status","destination":"\#(out)","files":6,"identity":"\#(identity)","#
-                         + #""installedAt":"2024-05-01T12:00:00Z","ok":true,"problems":[],"schema":1,"sourceIdentity":"\#(source)","#
-                         + #""state":"outdated","unknown":[]}"# + "\n")
+                         + #""installedAt":"2024-05-01T12:00:00Z","ok":false,"problems":[],"schema":1,"sourceIdentity":"\#(source)","#
+                         + #""state":"outdated","unknown":[]}"# + "\n", status: 1)
     }
 
     @Test func statusListsChangesAndUnknownEntriesWithoutTouchingThem() throws {
@@ -122,18 +134,18 @@ import TestSupport
               identity: \(identity)
               files: 6 (7.8 KiB)
               installed: 2024-05-01T12:00:00Z
-              changed: 2 entries differ from the record (contents not read; expand --verify repairs them)
+              changed: 2 entries differ from the record (contents not read; expand --repair repairs them)
                 a.txt: missing
                 d.txt: mode 0600, recorded 0644
-              unknown: 2 entries the record does not know (an upgrade or a repair removes them)
+              unknown: 2 entries the record does not know (kept by an upgrade or a repair; --delete-unknown removes them)
                 cache/
                 notes.txt
 
-            """)
+            """, status: 1)
         try expectOutput(["status", out, "--json"], #"{"bytes":8025,"command":"status","destination":"\#(out)","files":6,"identity":"\#(identity)","#
-                         + #""installedAt":"2024-05-01T12:00:00Z","ok":true,"problems":[{"detail":"missing","kind":"missing","path":"a.txt"},"#
+                         + #""installedAt":"2024-05-01T12:00:00Z","ok":false,"problems":[{"detail":"missing","kind":"missing","path":"a.txt"},"#
                          + #"{"detail":"mode 0600, recorded 0644","kind":"mode","path":"d.txt"}],"schema":1,"state":"installed","#
-                         + #""unknown":["cache/","notes.txt"]}"# + "\n")
+                         + #""unknown":["cache/","notes.txt"]}"# + "\n", status: 1)
         #expect(folderNames(out).contains("notes.txt"))
         let file = try assetpack(["status", scratch.file("src/a.txt")])
         #expect(file.status == 64 && file.stdout == "")
@@ -152,7 +164,25 @@ import TestSupport
         try scratch.write("out/notes.txt", text: "the app's")
         try expectOutput(["expand", scratch.file("src"), "--to", out], "\(out) is up to date\n")
 
+        let before = ExpandCLITests.read(out)
         try expectOutput(["expand", scratch.file("src"), "--to", out, "--verify"], """
+            \(out): 5 entries differ from the record (expand --repair writes them again):
+              a.txt: missing
+              d.txt: mode 0755, recorded 0644
+              dir/b.bin: size 1000, recorded 3000
+              dir/c.bin: contents differ (CRC-32 \(crc(flipping: 4_000, of: "dir/c.bin")), recorded \(crc(of: "dir/c.bin")))
+              e.txt: a folder, recorded a file
+            1 entry in \(out) that the record does not know (kept by an upgrade or a repair; --delete-unknown removes them):
+              notes.txt
+
+            """, status: 1)
+        let damaged = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--json"])
+        #expect(damaged.status == 1 && damaged.stdout.contains(#""ok":false,"outcome":"damaged""#))
+        let quiet = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "-q"])
+        #expect(quiet.status == 1 && quiet.stdout == "" && quiet.stderr == "")
+        #expect(ExpandCLITests.read(out) == before && TreeDamage.permissions(out + "/d.txt") == 0o755)
+
+        try expectOutput(["expand", scratch.file("src"), "--to", out, "--repair"], """
             repaired 5 entries in \(out):
               a.txt: missing
               d.txt: mode 0755, recorded 0644
@@ -174,28 +204,54 @@ import TestSupport
               notes.txt
 
             """)
-        try expectOutput(["expand", scratch.file("src"), "--to", out, "--verify", "--json"],
-                         #"{"bytes":8025,"bytesResumed":0,"bytesWritten":0,"command":"expand","destination":"\#(out)","files":6,"#
-                         + #""filesLinked":0,"filesResumed":0,"filesWritten":0,"identity":"","ok":true,"outcome":"up-to-date","#
-                         + #""problems":[],"repaired":[],"schema":1,"seconds":0,"source":"\#(scratch.file("src"))","#
-                         + #""unknown":["notes.txt"],"unknownDeleted":[],"unknownKept":[],"unknownRemoved":false,"upToDate":true}"#
-                         + "\n")
+        let identity = try line(out + "/.assetpack/identity")
+        let checked = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--json"])
+        let seconds = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any])["seconds"]
+        #expect((seconds as? Double ?? 0) > 0)
+        #expect(checked.status == 0 && checked.stdout.replacingOccurrences(of: "\(seconds!)", with: "S")
+                == #"{"bytes":8025,"command":"expand","destination":"\#(out)","files":6,"identity":"\#(identity)","ok":true,"#
+                + #""outcome":"up-to-date","problems":[],"schema":1,"seconds":S,"source":"\#(scratch.file("src"))","#
+                + #""unknown":["notes.txt"],"upToDate":true}"# + "\n")
         try TreeDamage.delete(out + "/f.txt")
-        let repaired = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--json"])
+        let repaired = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--repair", "--json"])
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(repaired.stdout.utf8)) as? [String: Any])
         #expect(summary["outcome"] as? String == "repaired")
         #expect(summary["repaired"] as? [String] == ["f.txt"])
         #expect(summary["filesWritten"] as? Int == 1 && summary["bytesWritten"] as? Int == 8)
-        #expect(summary["unknownRemoved"] as? Bool == false && summary["unknownKept"] as? [String] == ["notes.txt"])
+        #expect(summary["unknownKept"] as? [String] == ["notes.txt"] && summary["unknownDeleted"] as? [String] == [])
         var kept = Self.tree
         kept["notes.txt"] = Array("the app's".utf8)
         #expect(ExpandCLITests.read(out) == kept)
         // --delete-unknown removes it, and says so.
         try TreeDamage.delete(out + "/f.txt")
-        let cleaned = try assetpack(["expand", scratch.file("src"), "--to", out, "--verify", "--delete-unknown", "--json"])
-        let cleanedSummary = try #require(try JSONSerialization.jsonObject(with: Data(cleaned.stdout.utf8)) as? [String: Any])
-        #expect(cleanedSummary["unknownRemoved"] as? Bool == true && cleanedSummary["unknownDeleted"] as? [String] == ["notes.txt"])
+        try expectOutput(["expand", scratch.file("src"), "--to", out, "--repair", "--delete-unknown"], """
+            repaired 1 entry in \(out):
+              f.txt: missing
+            removed 1 entry in \(out) that the record did not know:
+              notes.txt
+
+            """)
         #expect(ExpandCLITests.read(out) == Self.tree)
+    }
+
+    @Test func verifyChangesNothingSoWhatWritesIsAUsageError() throws {
+        let scratch = try scratchWithSource("cli-verify-usage")
+        for option in ["--delete-unknown", "--no-sync", "--verbose"] {
+            let refused = try assetpack(["expand", scratch.file("src"), "--to", scratch.file("out"), "--verify", option])
+            #expect(refused.status == 64 && refused.stdout == "")
+            #expect(refused.stderr == "assetpack: error: --verify changes nothing; \(option) is for an expand or a --repair. "
+                    + "(see 'assetpack expand --help')\n")
+        }
+        let typo = try assetpack(["expand", scratch.file("src"), "--to", scratch.file("out"), "--repiar"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr == "assetpack: error: Unknown option '--repiar'. Did you mean '--repair'? (see 'assetpack expand --help')\n")
+        let url = try assetpack(["expand", "https://example.com/app.bundle", "--to", scratch.file("out"), "--repair"])
+        #expect(url.status == 64)
+        #expect(url.stderr == "assetpack: error: --root, --verify and --repair are for a local bundle, not a URL. "
+                + "(see 'assetpack expand --help')\n")
+        try expectOutput(["expand", scratch.file("src"), "--to", scratch.file("out"), "--verify"],
+                         "\(scratch.file("out")): not installed (expand installs the source)\n", status: 1)
+        #expect(folderNames(scratch.path) == ["src"])
     }
 
     /// The CRC-32 of the tree's file at `path`, in the report's hex, with the byte at `offset` inverted.

@@ -95,6 +95,23 @@ import TestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "\(archive): OK, 3 entries, 205000 bytes verified\n")
         #expect(try run(tool, ["verify", "--quiet", archive]).stdout.isEmpty)
+        let json = try run(tool, ["verify", archive, "--json"])
+        #expect(json.status == 0)
+        #expect(json.stdout == #"{"archive":"\#(archive)","bytes":205000,"command":"verify","entries":3,"ok":true,"schema":1}"# + "\n")
+    }
+
+    /// A missing input is `not-found` (exit status 66) for every command that reads one, with the path absolute.
+    @Test func aMissingInputIsNotFoundForEveryCommand() throws {
+        let dir = try TemporaryDirectory("cli-missing")
+        for command in ["list", "verify", "check", "expand"] {
+            let extra = command == "expand" ? ["--to", "out"] : []
+            let result = try run(tool, [command, "nope.zip", "--json"] + extra, cwd: dir.path)
+            #expect(result.status == 66, "\(command): \(result.stdout)")
+            let line = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let error = try #require(line["error"] as? [String: Any])
+            #expect(error["code"] as? String == "not-found" && error["class"] as? String == "not-found", "\(command)")
+            #expect(error["path"] as? String == dir.file("nope.zip"), "\(command)")
+        }
     }
 
     @Test func verifyNamesTheFirstBadEntry() throws {

@@ -20,6 +20,17 @@ import Glibc
         let again = try run(tool, ["keygen", "--out", "release.key"], cwd: scratch.path)
         #expect(again.status == 64)
         #expect(again.stderr == "assetpack: error: release.key.pub: a file is already there; a key file is never replaced\n")
+        let json = try run(tool, ["keygen", "--out", "json.key", "--json"], cwd: scratch.path)
+        let keyID = try Self.keyID(json.stdout)
+        #expect(json.status == 0 && keyID.count == 16)
+        #expect(json.stdout == #"{"command":"keygen","keyID":"\#(keyID)","ok":true,"privateKey":"\#(scratch.file("json.key"))","#
+                + #""publicKey":"\#(scratch.file("json.key.pub"))","schema":1}"# + "\n")
+    }
+
+    /// The `keyID` of a JSON line.
+    static func keyID(_ line: String) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return try #require(object?["keyID"] as? String)
     }
 
     @Test func buildSignAndSignWriteTheSignatureBesideTheManifest() throws {
@@ -34,6 +45,11 @@ import Glibc
         let signed = try run(tool, ["sign", "app.bundle", "--key", "k"], cwd: scratch.path)
         #expect(signed.status == 0, "\(signed.stderr)")
         #expect(try String(contentsOfFile: scratch.file("app.bundle/assetpack-meta/manifest.sig"), encoding: .utf8) == signature)
+        let json = try run(tool, ["sign", "app.bundle", "--key", "k", "--json"], cwd: scratch.path)
+        let keyID = try Self.keyID(json.stdout)
+        #expect(json.status == 0 && keyID.count == 16)
+        #expect(json.stdout == #"{"bundle":"\#(scratch.file("app.bundle"))","command":"sign","keyID":"\#(keyID)","ok":true,"#
+                + #""schema":1,"signature":"\#(scratch.file("app.bundle/assetpack-meta/manifest.sig"))"}"# + "\n")
         let nothing = try run(tool, ["sign", "src", "--key", "k"], cwd: scratch.path)
         #expect(nothing.status == 66)
         #expect(try run(tool, ["build", "src", "--archive", "a.zip", "--sign", "k"], cwd: scratch.path).status == 64)

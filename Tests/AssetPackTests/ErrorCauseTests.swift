@@ -15,7 +15,7 @@ import TestSupport
         #expect(error?.errno == ENOENT)
         #expect(error?.description == "\(scratch.file("missing.zip")): open failed: No such file or directory")
         let wrapped = error.map { AssetPackError($0) }
-        #expect(wrapped?.code == .io)
+        #expect(wrapped?.code == .notFound)  // a missing file is not-found whichever layer opened it
         #expect(wrapped?.cause == .system(call: "open", errno: ENOENT))
         // The runtime's error says it in plain words; the call stays in the cause.
         #expect(wrapped?.description == "\(scratch.file("missing.zip")): no such file or folder")

@@ -37,7 +37,7 @@ import TestSupport
         try damage(destination)
         #expect(try installer.installSynchronously().upToDate, "the fast check reads two small files and trusts the tree")
 
-        let result = try installer.verify()
+        let result = try installer.repair()
         #expect(result.outcome == .repaired)
         #expect(result.problems.map { "\($0.path) \($0.kind)" } == Self.damaged.map { "\($0.0) \($0.1)" })
         #expect(result.problems.map(\.description) == [
@@ -56,7 +56,7 @@ import TestSupport
         #expect(inodeNumber(destination + "/nested/deeper/x.bin") == untouched, "unchanged files are linked, not rewritten")
         #expect(hiddenNames(scratch.path) == [], "the staging tree is switched in and the damaged tree removed")
 
-        let again = try installer.verify()
+        let again = try installer.repair()
         #expect(again.outcome == .upToDate)
         #expect(again.problems == [] && again.repaired == [] && again.expansion == nil)
     }
@@ -67,15 +67,16 @@ import TestSupport
         return copy
     }
 
-    @Test func withoutRepairVerifyOnlyReports() throws {
+    @Test func verifyOnlyReportsAndWritesNothing() throws {
         let scratch = try TemporaryDirectory("verify-check")
         let installer = try installed(scratch)
         try damage(installer.destination)
         let before = DiskTree.read(installer.destination)
-        let result = try installer.verify(repair: false)
+        let result = try installer.verify()
         #expect(result.outcome == .damaged)
         #expect(result.problems.map(\.path) == Self.damaged.map(\.0))
         #expect(result.repaired == [] && result.expansion == nil)
+        #expect(result.identity == (try installer.status().installed?.identity) && result.seconds > 0)
         #expect(DiskTree.read(installer.destination) == before)
         #expect(hiddenNames(scratch.path) == [])
     }
@@ -98,7 +99,7 @@ import TestSupport
         try FileManager.default.removeItem(atPath: scratch.file("out/d/empty"))
         try chmod(scratch.file("out/d"), 0o700)
 
-        let result = try installer.verify()
+        let result = try installer.repair()
         #expect(result.problems.map(\.description) == [
             "d: mode 0700, recorded 0755", #"d/empty: missing"#, #"d/link: links to "other.txt", recorded "target.txt""#,
         ])
@@ -106,7 +107,7 @@ import TestSupport
         #expect(result.filesChecked == 3, "two files and a link, as expand counts them")
         #expect(DiskTree.read(scratch.file("out")) == expected)
         #expect(TreeDamage.permissions(scratch.file("out/d")) == 0o755)
-        #expect(try installer.verify().outcome == .upToDate)
+        #expect(try installer.repair().outcome == .upToDate)
     }
 
     @Test func unknownEntriesAreListedAndStayUntilARepairSwitchesInANewTree() throws {
@@ -117,14 +118,14 @@ import TestSupport
         try scratch.write("assets/cache/blob", text: "cached")
         try scratch.write("assets/nested/saved.json", text: "{}")
 
-        let found = try installer.verify()
+        let found = try installer.repair()
         #expect(found.outcome == .upToDate)
         #expect(found.unknown == ["cache/", "nested/saved.json", "notes.txt"])
         #expect(!found.unknownRemoved)
         #expect(FileManager.default.fileExists(atPath: destination + "/notes.txt"))
 
         try TreeDamage.delete(destination + "/a.txt")
-        let repaired = try installer.verify()
+        let repaired = try installer.repair()
         #expect(repaired.outcome == .repaired)
         #expect(repaired.unknown == ["cache/", "nested/saved.json", "notes.txt"])
         #expect(!repaired.unknownRemoved, "kept: carried into the repaired tree")
@@ -137,7 +138,7 @@ import TestSupport
         var options = installer.options
         options.removesUnknownEntries = true
         let removing = try AssetInstaller(source: installer.source, destination: destination, options: options)
-        let cleaned = try removing.verify()
+        let cleaned = try removing.repair()
         #expect(cleaned.unknownRemoved)
         #expect(cleaned.expansion?.unknownDeleted == ["cache/", "nested/saved.json", "notes.txt"])
         #expect(DiskTree.read(destination) == DiskTree(.standard))
@@ -151,7 +152,7 @@ import TestSupport
         try TreeDamage.delete(installer.destination + "/.assetpack/installed.json")
         #expect(!installer.isUpToDate())
         let before = DiskTree.read(installer.destination)
-        let error = #expect(throws: AssetPackError.self) { try installer.verify() }
+        let error = #expect(throws: AssetPackError.self) { try installer.repair() }
         #expect(error?.code == .invalidArgument && error?.path == installer.destination, "\(String(describing: error))")
         #expect(error?.message.contains("no install record") == true)
         #expect(DiskTree.read(installer.destination) == before)
@@ -165,15 +166,15 @@ import TestSupport
             try mkdir(scratch.file(name))
             try tree.write(to: scratch.file(name))
         }
-        let first = try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out")).verify()
+        let first = try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: scratch.file("out")).repair()
         #expect(first.outcome == .installed && first.problems == [])
         #expect(DiskTree.read(scratch.file("out")) == DiskTree(v1))
 
         // An upgrade links files whose record matches; a verifying upgrade first reads them.
         try TreeDamage.flipByte(scratch.file("out/same.bin"), at: 10)
         let upgrade = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: scratch.file("out"))
-        #expect(try upgrade.verify(repair: false).outcome == .outdated)
-        let result = try upgrade.verify()
+        #expect(try upgrade.verify().outcome == .outdated)
+        let result = try upgrade.repair()
         #expect(result.outcome == .installed)
         #expect(result.problems.map(\.path) == ["same.bin"])
         #expect(result.expansion?.filesLinked == 0)
@@ -185,9 +186,9 @@ import TestSupport
         try scratch.write("src/a.txt", text: "a")
         try scratch.write("out/mine.txt", text: "mine")
         let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("src")), destination: scratch.file("out"))
-        let check = try installer.verify(repair: false)
+        let check = try installer.verify()
         #expect(check.outcome == .outdated && check.unknown == ["mine.txt"])
-        let error = #expect(throws: AssetPackError.self) { try installer.verify() }
+        let error = #expect(throws: AssetPackError.self) { try installer.repair() }
         #expect(error?.code == .invalidArgument)
         #expect(folderNames(scratch.file("out")) == ["mine.txt"])
     }

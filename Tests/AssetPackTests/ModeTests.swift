@@ -136,7 +136,7 @@ import TestSupport
         #expect(try installer.installSynchronously().upToDate, "a second expand rewrote the tree", sourceLocation: sourceLocation)
         let status = try installer.status()
         #expect(status.state == .installed && status.problems == [], "\(status.problems)", sourceLocation: sourceLocation)
-        let verified = try installer.verify(repair: false)
+        let verified = try installer.verify()
         #expect(verified.problems == [] && verified.repaired == [], "\(verified.problems)", sourceLocation: sourceLocation)
     }
 

@@ -14,8 +14,8 @@ import AssetPackZip
 ///
 /// - Complexity: reads every byte of the bundle's files once, and every packed entry once more.
 public enum BundleVerification {
-    /// What a verification read.
-    public struct Summary: Sendable, Equatable {
+    /// What a verification read. Encoded, its stored fields by name (what `assetpack verify --json` prints).
+    public struct Summary: Sendable, Equatable, Encodable {
         /// Where the manifest was (`assetpack-meta/manifest.json`).
         public var manifest: String
         /// Files checked against the manifest.

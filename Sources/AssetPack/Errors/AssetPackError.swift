@@ -94,6 +94,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         case .limitExceeded: .limitExceeded
         case .verification: .verification
         case .io where error.errno == Errno.noSpace.rawValue: .noSpace
+        case .io where error.errno == Errno.noSuchFileOrDirectory.rawValue: .notFound
         case .io, .zlib: .io
         default: .archive
         }

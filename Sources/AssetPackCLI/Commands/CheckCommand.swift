@@ -44,7 +44,7 @@ struct CheckCommand: ParsableCommand {
             guard check.passed else {
                 // A problem found is the command's answer, not a failure to run: exit 1 (see --help).
                 if !format.json { Reporting.printError("assetpack: error: \(Reporting.oneLine(CheckText.verdict(check)))") }
-                CurrentProcess.exit(1)
+                CurrentProcess.exit(ExitStatus.differs.rawValue)
             }
         }
     }

@@ -31,7 +31,7 @@ struct RemoteOptions: ParsableArguments {
             }
             return
         }
-        if root != nil || verify { throw ValidationError("--root and --verify are for a local bundle, not a URL.") }
+        if root != nil || verify { throw ValidationError("--root, --verify and --repair are for a local bundle, not a URL.") }
         if publicKeys.isEmpty && identity == nil {
             throw ValidationError("A bundle from a server needs --public-key KEYFILE.pub or --identity HEX: its manifest is checked before anything is written.")
         }

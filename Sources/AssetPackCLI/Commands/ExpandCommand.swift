@@ -65,13 +65,21 @@ struct ExpandCommand: ParsableCommand {
 
     func validate() throws {
         try verbose.check(quiet: report.quiet, json: format.json)
-        try remote.check(bundle: bundle, root: root, verify: verify)
+        try remote.check(bundle: bundle, root: root, verify: verify || repair)
         try RootOption.check(root)
+        if verify && !repair, let option = [(deleteUnknown, "--delete-unknown"), (noSync, "--no-sync"),
+                                             (verbose.verbose, "--verbose")].first(where: \.0)?.1 {
+            throw ValidationError("--verify changes nothing; \(option) is for an expand or a --repair.")
+        }
     }
 
-    @Flag(help: ArgumentHelp("Read every installed file again, compare it with the install record and repair what differs.",
-                             discussion: "Only the entries that differ are written again, through the same staging and atomic switch; the report lists them, and the entries the record does not know."))
+    @Flag(help: ArgumentHelp("Read every installed file again and compare it with the install record and the source; change nothing.",
+                             discussion: "Lists the entries that differ and exits 1 when any does or when <dir> does not hold the source's version, 0 otherwise. Entries the record does not know are listed, not counted."))
     var verify = false
+
+    @Flag(help: ArgumentHelp("Check as --verify does, then write again what differs (or install, when <dir> holds another version).",
+                             discussion: "Only the entries that differ are written again, through the same staging and atomic switch; the report lists them, and the entries the record does not know (kept, or removed with --delete-unknown)."))
+    var repair = false
 
     func run() throws {
         Reporting.context.interruptedHint = "interrupted; run the same command again to resume"
@@ -85,7 +93,8 @@ struct ExpandCommand: ParsableCommand {
                 return report(result)
             }
             let installer = try installer()
-            if verify { return try verifyAndRepair(installer, line: line) }
+            if repair { return try repair(installer, line: line, cancellation: cancellation) }
+            if verify { return try check(installer) }
             let result = try installer.installSynchronously(progress: progress(line, cancellation), cancellation: cancellation)
             line?.clear()
             report(result)

@@ -19,14 +19,26 @@ struct KeygenCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var format: JSONOption
+
     func run() throws {
         try Reporting.run {
             let key = SigningKey.generate()
             try key.publicKey.write(to: out + ".pub")
             try key.write(to: out)
-            if !report.quiet {
+            if format.json {
+                JSONReport.print(KeyReport(privateKey: JSONReport.absolute(out), publicKey: JSONReport.absolute(out + ".pub"),
+                                           keyID: key.publicKey.keyID), command: "keygen")
+            } else if !report.quiet {
                 print("wrote \(out) (private: keep it secret) and \(out).pub (public: ship it in the app), key \(key.publicKey.keyID)")
             }
         }
     }
+}
+
+/// The `--json` line of `keygen`: the two files written, absolute, and the key's ID.
+struct KeyReport: Encodable {
+    var privateKey: String
+    var publicKey: String
+    var keyID: String
 }

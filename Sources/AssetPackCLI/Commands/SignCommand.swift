@@ -22,10 +22,18 @@ struct SignCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var format: JSONOption
+
     func run() throws {
         try Reporting.run {
-            let signature = try BundleSigning.sign(bundle: bundle, with: try key.load())
-            if !report.quiet { print("signed \(bundle) with key \(signature.keyID)") }
+            let signature = try BundleSigning.sign(bundle: format.json ? JSONReport.absolute(bundle) : bundle, with: try key.load())
+            if format.json {
+                let folder = JSONReport.absolute(bundle)
+                JSONReport.print(SignReport(bundle: folder, signature: folder + "/" + ManifestSignature.path,
+                                            keyID: signature.keyID), command: "sign")
+            } else if !report.quiet {
+                print("signed \(bundle) with key \(signature.keyID)")
+            }
         }
     }
 }
@@ -38,4 +46,11 @@ struct SigningKeyOption: ParsableArguments {
 
     /// The key in the file.
     func load() throws(AssetPackError) -> SigningKey { try SigningKey(contentsOf: path) }
+}
+
+/// The `--json` line of `sign`: the bundle and the signature file written, absolute, and the signing key's ID.
+struct SignReport: Encodable {
+    var bundle: String
+    var signature: String
+    var keyID: String
 }

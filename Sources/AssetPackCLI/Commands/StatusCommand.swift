@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssetPack
+import AssetPackSystem
 import Foundation
 
 /// `assetpack status DIR [--source SRC]`: what a destination holds, without reading the installed files.
@@ -10,10 +11,12 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             Reads the install record, names, sizes and modes only, never the contents of installed files: \
             entries that differ from the record in type, size, mode or link target are listed (expand \
-            --verify reads contents too, and repairs), and so are entries the record does not know, which an \
-            upgrade would remove. With --source, the installed identity is compared with the source's, as \
-            expand's up-to-date check does (with the same --root, --keep-zips and --allow-symlinks). \
-            Exits 0 whatever the state.
+            --verify reads contents too, --repair repairs), and so are entries the record does not know. \
+            With --source, the installed identity is compared with the source's, as expand's up-to-date check does (with the same --root, --keep-zips and --allow-symlinks).
+
+            Exit status: 0 installed (with --source, the source's version) and no entry differs; 1 an entry \
+            differs from the record, or outdated; 2 not installed or partial; 3 DIR holds files but no install \
+            record (not assetpack's); 64 and up as for every command (see assetpack --help).
             """
     )
 
@@ -53,11 +56,23 @@ struct StatusCommand: ParsableCommand {
             } else {
                 status = try InstalledTree.status(at: destination)
             }
+            let exitStatus = Self.exitStatus(status)
             if format.json {
-                JSONReport.print(status, command: "status")
+                JSONReport.print(status, command: "status", ok: exitStatus == 0)
             } else {
                 print(Self.text(status).joined(separator: "\n"))
             }
+            if exitStatus != 0 { CurrentProcess.exit(exitStatus) }
+        }
+    }
+
+    /// The exit status that answers what `status` found (the discussion of `--help` lists them).
+    static func exitStatus(_ status: InstallStatus) -> Int32 {
+        switch status.state {
+        case .installed: status.problems.isEmpty ? 0 : ExitStatus.differs.rawValue
+        case .outdated: ExitStatus.differs.rawValue
+        case .partial: 2
+        case .notInstalled: status.unknown.isEmpty ? 2 : 3
         }
     }
 
@@ -76,14 +91,14 @@ struct StatusCommand: ParsableCommand {
         if !status.problems.isEmpty {
             lines += InstalledTreeText.list("  changed: \(InstalledTreeText.entries(status.problems.count)) "
                                             + "\(status.problems.count == 1 ? "differs" : "differ") from the record "
-                                            + "(contents not read; expand --verify repairs them)",
+                                            + "(contents not read; expand --repair repairs them)",
                                             status.problems.map(\.description), indent: "    ")
         }
         if !status.unknown.isEmpty {
             let heading = status.installed == nil
                 ? "  unknown: \(InstalledTreeText.entries(status.unknown.count)) that assetpack did not install"
                 : "  unknown: \(InstalledTreeText.entries(status.unknown.count)) the record does not know "
-                    + "(an upgrade or a repair removes them)"
+                    + "(kept by an upgrade or a repair; --delete-unknown removes them)"
             lines += InstalledTreeText.list(heading, status.unknown, indent: "    ")
         }
         return lines

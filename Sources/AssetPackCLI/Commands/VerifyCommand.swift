@@ -15,9 +15,13 @@ struct VerifyCommand: ArchiveReadingCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var format: JSONOption
+
     func run(bundleFolder folder: String) throws {
         let summary = try BundleVerification.verify(DirectorySource(root: folder))
-        if !report.quiet {
+        if format.json {
+            JSONReport.print(JSONFields(summary, VerifyReport(bundle: JSONReport.absolute(folder))), command: "verify")
+        } else if !report.quiet {
             print("\(folder): OK, \(counted(summary.files, "file")), \(summary.bytes) bytes and "
                   + "\(counted(summary.archives, "packed archive")) (\(counted(summary.archiveEntries, "entry", "entries"))) "
                   + "verified against \(summary.manifest)")
@@ -26,8 +30,20 @@ struct VerifyCommand: ArchiveReadingCommand {
 
     func run(zip: ZipArchive) throws {
         let bytes = try zip.verify()
-        if !report.quiet {
+        if format.json {
+            JSONReport.print(VerifyReport(archive: JSONReport.absolute(archive.path), entries: zip.entryCount, bytes: bytes),
+                             command: "verify")
+        } else if !report.quiet {
             print("\(archive.path): OK, \(zip.entryCount) entries, \(bytes) bytes verified")
         }
     }
+}
+
+/// What the `--json` line of `verify` holds beside a bundle's ``BundleVerification/Summary``: the bundle folder;
+/// or, for a zip, the archive, its entries and their bytes, all verified.
+struct VerifyReport: Encodable {
+    var bundle: String?
+    var archive: String?
+    var entries: Int?
+    var bytes: UInt64?
 }

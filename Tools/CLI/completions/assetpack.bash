@@ -236,7 +236,7 @@ _assetpack_build() {
 
 _assetpack_expand() {
     repeating_flags=()
-    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --no-sync --quiet -q --verbose -v --json --allow-http --verify --version -h --help)
+    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --no-sync --quiet -q --verbose -v --json --allow-http --verify --repair --version -h --help)
     repeating_options=(--public-key)
     non_repeating_options=(-d -C --to --root --jobs --identity)
     __assetpack_offer_flags_options 1
@@ -289,7 +289,7 @@ _assetpack_list() {
 
 _assetpack_verify() {
     repeating_flags=()
-    non_repeating_flags=(--quiet -q --version -h --help)
+    non_repeating_flags=(--quiet -q --json --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __assetpack_offer_flags_options 1
@@ -339,7 +339,7 @@ _assetpack_uninstall() {
 
 _assetpack_keygen() {
     repeating_flags=()
-    non_repeating_flags=(--quiet -q --version -h --help)
+    non_repeating_flags=(--quiet -q --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--out)
     __assetpack_offer_flags_options 0
@@ -355,7 +355,7 @@ _assetpack_keygen() {
 
 _assetpack_sign() {
     repeating_flags=()
-    non_repeating_flags=(--quiet -q --version -h --help)
+    non_repeating_flags=(--quiet -q --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--key)
     __assetpack_offer_flags_options 1

@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// What ``AssetInstaller/verify(repair:progress:cancellation:)`` found and did.
+/// What ``AssetInstaller/verify()`` found, or ``AssetInstaller/repair(progress:cancellation:)`` found and did.
 public struct VerifyResult: Sendable, Equatable {
     /// What became of the destination.
     public enum Outcome: String, Sendable, Hashable {
@@ -11,9 +11,9 @@ public struct VerifyResult: Sendable, Equatable {
         /// It held nothing, another version, or no readable record: the source was installed (an upgrade,
         /// which rewrote the entries that differed instead of reusing them).
         case installed
-        /// With `repair: false`: the source's version, with entries that differ.
+        /// Found by ``AssetInstaller/verify()``: the source's version, with entries that differ.
         case damaged
-        /// With `repair: false`: nothing, another version, or no readable record.
+        /// Found by ``AssetInstaller/verify()``: nothing, another version, or no readable record.
         case outdated
     }
 
@@ -31,17 +31,39 @@ public struct VerifyResult: Sendable, Equatable {
     public var unknown: [String] = []
     /// True when ``unknown`` were removed by this call's repair or install (``ExpansionOptions/removesUnknownEntries``).
     public var unknownRemoved = false
-    /// Files (and symlinks) the record lists, all checked, and the files' bytes.
+    /// Files (and symlinks) the record lists, all checked.
     public var filesChecked = 0
+    /// The bytes of the files checked.
     public var bytesChecked: UInt64 = 0
+    /// The identity the destination records (after a repair or install, the new one); nil when it records none.
+    public var identity: String?
+    /// Wall-clock seconds the call took.
+    public var seconds: Double = 0
     /// What the install part did, when anything was installed or repaired (nil otherwise).
     public var expansion: ExpansionResult?
 }
 
 extension AssetInstaller {
     /// The deep check: reads every installed file again and compares it with the install record — type,
-    /// size, permissions, CRC-32, and folders and link targets — and, with `repair`, writes again what
-    /// differs, through the same staging tree and atomic switch as ``installSynchronously(progress:cancellation:)``.
+    /// size, permissions, CRC-32, and folders and link targets — and the recorded identity with the source's.
+    /// It never writes, creates or removes anything; ``repair(progress:cancellation:)`` writes what differs.
+    ///
+    /// Runs under the install lock (which creates nothing). It reads every file (on ``ExpansionOptions/jobs``
+    /// threads), so it costs about what reading the tree costs; the fast up-to-date check of
+    /// ``installSynchronously(progress:cancellation:)`` reads two small files instead and trusts the tree.
+    /// - Returns: ``VerifyResult/Outcome/upToDate``, ``VerifyResult/Outcome/damaged`` or
+    ///   ``VerifyResult/Outcome/outdated``, with the entries that differ and those the record does not know.
+    /// - Throws: ``AssetPackError``, as ``installSynchronously(progress:cancellation:)`` does.
+    public func verify() throws(AssetPackError) -> VerifyResult {
+        try checked(creating: false) { _, result throws(AssetPackError) in
+            if let stamp = result.identity, try sourceStamp(recorded: stamp) == stamp {
+                result.outcome = result.problems.isEmpty ? .upToDate : .damaged
+            }
+        }
+    }
+
+    /// The deep check of ``verify()``, then the repair of what differs, through the same staging tree and
+    /// atomic switch as ``installSynchronously(progress:cancellation:)``.
     ///
     /// A repair is an upgrade to the same version in which the entries that differ are treated as missing:
     /// every other file is hard-linked from the installed tree into staging (as an upgrade links unchanged
@@ -49,50 +71,49 @@ extension AssetInstaller {
     /// the tree is switched in whole. A reader sees the damaged tree or the repaired one, and an error
     /// leaves the damaged tree as it was. Like an upgrade, it carries the names the record does not know
     /// (``VerifyResult/unknown``) into the new tree, unless ``ExpansionOptions/removesUnknownEntries`` asks for
-    /// their removal.
-    /// A destination that holds another version, or none, is installed as ``installSynchronously(progress:cancellation:)``
-    /// does, except that damaged files are never reused.
-    ///
-    /// Runs under the install lock. The check reads every file (on ``ExpansionOptions/jobs`` threads), so
-    /// it costs about what reading the tree costs; the fast up-to-date check of ``installSynchronously(progress:cancellation:)``
-    /// reads two small files instead and trusts the tree.
+    /// their removal. A destination that holds another version, or none, is installed as
+    /// ``installSynchronously(progress:cancellation:)`` does, except that damaged files are never reused.
     /// - Parameters:
-    ///   - repair: write what differs; false only checks (and never writes or creates anything).
     ///   - progress: reported while repairing or installing, as for ``installSynchronously(progress:cancellation:)``.
     ///   - cancellation: stops a repair at the next file; the destination keeps its damaged tree.
+    /// - Returns: ``VerifyResult/Outcome/upToDate``, ``VerifyResult/Outcome/repaired`` or
+    ///   ``VerifyResult/Outcome/installed``, with what was written again and removed.
     /// - Throws: ``AssetPackError``, as ``installSynchronously(progress:cancellation:)`` does.
     @discardableResult
-    public func verify(repair: Bool = true, progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
+    public func repair(progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
                        cancellation: ExpansionCancellation? = nil) throws(AssetPackError) -> VerifyResult {
+        try checked(creating: true) { parent, result throws(AssetPackError) in
+            guard !result.problems.isEmpty || result.identity == nil || upToDateStamp() == nil else {
+                return result.outcome = .upToDate
+            }
+            let expansion = try rebuild(in: parent, repairing: Set(result.problems.map(\.path)), progress: progress,
+                                        cancellation: cancellation)
+            guard !expansion.upToDate else { return result.outcome = .upToDate }
+            result.outcome = expansion.identity == result.identity ? .repaired : .installed
+            result.repaired = result.problems.map(\.path)
+            result.unknownRemoved = !expansion.unknownDeleted.isEmpty
+            (result.identity, result.expansion) = (expansion.identity, expansion)
+        }
+    }
+
+    /// Reads the installed tree against its record under the install lock (its parent folder made first when
+    /// `creating`), then lets `decide` set the outcome (``VerifyResult/Outcome/outdated`` until it does) and act
+    /// in the parent folder it is handed; the whole is timed.
+    private func checked(creating: Bool, decide: (Descriptor, inout VerifyResult) throws(AssetPackError) -> Void)
+        throws(AssetPackError) -> VerifyResult {
         let started = SystemClock.monotonicSeconds()
+        if creating { _ = try io(FileSystem.makeDirectories(parentPath)) }
         var result = VerifyResult(destination: destination, outcome: .outdated)
-        if repair { _ = try io(FileSystem.makeDirectories(parentPath)) }
         guard let parent = try InstallLocation(self).openParent() else { return result }
         let lock = try InstallLock(parent)
         defer { lock.release() }
-        let found = try InstalledTreeCheck.inspect(name, in: parent, readContents: true, jobs: options.jobs)
-        if let found { result.take(found.outcome) }
-        if result.problems.isEmpty, found?.stamp != nil, upToDateStamp() != nil {
-            result.outcome = .upToDate
-            return result
+        if let found = try InstalledTreeCheck.inspect(name, in: parent, readContents: true, jobs: options.jobs) {
+            (result.problems, result.unknown, result.identity) = (found.outcome.problems, found.outcome.unknown, found.stamp)
+            (result.filesChecked, result.bytesChecked) = (found.outcome.files, found.outcome.bytes)
         }
-        guard repair else {
-            var current = false
-            if let stamp = found?.stamp { current = try sourceStamp(recorded: stamp) == stamp }
-            result.outcome = !current ? .outdated : result.problems.isEmpty ? .upToDate : .damaged
-            return result
-        }
-        var expansion = try rebuild(in: parent, repairing: Set(result.problems.map(\.path)), progress: progress,
-                                    cancellation: cancellation)
-        expansion.seconds = SystemClock.monotonicSeconds() - started
-        guard !expansion.upToDate else {
-            result.outcome = .upToDate
-            return result
-        }
-        result.outcome = expansion.identity == found?.stamp ? .repaired : .installed
-        result.repaired = result.problems.map(\.path)
-        result.unknownRemoved = !expansion.unknownDeleted.isEmpty
-        result.expansion = expansion
+        try decide(parent, &result)
+        result.seconds = SystemClock.monotonicSeconds() - started
+        result.expansion?.seconds = result.seconds
         return result
     }
 
@@ -108,15 +129,5 @@ extension AssetInstaller {
         }
         let tracker = ProgressTracker(callback: progress, cancellation: cancellation)
         return try InstallTransaction(installer: self, parent: parent, progress: tracker, repairing: repairing).run()
-    }
-}
-
-extension VerifyResult {
-    /// Takes what the check found.
-    fileprivate mutating func take(_ outcome: InstalledTreeCheck.Outcome) {
-        problems = outcome.problems
-        unknown = outcome.unknown
-        filesChecked = outcome.files
-        bytesChecked = outcome.bytes
     }
 }

@@ -57,7 +57,7 @@ public struct InstallStatus: Sendable, Equatable, Encodable {
     /// The source's stamp, when compared with one (``AssetInstaller/status()``).
     public var sourceIdentity: String?
     /// Entries of the installed tree that differ from the record in type, size, mode or link target, in
-    /// path order (contents are not read: ``AssetInstaller/verify(repair:progress:cancellation:)`` reads them).
+    /// path order (contents are not read: ``AssetInstaller/verify()`` reads them).
     public var problems: [InstalledTreeProblem] = []
     /// Names in the destination that the record does not know, in path order (a folder once, ending with
     /// `/`). An upgrade or a repair removes them; status never does.

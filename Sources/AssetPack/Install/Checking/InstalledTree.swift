@@ -2,7 +2,7 @@ import AssetPackSystem
 
 /// A destination that ``AssetInstaller`` installs into, seen without its source: what is there
 /// (``status(at:)``, ``InstallStatus``) and how to remove it (``uninstall(at:)``). With a source, the
-/// installer answers the same and more: ``AssetInstaller/status()``, ``AssetInstaller/verify(repair:progress:cancellation:)``.
+/// installer answers the same and more: ``AssetInstaller/status()``, ``AssetInstaller/verify()``.
 public enum InstalledTree {}
 
 /// A destination folder as its parent folder and its name, as ``AssetInstaller`` takes it apart: the path

@@ -19,8 +19,8 @@ import AssetPackSystem
 ///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
 ///   and the bundle's small `assetpack-meta/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
 ///   (A source without a manifest must be walked to compute its identity.) That check trusts the tree:
-///   ``verify(repair:progress:cancellation:)`` reads every file against the record and repairs what
-///   differs; ``status()`` and ``InstalledTree/status(at:)`` say what is there without reading contents.
+///   ``verify()`` reads every file against the record, ``repair(progress:cancellation:)`` also writes what
+///   differs again; ``status()`` and ``InstalledTree/status(at:)`` say what is there without reading contents.
 /// - **The previous version stays usable:** the new tree is built in the hidden sibling
 ///   `.<name>.assetpack-staging` on the same file system and switched in with one atomic exchange of the
 ///   two names; the old tree is then removed. Nothing of assetpack's but `.assetpack/` inside the
@@ -42,7 +42,7 @@ import AssetPackSystem
 ///   ``ExpansionResult/unknownKept``; they are removed only when ``ExpansionOptions/removesUnknownEntries``
 ///   asks for it (listed in ``ExpansionResult/unknownDeleted``). A new version that puts a file where such an
 ///   entry is fails with ``AssetPackError/Code/conflict`` and changes nothing. ``status()`` and
-///   ``verify(repair:progress:cancellation:)`` list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
+///   ``verify()`` list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
 /// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of
 ///   the parent folder; the later ones then find the tree complete.
 /// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is
