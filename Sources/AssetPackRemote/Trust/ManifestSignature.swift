@@ -14,8 +14,8 @@ import Foundation
 /// what is checked). What is signed is ``domain`` followed by the 32 bytes of the manifest file's SHA-256, so a
 /// client checks a signature of a manifest of any size without holding the manifest (it hashes it as it
 /// arrives), and a signature of a manifest cannot be replayed as a signature of anything else made with the
-/// same key. A file of the first form (``formerHeader``, which signed the manifest's bytes themselves) is
-/// refused with a message that says to sign the bundle again.
+/// same key. A file of the first form (header `assetpack ed25519 signature`, which signed the manifest's bytes
+/// themselves) is refused with a message that says to sign the bundle again.
 public struct ManifestSignature: Sendable, Equatable {
     /// The signature file's path inside a bundle.
     public static let path = BundleManifest.reservedDirectory + "/manifest.sig"
