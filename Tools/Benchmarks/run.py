@@ -15,6 +15,7 @@ With --baseline, every assetpack row is also run with that binary (an earlier bu
 in the same rounds, so a change is measured before and after in one run.
 """
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -442,10 +443,28 @@ def with_baseline(bench, scenario):
     for tool in scenario.tools:
         tools.append(tool)
         if "{ap}" in tool.argv:
-            tools.append(Tool(tool.label + " [baseline]", ["{apb}" if arg == "{ap}" else arg for arg in tool.argv],
+            tools.append(Tool(tool.label + " [baseline]", baseline_argv(bench, tool.argv),
                               tool.reads, out=tool.out, mkdir=tool.mkdir, again=tool.again,
-                              before=["{apb}" if arg == "{ap}" else arg for arg in tool.before], dirty_mib=tool.dirty_mib))
+                              before=baseline_argv(bench, tool.before), dirty_mib=tool.dirty_mib))
     return tools
+
+
+def baseline_argv(bench, argv):
+    """`argv` for the baseline binary. A served bundle is trusted by its manifest's SHA-256 (`--identity`) instead
+    of the benchmark's key: the site is signed by the binary under test, and an earlier binary may know another
+    form of signature."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--public-key":
+            bundle = next(a for a in argv if a.startswith("{url}/")).split("/", 1)[1]
+            with open(os.path.join(bench.inputs, "site", bundle, "assetpack-meta", "manifest.json"), "rb") as manifest:
+                out += ["--identity", hashlib.sha256(manifest.read()).hexdigest()]
+            skip = True
+        else:
+            out.append("{apb}" if arg == "{ap}" else arg)
+    return out
 
 
 def run_scenario(bench, scenario):
