@@ -98,10 +98,20 @@ public final class NginxServer: @unchecked Sendable {
         self.process = nil
         let nginx = nginxPID
         process.send(SIGTERM)
-        if process.wait(seconds: 5) { return }
-        // Still running: nginx did not take the signal. Kill it (still our child's child, so the pid is its).
+        // Generous: on a loaded machine nginx can take seconds to see the signal.
+        if process.wait(seconds: 15) { return }
+        // Still running: nginx did not take the signal. Kill it (still our child's child, so the pid is its),
+        // and let `timeout` reap it before it is stopped itself, or nginx would stay a zombie of init's.
         if let nginx { kill(nginx, SIGKILL) }
+        if process.wait(seconds: 10) { return }
         process.stop()
+    }
+
+    /// Whether a process `pid` runs: false once it has ended, also while it is a zombie nobody reaped yet.
+    public static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: end)...].split(separator: " ").first != "Z"
     }
 
     /// nginx's pid (from its pid file), while it runs.
