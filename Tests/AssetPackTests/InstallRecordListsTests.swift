@@ -12,15 +12,15 @@ import TestSupport
         for index in 0..<1_500 { try dir.write("src/folder-\(index / 100)/a-file-with-a-longer-name-\(index).txt", []) }
         try mkdir(dir.file("src/empty"))
         let plan = try ExpansionPlanner.plan(DirectorySource(root: dir.file("src")))
-        let checksums = ResultSlots<UInt32>(count: plan.items.count)
-        for index in plan.items.indices where plan.items[index].kind == .file { checksums[index] = UInt32(index) }
+        let staged = ResultSlots<StagedFile>(count: plan.items.count)
+        for index in plan.items.indices where plan.items[index].kind == .file { staged[index] = StagedFile(crc32: UInt32(index)) }
         var texts: [[UInt8]] = []
         for limit in [InstallRecordLists.defaultMemoryLimit, 100] {
             let path = dir.file("tree-\(limit)")
             try mkdir(path)
             let tree = Descriptor(open(path, O_RDONLY | O_DIRECTORY), path: path)
             let lists = try InstallRecordLists(tree: tree, memoryLimit: limit)
-            try lists.add(plan, checksums: checksums)
+            try lists.add(plan, staged: staged)
             let spooled = folderNames(path + "/.assetpack").filter { $0.hasPrefix(".assetpack-tmp-") }
             #expect(spooled.isEmpty == (limit != 100), "only the small limit spools to files: \(spooled)")
             try lists.write(into: tree, source: nil, stamp: plan.stamp)
@@ -41,9 +41,11 @@ import TestSupport
         for index in 0..<30 { try dir.write("src/f\(index % 7)-\(index).txt", []) }
         let source = DirectorySource(root: dir.file("src"))
         let plan = try ExpansionPlanner.plan(source)
-        func checksums(_ items: [ExpansionItem]) -> ResultSlots<UInt32> {
-            let slots = ResultSlots<UInt32>(count: items.count)
-            for index in items.indices where items[index].kind == .file { slots[index] = items[index].path.string.utf8.reduce(0) { $0 &* 31 &+ UInt32($1) } }
+        func staged(_ items: [ExpansionItem]) -> ResultSlots<StagedFile> {
+            let slots = ResultSlots<StagedFile>(count: items.count)
+            for index in items.indices where items[index].kind == .file {
+                slots[index] = StagedFile(crc32: items[index].path.string.utf8.reduce(0) { $0 &* 31 &+ UInt32($1) })
+            }
             return slots
         }
         var texts: [[UInt8]] = []
@@ -57,7 +59,7 @@ import TestSupport
             for chunk in windows == 1 ? chunks : chunks.reversed().map({ Array($0.reversed()) }) {
                 let window = ExpansionPlan(sourceName: plan.sourceName, items: chunk, identity: plan.identity, usesManifest: false,
                                            stamp: plan.stamp, reading: ResolvedSource(source))
-                try lists.add(window, checksums: checksums(chunk))
+                try lists.add(window, staged: staged(chunk))
             }
             try lists.write(into: tree, source: nil, stamp: plan.stamp)
             texts.append(try fileBytes(path + "/.assetpack/installed.json"))

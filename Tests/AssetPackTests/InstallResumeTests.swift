@@ -101,4 +101,45 @@ import TestSupport
         #expect(hiddenNames(scratch.path) == [])
         #expect(installer.isUpToDate())
     }
+
+    /// Each file of a tree's record carries the inode and modification time the file has in the tree, whatever step
+    /// put it there: written, kept from an interrupted run, or hard-linked from the installed tree by an upgrade
+    /// (whose proof that a file is unchanged rests on them).
+    @Test func theRecordHoldsEachFilesInodeAndModificationTimeAsTheTreeHasThem() throws {
+        let scratch = try TemporaryDirectory("resume-ondisk")
+        try ExpansionFixtures.bundle(Self.tree, packed: ["big.txt": .deflate], at: scratch.file("v1"), scratch: scratch)
+        var changed = Self.tree
+        changed.files["dir0/file0.bin"] = Array("changed".utf8)
+        try ExpansionFixtures.bundle(changed, packed: ["big.txt": .deflate], at: scratch.file("v2"), scratch: scratch)
+        let destination = scratch.file("assets")
+        func install(_ bundle: String) throws -> AssetInstaller {
+            try AssetInstaller(source: DirectorySource(root: scratch.file(bundle)), destination: destination,
+                               options: ExpansionOptions(jobs: 1))
+        }
+        func expectRecordMatchesTheTree(_ step: String) throws {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(fileBytes(destination + "/.assetpack/installed.json")))
+                as? [String: Any])
+            let files = try #require(record["files"] as? [[String: Any]])
+            #expect(files.count == Self.tree.files.count)
+            for file in files {
+                let path = try #require(file["path"] as? String)
+                var status = stat()
+                #expect(lstat(destination + "/" + path, &status) == 0)
+                let mtime = UInt64(status.st_mtim.tv_sec) * 1_000_000_000 + UInt64(status.st_mtim.tv_nsec)
+                #expect((file["inode"] as? NSNumber)?.uint64Value == UInt64(status.st_ino), "\(step): inode of \(path)")
+                #expect((file["mtime"] as? NSNumber)?.uint64Value == mtime, "\(step): mtime of \(path)")
+            }
+        }
+        let first = try install("v1")
+        try interrupt(first, after: 4)
+        let resumed = try first.installSynchronously()
+        #expect(resumed.filesResumed >= 4 && resumed.filesWritten > 0)
+        try expectRecordMatchesTheTree("written and resumed")
+        let upgrade = try install("v2").installSynchronously()
+        #expect(upgrade.filesLinked == Self.tree.files.count - 1 && upgrade.filesWritten == 1)
+        try expectRecordMatchesTheTree("linked and written")
+        let again = try install("v1").installSynchronously()
+        #expect(again.filesLinked == Self.tree.files.count - 1, "a file linked before is proven unchanged again")
+        try expectRecordMatchesTheTree("linked twice")
+    }
 }

@@ -27,14 +27,17 @@ final class InstallRecordLists {
         links = RecordListSpool(name: StagingNames.temporaryPrefix + "links.json", memoryLimit: memoryLimit)
     }
 
-    /// Adds every item of `plan` (one window, written into the tree), in path order, the files with their CRC-32s
-    /// from `checksums` (by item index) and the inode and modification time each has in the tree (one `fstatat`).
-    func add(_ plan: ExpansionPlan, checksums: ResultSlots<UInt32>) throws(AssetPackError) {
+    /// Adds every item of `plan` (one window, written into the tree), in path order, the files as `staged` (by
+    /// item index) says: their CRC-32s, and the inode and modification time each has in the tree (read here, one
+    /// `fstatat`, for a file whose step did not read them).
+    func add(_ plan: ExpansionPlan, staged: ResultSlots<StagedFile>) throws(AssetPackError) {
         var json = InstallRecordJSON()
         // By index, not `for item in items`: copying each item whole (its origin, path and hashes) would
         // cost more than writing its line.
         for position in PlanOrder.positions(of: plan.items) {
-            Self.line(of: position, in: plan, checksums: checksums, onDisk: try onDisk(plan.items[position]), to: &json)
+            let file = staged[position]
+            let onDisk = if let known = file?.onDisk { known } else { try onDisk(plan.items[position]) }
+            Self.line(of: position, in: plan, crc32: file?.crc32, onDisk: onDisk, to: &json)
             try json.takeEntry { (object) throws(AssetPackError) in
                 try plan.items[position].path.withUTF8 { path in
                     Result { () throws(AssetPackError) in
@@ -52,19 +55,19 @@ final class InstallRecordLists {
     /// The inode and modification time of the file `item` in the tree; nil for anything else.
     private func onDisk(_ item: ExpansionItem) throws(AssetPackError) -> InstallRecordJSON.OnDisk? {
         guard item.kind == .file, let folder = tree.existingParent(ofPath: item.path.string),
-              let status = try io(folder.status(item.path.name)), status.kind == .file, status.modifiedNanoseconds >= 0 else { return nil }
-        return (status.inode, UInt64(status.modifiedNanoseconds))
+              let status = try io(folder.status(item.path.name)), status.kind == .file else { return nil }
+        return StagedFile.onDisk(status)
     }
 
     /// The record's line for the item at `position` of `plan`, appended to `json`'s current list.
-    private static func line(of position: Int, in plan: ExpansionPlan, checksums: ResultSlots<UInt32>,
+    private static func line(of position: Int, in plan: ExpansionPlan, crc32: UInt32?,
                              onDisk: InstallRecordJSON.OnDisk?, to json: inout InstallRecordJSON) {
         let items = plan.items
         switch items[position].kind {
         case .directory:
             json.directory(mode: items[position].permissions, path: items[position].path.string)
         case .file:
-            json.file(crc32: checksums[position], mode: items[position].permissions, path: items[position].path.string,
+            json.file(crc32: crc32, mode: items[position].permissions, path: items[position].path.string,
                       digest: items[position].digest, size: items[position].size, onDisk: onDisk)
         case .symlink:
             json.link(path: items[position].path.string, target: items[position].symlinkTarget ?? "")
@@ -93,5 +96,18 @@ final class InstallRecordLists {
     /// Removes the temporary files of the lists from the record folder `folder` (left by an interrupted run).
     static func removeTemporaries(in folder: Descriptor) throws(AssetPackError) {
         for name in ["directories.json", "files.json", "links.json"] { try io(folder.remove(StagingNames.temporaryPrefix + name)) }
+    }
+}
+
+/// A file put into a staging tree, as its record line needs it: its CRC-32 and, where the step that put it there
+/// read them anyway (a link's proof, a resume's check, a written file's descriptor), its inode and modification
+/// time.
+struct StagedFile: Sendable {
+    var crc32: UInt32
+    var onDisk: InstallRecordJSON.OnDisk? = nil
+
+    /// The inode and modification time the record keeps of a file with `status`; nil before 1970.
+    static func onDisk(_ status: FileStatus) -> InstallRecordJSON.OnDisk? {
+        status.modifiedNanoseconds >= 0 ? (status.inode, UInt64(status.modifiedNanoseconds)) : nil
     }
 }

@@ -18,8 +18,8 @@ final class ResumeCheck {
 
     /// What an interrupted run left that can be used, in one window.
     struct Outcome {
-        /// Complete, verified files: their CRC-32s by item index.
-        var kept: [Int: UInt32] = [:]
+        /// Complete, verified files by item index.
+        var kept: [Int: StagedFile] = [:]
         /// Unfinished block-indexed files: the blocks recorded as written, by item index.
         var partial: [Int: Set<Int>] = [:]
     }
@@ -55,7 +55,7 @@ final class ResumeCheck {
                 }
                 if status.size == item.size, let crc = try checksum(item.path.name, in: folder),
                    try crc == Self.expectedCRC(of: item, in: plan) {
-                    outcome.kept[position] = crc
+                    outcome.kept[position] = StagedFile(crc32: crc, onDisk: StagedFile.onDisk(status))
                     continue
                 }
             default:

@@ -11,8 +11,8 @@ final class StagingFill: @unchecked Sendable {
     let source: any AssetSource
     let progress: ProgressTracker
     let options: ExpansionOptions
-    /// CRC-32 of every file finished so far, by item index.
-    let checksums: ResultSlots<UInt32>
+    /// Every file finished so far, by item index.
+    let staged: ResultSlots<StagedFile>
     /// Unfinished block-indexed files an interrupted run left: the blocks written, by item index.
     let partial: [Int: Set<Int>]
     /// The plan's folders, made as the files written need them (``writeFiles(_:)``); ``StagingFolders/makeAll()``
@@ -20,24 +20,24 @@ final class StagingFill: @unchecked Sendable {
     let folders: StagingFolders
 
     init(plan: ExpansionPlan, staging: Descriptor, source: any AssetSource, progress: ProgressTracker,
-         options: ExpansionOptions, kept: [Int: UInt32], partial: [Int: Set<Int>] = [:]) {
+         options: ExpansionOptions, kept: [Int: StagedFile], partial: [Int: Set<Int>] = [:]) {
         self.partial = partial
         self.plan = plan
         self.staging = staging
         self.source = source
         self.progress = progress
         self.options = options
-        self.checksums = ResultSlots(count: plan.items.count, kept)
+        self.staged = ResultSlots(count: plan.items.count, kept)
         self.folders = StagingFolders(plan, in: staging)
     }
 
     /// Hard-links unchanged files from the installed tree (after making every folder); returns the indexes
     /// that still need writing.
-    func linkUnchanged(_ candidates: [Int: UInt32], from installed: Descriptor) throws(AssetPackError) -> [Int] {
+    func linkUnchanged(_ candidates: [Int: StagedFile], from installed: Descriptor) throws(AssetPackError) -> [Int] {
         try folders.makeAll()
         let from = DirectoryCursor(root: installed), to = DirectoryCursor(root: staging)
         var failed: [Int] = []
-        for (position, crc) in candidates.sorted(by: { $0.key < $1.key }) {
+        for (position, file) in candidates.sorted(by: { $0.key < $1.key }) {
             try progress.checkCancelled()
             let item = plan.items[position]
             guard let folder = from.existingParent(ofPath: item.path.string),
@@ -45,7 +45,7 @@ final class StagingFill: @unchecked Sendable {
                 failed.append(position)
                 continue
             }
-            checksums[position] = crc
+            staged[position] = file  // a hard link: the same inode and modification time
             progress.finished(item.path, extraBytes: item.size, written: false)
         }
         return failed
@@ -77,7 +77,7 @@ final class StagingFill: @unchecked Sendable {
                 try self.progress.checkCancelled()
                 let folder = try io(cursors[worker].parent(ofPath: item.path.string))
                 let kept = self.partial.isEmpty ? [] : self.partial[position] ?? []
-                self.checksums[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
+                self.staged[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
                 releases.written(item)
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
@@ -90,7 +90,7 @@ final class StagingFill: @unchecked Sendable {
         try progress.checkCancelled()
         let checksums = try writer.writeGroup(members, of: plan.items, in: cursor)
         for (member, crc) in zip(members, checksums) {
-            self.checksums[member.position] = crc
+            self.staged[member.position] = StagedFile(crc32: crc)
             progress.finished(plan.items[member.position].path, extraBytes: plan.items[member.position].size, written: true)
         }
     }
@@ -134,8 +134,8 @@ final class StagingFill: @unchecked Sendable {
         return handle.location.error(.symlink, "entry \(AssetPath.quoted(name)): \(error.message)", entry: name)
     }
 
-    /// Adds the plan's items, with the CRC-32s of the files written, to `lists`.
+    /// Adds the plan's items, with the files staged, to `lists`.
     func addToRecord(_ lists: InstallRecordLists) throws(AssetPackError) {
-        try lists.add(plan, checksums: checksums)
+        try lists.add(plan, staged: staged)
     }
 }

@@ -15,21 +15,21 @@ import AssetPackSystem
 struct UpgradeDiff {
     let plan: ExpansionPlan
 
-    /// Unchanged files' CRCs by item index, from the record of `installed` (read by `recorded`), skipping
+    /// Unchanged files (their CRCs, inodes and modification times) by item index, from the record of `installed` (read by `recorded`), skipping
     /// `excluded` (files already in staging) and the paths `repairing`.
     func unchanged(in installed: Descriptor, recorded: RecordCursor, repairing: Set<String> = [],
-                   excluding excluded: Set<Int> = []) throws(AssetPackError) -> [Int: UInt32] {
+                   excluding excluded: Set<Int> = []) throws(AssetPackError) -> [Int: StagedFile] {
         let folders = DirectoryCursor(root: installed)
         let wanted = PlanOrder.positions(of: plan.items).filter { position in
             plan.items[position].kind == .file && !excluded.contains(position)
                 && (repairing.isEmpty || !repairing.contains(plan.items[position].path.string))
         }
-        var result: [Int: UInt32] = [:]
+        var result: [Int: StagedFile] = [:]
         for (position, old) in recorded.files(at: wanted.map { ($0, Array(plan.items[$0].path.string.utf8)) }) {
             let item = plan.items[position]
             guard let crc = old.crc32, mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
-                  try isStillThere(item, crc, old, in: folders) else { continue }
-            result[position] = crc
+                  let inode = old.inode, let mtime = old.mtime, try isStillThere(item, crc, old, in: folders) else { continue }
+            result[position] = StagedFile(crc32: crc, onDisk: (inode, mtime))
         }
         return result
     }

@@ -52,10 +52,10 @@ struct FileMaterializer: Sendable {
     static let earlyWritebackSize: UInt64 = 64 << 10
 
     /// Writes `item` into `directory` (its parent folder) using `worker`'s buffers; returns the CRC-32 of
-    /// what was written. `keptBlocks`: for a block-indexed file an interrupted run left unfinished, the
+    /// what was written, and the file's inode and modification time. `keptBlocks`: for a block-indexed file an interrupted run left unfinished, the
     /// blocks its journal records (the file is then continued, not created).
     func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker,
-               keptBlocks: Set<Int> = []) throws(AssetPackError) -> UInt32 {
+               keptBlocks: Set<Int> = []) throws(AssetPackError) -> StagedFile {
         let name = item.path.name
         let modeAtCreation = finalModeAtCreation(item)
         let file = keptBlocks.isEmpty
@@ -79,7 +79,7 @@ struct FileMaterializer: Sendable {
             if !modeAtCreation { try io(file.fd.setPermissions(item.permissions, path: file.path)) }
             if inBlocks != nil { try BlockJournal.remove(for: name, in: directory) }
             if durability == .flushOnCommit, item.size >= Self.earlyWritebackSize { file.fd.startWriteback() }
-            return crc
+            return StagedFile(crc32: crc, onDisk: StagedFile.onDisk(try io(file.status())))
         } catch {
             // A large file stopped on request, or by a delivery's server out of reach, keeps what it has: its
             // journal lets the next call go on.
