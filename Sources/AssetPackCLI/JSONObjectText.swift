@@ -1,42 +1,28 @@
-/// One JSON object written as text member by member, as `JSONEncoder` with sorted keys and unescaped slashes
+import AssetPack
+
+/// One JSON object written as UTF-8 member by member, as `JSONEncoder` with sorted keys and unescaped slashes
 /// writes it, for the rows that `list --json` prints by the million (the encoder costs several microseconds a
 /// row; this, a fraction of one). The caller adds the members in sorted order of their keys.
 struct JSONObjectText {
     /// The text so far: `{` and the members added.
-    private(set) var text = "{"
+    private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    /// Adds `"key":"value"`, the value escaped as JSON requires.
+    /// Adds `"key":"value"`, the value escaped as JSON requires (``JSONEscape/appendQuoted(_:to:)``).
     mutating func add(_ key: StaticString, _ value: String) {
         member(key)
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        JSONEscape.appendQuoted(value, to: &bytes)
     }
 
     /// Adds `"key":value` for a whole number.
     mutating func add<Number: BinaryInteger>(_ key: StaticString, _ value: Number) {
         member(key)
-        text += String(value)
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     /// Adds `"key":true` or `"key":false`.
     mutating func add(_ key: StaticString, _ value: Bool) {
         member(key)
-        text += value ? "true" : "false"
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     /// Adds the member when `value` is not nil (as `encodeIfPresent` does).
@@ -50,10 +36,19 @@ struct JSONObjectText {
     }
 
     /// The object, closed.
-    var closed: String { text + "}" }
+    var closed: [UInt8] { bytes + [UInt8(ascii: "}")] }
+
+    /// `text` as a JSON string, quoted.
+    static func quoted(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        JSONEscape.appendQuoted(text, to: &bytes)
+        return bytes
+    }
 
     private mutating func member(_ key: StaticString) {
-        if text.utf8.count > 1 { text += "," }
-        text += "\"" + key.description + "\":"
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 }

@@ -25,30 +25,33 @@ enum JSONReport {
     }
 
     /// Prints the line of `body`, each of whose members `arrays` names is an empty array, with that array's
-    /// elements, already encoded (``encoded(_:)``), printed as its function hands them over, in pieces of
+    /// elements, already encoded as compact JSON (UTF-8), printed as its function hands them over, in pieces of
     /// about 64 KiB. The functions are called in the order their members come in the line (sorted keys).
     /// - Throws: what a function throws (the line is then left unfinished).
     static func printStreaming<Body: Encodable>(_ body: Body, command: String,
-                                                arrays: [(key: String, rows: ((String) -> Void) throws -> Void)]) throws {
+                                                arrays: [(key: String, rows: (([UInt8]) -> Void) throws -> Void)]) throws {
         let whole = line(body, command: command)
         let places = arrays.compactMap { array in whole.range(of: "\"\(array.key)\":[]").map { (place: $0, rows: array.rows) } }
             .sorted { $0.place.lowerBound < $1.place.lowerBound }
-        var out = "", printed = whole.startIndex
+        var out: [UInt8] = [], printed = whole.startIndex
+        func write() {
+            Swift.print(String(decoding: out, as: UTF8.self), terminator: "")
+            out.removeAll(keepingCapacity: true)
+        }
         for array in places {
-            out += whole[printed..<array.place.lowerBound] + whole[array.place].dropLast()
+            out += whole[printed..<array.place.lowerBound].utf8 + whole[array.place].utf8.dropLast()
             printed = array.place.upperBound
             var first = true
             try array.rows { element in
-                out += (first ? "" : ",") + element
+                if !first { out.append(UInt8(ascii: ",")) }
+                out += element
                 first = false
-                if out.utf8.count >= 64 << 10 {
-                    Swift.print(out, terminator: "")
-                    out = ""
-                }
+                if out.count >= 64 << 10 { write() }
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         }
-        Swift.print(out + whole[printed...])
+        out += whole[printed...].utf8 + [UInt8(ascii: "\n")]
+        write()
     }
 
     /// `value` as one element of a streamed array: compact JSON with sorted keys.

@@ -33,11 +33,14 @@ package enum CurrentProcess {
     /// other write error, instead of killing the process.
     package static func ignoreFileSizeLimitSignal() { system_ignoreSIGXFSZ() }
 
-    /// On Glibc, fixes the size from which allocations get their own mapping (`mallopt(M_MMAP_THRESHOLD)`),
-    /// which Glibc otherwise raises after the first large block is freed; nothing elsewhere.
-    package static func setMallocMapThreshold(_ bytes: Int32) {
+    /// On Glibc, keeps the heap of a long run on many threads small: allocations from `mapThreshold` bytes on get
+    /// their own mapping (`M_MMAP_THRESHOLD`, which Glibc otherwise raises after the first large block is freed),
+    /// and the threads share `arenas` arenas (`M_ARENA_MAX`; Glibc's default is eight per core, and what one
+    /// arena freed is not reused by another). Nothing elsewhere.
+    package static func boundMallocHeap(mapThreshold: Int32, arenas: Int) {
         #if os(Linux)
-        _ = LinuxExtras.mallopt?(_M_MMAP_THRESHOLD, bytes)
+        _ = LinuxExtras.mallopt?(_M_MMAP_THRESHOLD, mapThreshold)
+        _ = LinuxExtras.mallopt?(_M_ARENA_MAX, Int32(clamping: max(1, arenas)))
         #endif
     }
 }

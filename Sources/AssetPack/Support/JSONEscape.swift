@@ -1,6 +1,42 @@
 /// The escape sequences of JSON strings (RFC 8259, section 7), shared by the JSON reader
-/// (``JSONPullParser``) and writers (`InstallRecordJSON`).
-enum JSONEscape {
+/// (``JSONPullParser``) and writers (`InstallRecordJSON`, the command line's `--json` rows).
+package enum JSONEscape {
+    /// Appends `text` to `out` as a quoted JSON string, as `JSONEncoder` writes one: `"` and `\` escaped, the
+    /// control characters `\b \f \n \r \t` as such and the others as `\u00XX`, everything else as its UTF-8.
+    package static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            // The usual name: nothing to escape, copied at once.
+            guard let base = bytes.baseAddress, firstSpecialByte(base, from: 0, to: bytes.count) < bytes.count else {
+                return out.append(contentsOf: bytes)
+            }
+            for byte in bytes {
+                let short: UInt8? = switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+                case 0x08: UInt8(ascii: "b")
+                case 0x0C: UInt8(ascii: "f")
+                case 0x0A: UInt8(ascii: "n")
+                case 0x0D: UInt8(ascii: "r")
+                case 0x09: UInt8(ascii: "t")
+                default: nil
+                }
+                if let short {
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(short)
+                } else if byte < 0x20 {
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append(contentsOf: Array("\\u00".utf8))
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 15)])
+                } else {
+                    out.append(byte)
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
     /// The offset of the first byte in `start..<end` of `base` that a JSON string cannot hold as it is:
     /// `"`, `\` or a control character (below 0x20); `end` when there is none. Eight bytes at a time: the
     /// plain runs of a manifest's or record's strings (names, paths, hashes) are most of their bytes.

@@ -48,23 +48,22 @@ enum BundleListing {
         let first = try BundleManifest.visitEntries(in: source) { (entry) in
             tally.add(entry)
             do throws(AssetPackError) {
-                if entry.kind == .file { try files.append(FileRow(entry).json) } else { try folders.append(JSONReport.encoded(entry.path)) }
+                try (entry.kind == .file ? files : folders).append(entry.kind == .file ? FileRow(entry).json : JSONObjectText.quoted(entry.path))
             } catch { spoolError = spoolError ?? error }
         }
         if let spoolError { throw spoolError }
         guard let first else { throw ListCommand.notABundle(folder) }
         let heading = Listing(bundle: JSONReport.absolute(folder), manifest: first.path)
-        let archives: ((String) -> Void) throws -> Void = { emit in
+        let archives: (([UInt8]) -> Void) throws -> Void = { emit in
             for path in tally.archives.sorted() {
                 let archive = try packedArchive(path, in: folder)
-                var text = "{\"entries\":["
+                var text = Array("{\"entries\":[".utf8)
                 var entries = archive.entries()
-                var separator = ""
                 while let entry = try entries.next() {
-                    text += separator + ZipEntryRow(entry).json
-                    separator = ","
+                    if text.last != UInt8(ascii: "[") { text.append(UInt8(ascii: ",")) }
+                    text += ZipEntryRow(entry).json
                 }
-                emit(text + "],\"path\":" + JSONReport.encoded(path) + "}")
+                emit(text + "],\"path\":".utf8 + JSONObjectText.quoted(path) + [UInt8(ascii: "}")])
             }
         }
         try JSONReport.printStreaming(heading, command: "list", arrays: [
@@ -146,12 +145,12 @@ enum BundleListing {
         }
 
         /// Adds `row` (compact JSON: no line break in it).
-        func append(_ row: String) throws(AssetPackError) {
-            do { try spool.append(Array((row + "\n").utf8)) } catch { throw AssetPackError(error) }
+        func append(_ row: [UInt8]) throws(AssetPackError) {
+            do { try spool.append(row + [UInt8(ascii: "\n")]) } catch { throw AssetPackError(error) }
         }
 
         /// Hands each row to `emit`, in the order they were added.
-        func forEachRow(_ emit: (String) -> Void) throws(AssetPackError) {
+        func forEachRow(_ emit: ([UInt8]) -> Void) throws(AssetPackError) {
             var pending: [UInt8] = []
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
             defer { buffer.deallocate() }
@@ -162,7 +161,7 @@ enum BundleListing {
                 var start = 0
                 for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
                     pending.append(contentsOf: buffer[start..<index])
-                    emit(String(decoding: pending, as: UTF8.self))
+                    emit(pending)
                     pending.removeAll(keepingCapacity: true)
                     start = index + 1
                 }
@@ -191,7 +190,7 @@ enum BundleListing {
         /// million rows through the encoder took 14 s): `crc32` is 8 hex digits, `mode` octal; `storage` is the
         /// form (`plain` without one) and `file` the bundle file that holds the data (the file itself when plain);
         /// `blocks` counts the block index.
-        var json: String {
+        var json: [UInt8] {
             let storage = file.storage
             var row = JSONObjectText()
             row.add("blocks", storage?.blocks?.count)

@@ -28,7 +28,7 @@ struct ListCommand: ArchiveReadingCommand {
         if format.json {
             // Printed as it is read, as the table is.
             try JSONReport.printStreaming(ZipListing(archive: JSONReport.absolute(archive.path)), command: "list",
-                                          arrays: [("entries", { (emit: (String) -> Void) throws in
+                                          arrays: [("entries", { (emit: ([UInt8]) -> Void) throws in
                 var entries = zip.entries()
                 while let entry = try entries.next() { emit(ZipEntryRow(entry).json) }
             })])
@@ -88,7 +88,7 @@ struct ZipEntryRow {
     /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``):
     /// `method` is `stored`, `deflate` or the method's description; `crc32` 8 hex digits; `mode` the permission
     /// bits in octal, left out when the entry has no Unix mode.
-    var json: String {
+    var json: [UInt8] {
         var row = JSONObjectText()
         row.add("compressedSize", entry.compressedSize)
         row.add("crc32", hex(entry.crc32))

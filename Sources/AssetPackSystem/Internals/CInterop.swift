@@ -85,6 +85,8 @@ internal var _SYNC_FILE_RANGE_WRITE: UInt32 { 2 }
 internal var _FICLONE: UInt { 0x4004_9409 }
 /// `mallopt`'s `M_MMAP_THRESHOLD`.
 internal var _M_MMAP_THRESHOLD: Int32 { -3 }
+/// `mallopt`'s `M_ARENA_MAX`.
+internal var _M_ARENA_MAX: Int32 { -8 }
 #endif
 
 // MARK: - Struct fields

@@ -179,36 +179,8 @@ struct InstallRecordJSON {
         }
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\u00XX`, everything else as UTF-8.
+    /// A JSON string (``JSONEscape/appendQuoted(_:to:)``).
     private mutating func string(_ text: String) {
-        out.append(UInt8(ascii: "\""))
-        escaped(text)
-        out.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func escaped(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            // The usual name: nothing to escape, copied at once.
-            guard let base = bytes.baseAddress, JSONEscape.firstSpecialByte(base, from: 0, to: bytes.count) < bytes.count else {
-                return out.append(contentsOf: bytes)
-            }
-            for byte in bytes { appendEscaped(byte) }
-        }
-    }
-
-    private mutating func appendEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-            out.append(UInt8(ascii: "\\"))
-            out.append(byte)
-        case 0..<0x20:
-            let hex: StaticString = "0123456789abcdef"
-            literal("\\u00")
-            out.append(hex.utf8Start[Int(byte >> 4)])
-            out.append(hex.utf8Start[Int(byte & 15)])
-        default:
-            out.append(byte)
-        }
+        JSONEscape.appendQuoted(text, to: &out)
     }
 }
