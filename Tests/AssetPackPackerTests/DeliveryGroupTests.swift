@@ -40,6 +40,17 @@ import TestSupport
         #expect(delivery.requests.filter { $0.file.hasPrefix("assetpack-meta/packs/") }.allSatisfy { $0.range != nil })
     }
 
+    @Test func aDeliveryThatJoinsNothingIsAskedForEachFileAlone() throws {
+        let dir = try TemporaryDirectory("delivery-groups-none")
+        let (source, bundle, _) = try Self.bundle(dir)
+        let delivery = FolderDelivery(root: bundle, coalescing: .none)
+        try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery),
+                           destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
+            .installSynchronously()
+        #expect(try snapshot(dir.file("installed")) == snapshot(source))
+        #expect(delivery.requests.count == 301, "one request per file")
+    }
+
     @Test func aGroupDamagedOnTheWayIsFetchedAgain() throws {
         let dir = try TemporaryDirectory("delivery-groups-damaged")
         let (source, bundle, manifest) = try Self.bundle(dir)
@@ -99,13 +110,15 @@ final class FolderDelivery: BundleDelivery, @unchecked Sendable {
     private var damaging: Int
     private var recorded: [DeliveryRequest] = []
 
-    init(root: String, damaging: Int = 0) {
-        self.root = root
-        self.damaging = damaging
-    }
-
     var name: String { root }
     var concurrency: Int { 3 }
+    let coalescing: DeliveryCoalescing
+
+    init(root: String, damaging: Int = 0, coalescing: DeliveryCoalescing = DeliveryCoalescing(maximumGap: 64 << 10, maximumSpan: 2 << 20)) {
+        self.root = root
+        self.damaging = damaging
+        self.coalescing = coalescing
+    }
 
     /// Every request so far, in order.
     var requests: [DeliveryRequest] { lock.withLock { recorded } }

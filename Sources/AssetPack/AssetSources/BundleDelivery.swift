@@ -17,6 +17,10 @@ public protocol BundleDelivery: Sendable {
     /// How many deliveries may usefully run at once: the installer writes up to this many files at once
     /// (at least as many as its ``ExpansionOptions/jobs``).
     var concurrency: Int { get }
+    /// Whether and how the installer asks for the data of small packed files that lie close together in their
+    /// archive with one request (split among them as it arrives): what a request costs against what a gap
+    /// costs is the delivery's to know. Optional: the default, ``DeliveryCoalescing/none``, asks for each alone.
+    var coalescing: DeliveryCoalescing { get }
 
     /// Streams the bytes `request` names into `sink`, blocking until they are all in and
     /// ``DeliverySink/finish()`` accepted them.
@@ -36,6 +40,9 @@ public protocol BundleDelivery: Sendable {
 }
 
 extension BundleDelivery {
+    /// Each file asked for alone (``DeliveryCoalescing/none``).
+    public var coalescing: DeliveryCoalescing { .none }
+
     /// The library's own SHA-256 (``PortableHasher``).
     public func makeHasher() -> any ContentHasher { PortableHasher() }
 }
@@ -80,6 +87,24 @@ public struct DeliveryRequest: Sendable, Hashable {
         self.range = range
         self.length = length
     }
+}
+
+/// How a ``BundleDelivery`` wants the data of nearby small files of one stored file asked for: as one request
+/// from the first one's data to the last one's, gaps included.
+public struct DeliveryCoalescing: Sendable, Hashable {
+    /// Most bytes between two files' data that one request still spans (downloaded and dropped).
+    public var maximumGap: UInt64
+    /// Most bytes one request spans.
+    public var maximumSpan: UInt64
+
+    /// Requests that span gaps of up to `maximumGap` bytes and at most `maximumSpan` bytes in all.
+    public init(maximumGap: UInt64, maximumSpan: UInt64) {
+        self.maximumGap = maximumGap
+        self.maximumSpan = maximumSpan
+    }
+
+    /// Each file asked for alone.
+    public static let none = DeliveryCoalescing(maximumGap: 0, maximumSpan: 0)
 }
 
 /// What a ``BundleDelivery`` streams bytes into: the installer's writer of one file or block, which checks

@@ -57,13 +57,13 @@ final class StagingFill: @unchecked Sendable {
     /// Each batch first has the folders above its files made (``StagingFolders/make(before:)``); each archive
     /// read from is let go once its last file is written (``ArchiveReleases``).
     func writeFiles(_ positions: [Int]) throws(AssetPackError) {
-        let (groups, rest) = DeliveryGroups.of(positions, in: plan.items)
+        let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability,
+                                      checksSHA256: options.checksSHA256)
+        let (groups, rest) = DeliveryGroups.of(positions, in: plan.items, coalescing: writer.delivered?.delivery.coalescing ?? .none)
         let batches = WorkOrder.batches(of: rest, in: plan.items)
         let jobs = max(1, min(options.jobs, groups.count + batches.count))
         let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
-        let writer = FileMaterializer(source: plan.source, folder: plan.folder, progress: progress, durability: options.durability,
-                                      checksSHA256: options.checksSHA256)
         let releases = ArchiveReleases(rest, of: plan.items)
         try WorkerThreads.run(count: groups.count + batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             guard index >= groups.count else {

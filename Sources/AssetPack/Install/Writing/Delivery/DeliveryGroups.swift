@@ -1,18 +1,9 @@
-/// Files of a delivered bundle that one request can bring: members of the same pack archive, whole
-/// non-empty entries without a block index, whose data lie in the archive in order with small gaps between them.
-///
-/// Each HTTP request costs about a millisecond of CPU on its own (URLSession on Linux), so a first install
-/// of thousands of small files asked one range each spends more on requests than on bytes. A group is
-/// asked for as one range (``DeliveryRequest``) from its first member's data to its last one's, gaps
-/// included, and split among the members as it arrives (``SplittingSink``). A gap of at most ``maximumGap``
-/// bytes is cheaper to download than a request; a group spans at most ``maximumSpan`` bytes, so a retry
-/// repeats little and several groups still run at once. A whole pack archive needed is one request.
+/// Files of a delivered bundle that one request can bring, as its delivery wants them joined
+/// (``BundleDelivery/coalescing``): members of the same pack archive, whole non-empty entries without a block
+/// index, whose data lie in the archive in order with small gaps between them. A group is asked for as one
+/// range (``DeliveryRequest``) from its first member's data to its last one's, gaps included, and split among
+/// the members as it arrives (``SplittingSink``).
 enum DeliveryGroups {
-    /// Most bytes between two members that are still fetched in one request.
-    static let maximumGap: UInt64 = 64 << 10
-    /// Most bytes one request spans.
-    static let maximumSpan: UInt64 = 2 << 20
-
     /// One member: its plan position and where its data lie in the archive.
     struct Member: Sendable {
         var position: Int
@@ -20,9 +11,10 @@ enum DeliveryGroups {
     }
 
     /// `positions` (indexes into `items`) split into groups of at least two members of one archive, in
-    /// data order, and the positions no group took (in their order).
+    /// data order, as `coalescing` allows, and the positions no group took (in their order).
     /// - Complexity: O(*n* log *n*) in the number of positions.
-    static func of(_ positions: [Int], in items: [ExpansionItem]) -> (groups: [[Member]], rest: [Int]) {
+    static func of(_ positions: [Int], in items: [ExpansionItem],
+                   coalescing: DeliveryCoalescing) -> (groups: [[Member]], rest: [Int]) {
         var candidates: [(file: String, member: Member)] = []
         var rest: [Int] = []
         for position in positions {
@@ -38,8 +30,8 @@ enum DeliveryGroups {
         var file = ""
         for (name, member) in candidates {
             if let first = current.first, let last = current.last, name == file, member.range.lowerBound >= last.range.upperBound,
-               member.range.lowerBound - last.range.upperBound <= maximumGap,
-               member.range.upperBound - first.range.lowerBound <= maximumSpan {
+               member.range.lowerBound - last.range.upperBound <= coalescing.maximumGap,
+               member.range.upperBound - first.range.lowerBound <= coalescing.maximumSpan {
                 current.append(member)
                 continue
             }
