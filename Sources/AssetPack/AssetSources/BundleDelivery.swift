@@ -99,8 +99,7 @@ public struct DeliveryCoalescing: Sendable, Hashable {
 
     /// Requests that span gaps of up to `maximumGap` bytes and at most `maximumSpan` bytes in all.
     public init(maximumGap: UInt64, maximumSpan: UInt64) {
-        self.maximumGap = maximumGap
-        self.maximumSpan = maximumSpan
+        (self.maximumGap, self.maximumSpan) = (maximumGap, maximumSpan)
     }
 
     /// Each file asked for alone.
