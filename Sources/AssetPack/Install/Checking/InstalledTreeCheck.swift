@@ -80,7 +80,7 @@ struct InstalledTreeCheck {
     /// Checks the tree; a record that claims path order falsely is read again, sorted, and the tree walked again.
     func run() throws(AssetPackError) -> Outcome {
         let walk = try walk(record)
-        guard !walk.inOrder, let sorted = OrderedRecord.sorted(tree) else { return walk.outcome }
+        guard !walk.inOrder, let sorted = OrderedRecord(tree: tree, sorting: true) else { return walk.outcome }
         return try self.walk(sorted).outcome
     }
 

@@ -8,7 +8,7 @@ import AssetPackSystem
 ///
 /// Every record written since 2026-11-28 says it is in path order (`"collation":"path"`) and is read from its
 /// file. One written before (without the claim), or one whose claim turned out false (``RecordList/inOrder``),
-/// is read whole into memory and sorted (``sorted(_:)``): slower and larger, never wrong; the next install
+/// is read whole into memory and sorted (``init(tree:sorting:)``): slower and larger, never wrong; the next install
 /// writes it in path order.
 struct OrderedRecord {
     /// The installed tree.
@@ -16,22 +16,12 @@ struct OrderedRecord {
     /// True when the lists are read whole and sorted.
     let isSorted: Bool
 
-    /// The record of `tree`; nil when it has none, or it is not a record.
-    init?(tree: Descriptor) {
+    /// The record of `tree`, read whole and sorted when it does not claim path order or `sorting` asks for it
+    /// whatever it claims; nil when it has none, or it is not a record.
+    init?(tree: Descriptor, sorting: Bool = false) {
         guard let files = Self.reader("files", of: tree) else { return nil }
         self.tree = tree
-        isSorted = files.collation != InstallRecordJSON.collation
-    }
-
-    /// The record of `tree` read whole and sorted, whatever it claims; nil when it has none.
-    static func sorted(_ tree: Descriptor) -> OrderedRecord? {
-        OrderedRecord(tree: tree, sorting: true)
-    }
-
-    private init?(tree: Descriptor, sorting: Bool) {
-        guard Self.reader("files", of: tree) != nil else { return nil }
-        self.tree = tree
-        isSorted = sorting
+        isSorted = sorting || files.collation != InstallRecordJSON.collation
     }
 
     /// The files, in path order.

@@ -43,7 +43,7 @@ struct UnknownEntries {
         let paths = RecordedPaths(record)
         try visit(installed, at: [], prefix: "", record: paths, found: &found)
         if !paths.readToEndInOrder() {
-            guard let sorted = OrderedRecord.sorted(installed) else { return [] }
+            guard let sorted = OrderedRecord(tree: installed, sorting: true) else { return [] }
             let again = RecordedPaths(sorted)
             found = []
             try visit(installed, at: [], prefix: "", record: again, found: &found)
