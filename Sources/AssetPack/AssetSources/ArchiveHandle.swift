@@ -18,13 +18,14 @@ final class ArchiveHandle: @unchecked Sendable {
     private enum Storage {
         /// Open from the start: read without taking the lock (every entry of an archive source uses it).
         case given(ZipArchive)
-        /// At `path` of a source, to be read with `limits`.
-        case stored(SourceAccess, AssetPath, ZipLimits)
+        /// At `path` of a source, to be read with `limits`, copied into `spoolFolder` when it must be.
+        case stored(SourceAccess, AssetPath, ZipLimits, spoolFolder: String?)
     }
 
-    /// The archive stored at `path` of `access`'s source, read with `limits`.
-    init(in access: SourceAccess, at path: AssetPath, limits: ZipLimits) {
-        self.storage = .stored(access, path, limits)
+    /// The archive stored at `path` of `access`'s source, read with `limits` (and copied into `spoolFolder`,
+    /// ``ExpansionOptions/spoolFolder``, when the source cannot give it at random).
+    init(in access: SourceAccess, at path: AssetPath, limits: ZipLimits, spoolFolder: String? = nil) {
+        self.storage = .stored(access, path, limits, spoolFolder: spoolFolder)
         self.displayName = path.string
         self.location = ErrorLocation(access.fileName, member: path.string)
     }
@@ -40,7 +41,7 @@ final class ArchiveHandle: @unchecked Sendable {
     func archive() throws(AssetPackError) -> ZipArchive {
         switch storage {
         case .given(let archive): archive
-        case .stored(let access, let path, let limits): try open(path, of: access, limits: limits)
+        case .stored(let access, let path, let limits, let spoolFolder): try open(path, of: access, limits: limits, spoolFolder: spoolFolder)
         }
     }
 
@@ -61,18 +62,19 @@ final class ArchiveHandle: @unchecked Sendable {
         return false
     }
 
-    private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
-        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in try openOnce(path, of: access, limits: limits) }
+    private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits, spoolFolder: String?) throws(AssetPackError) -> ZipArchive {
+        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in try openOnce(path, of: access, limits: limits, spoolFolder: spoolFolder) }
     }
 
-    /// ``open(_:of:limits:)`` inside the lock.
-    private func openOnce(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
+    /// ``open(_:of:limits:spoolFolder:)`` inside the lock.
+    private func openOnce(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits,
+                          spoolFolder: String?) throws(AssetPackError) -> ZipArchive {
         if let opened { return opened }
         let bytes: any RandomAccessSource
         if let direct = try access.randomAccess(path) {
             bytes = direct
         } else {
-            bytes = try SpooledFile(copying: try access.source.open(path), name: path.string)
+            bytes = try SpooledFile(copying: try access.source.open(path), name: path.string, in: spoolFolder)
         }
         do {
             let archive = try ZipArchive(source: bytes, limits: limits)

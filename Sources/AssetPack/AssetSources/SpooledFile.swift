@@ -3,15 +3,25 @@ import AssetPackZip
 import Foundation
 
 /// A stream copied into a temporary file that is unlinked at once, so it can be read at any offset
-/// (an archive the source can only hand out front to back). Nothing is left on disk, even after a crash.
+/// (an archive the source can only hand out front to back): in an install's staging tree, or else the system's
+/// temporary folder (``ExpansionOptions/spoolFolder``). Nothing is left on disk, even after a crash.
 final class SpooledFile: RandomAccessSource, @unchecked Sendable {
     let size: UInt64
     let name: String
     private let file: Descriptor
 
-    /// Copies `stream` into a fresh unlinked file in the system's temporary folder.
-    init(copying stream: any ByteStream, name: String) throws(AssetPackError) {
-        let folder = try io(Descriptor.directory(FileManager.default.temporaryDirectory.path))
+    /// Copies `stream` into a fresh unlinked file in `folder` (made if missing), or the system's temporary folder.
+    /// - Throws: `.io` naming the folder, when it cannot take the copy; the stream's errors.
+    init(copying stream: any ByteStream, name: String, in folder: String?) throws(AssetPackError) {
+        let place = folder ?? FileManager.default.temporaryDirectory.path
+        let folder: Descriptor
+        do throws(AssetPackError) {
+            if place != FileManager.default.temporaryDirectory.path { _ = try io(FileSystem.makeDirectories(place)) }
+            folder = try io(Descriptor.directory(place))
+        } catch {
+            throw AssetPackError(error.code, "cannot copy \(AssetPath.quoted(name)) here to read it at random (it is read front to back "
+                                 + "only): \(error.message)", path: place, cause: error.cause)
+        }
         let temporary = ".assetpack-spool-\(CurrentProcess.id)-\(UInt64.random(in: 0...UInt64.max))"
         self.file = try io(folder.createFile(temporary, readable: true))
         try io(folder.remove(temporary))

@@ -52,7 +52,7 @@ struct ArchiveEntryPlanner {
 
     /// Plans the archive stored at `archivePath` of the source as unzipped into `directory`.
     func unpack(_ archivePath: AssetPath, into directory: AssetPath, builder: inout PlanBuilder) throws(AssetPackError) {
-        let handle = ArchiveHandle(in: source, at: archivePath, limits: options.limits)
+        let handle = ArchiveHandle(in: source, at: archivePath, limits: options.limits, spoolFolder: options.spoolFolder)
         try plan(handle, rules: .nested(into: directory), builder: &builder)
     }
 

@@ -37,6 +37,10 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// Off by default: such entries are carried into the new tree and listed in ``ExpansionResult/unknownKept``,
     /// so an install never loses data it did not write. See `UnknownEntries`.
     public var removesUnknownEntries = false
+    /// Where an archive stored in the source that can only be read front to back is copied, to be read at
+    /// random (an unlinked file): an install's staging tree, on the destination's file system and within its
+    /// free-space check (set by ``AssetInstaller``); nil for the system's temporary folder.
+    package var spoolFolder: String?
     /// Tests only: see ``InstallTestSeam``.
     package var testSeam = InstallTestSeam()
 

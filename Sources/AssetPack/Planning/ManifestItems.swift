@@ -67,7 +67,7 @@ struct ManifestItems {
             if let known = archives[archive] {
                 handle = known
             } else {
-                handle = ArchiveHandle(in: source.access, at: archive, limits: options.limits)
+                handle = ArchiveHandle(in: source.access, at: archive, limits: options.limits, spoolFolder: options.spoolFolder)
                 archives[archive] = handle
             }
             last = (entry.storage?.file ?? "", handle)

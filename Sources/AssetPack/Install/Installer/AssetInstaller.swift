@@ -93,10 +93,12 @@ public struct AssetInstaller: Sendable {
                                  + "a hidden sibling with a longer name, so it may have at most \(longest) bytes", path: destination)
         }
         self.source = source
-        self.options = options
         self.name = String(last)
         self.parentPath = "/" + parts.dropLast().joined(separator: "/")
         self.destination = (parentPath == "/" ? "" : parentPath) + "/" + name
+        var options = options
+        options.spoolFolder = (parentPath == "/" ? "" : parentPath) + "/" + StagingNames.staging(for: name)
+        self.options = options
     }
 
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
