@@ -140,6 +140,23 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         #expect(try readManifest(dir.file("out")).entries.first { $0.path == "models/big.txt" }?.storage?.blocks?.count == 12)
     }
 
+    @Test func aDamagedBlockIndexIsNotLentToTheNextBuild() throws {
+        let dir = try TemporaryDirectory("blocks-reuse-damaged")
+        let src = try blockTree(dir)
+        _ = try buildFolder(src, dir.file("out"), jobs: 2)
+        var manifest = try readManifest(dir.file("out"))
+        let position = try #require(manifest.entries.firstIndex { $0.path == "models/big.txt" })
+        let good = try #require(manifest.entries[position].storage?.blocks)
+        manifest.entries[position].storage?.blocks?[5][1] += 1  // still in order and inside the entry
+        try FileManager.default.removeItem(atPath: dir.file("out/" + BundleManifest.path))
+        try Data(try manifest.encodedJSON()).write(to: URL(fileURLWithPath: dir.file("out/" + BundleManifest.path)))
+        let again = try buildFolder(src, dir.file("out"), jobs: 1)
+        #expect(again.reused == 1, "the other file is lent on, not the one with the damaged index")
+        #expect(try readManifest(dir.file("out")).entries.first { $0.path == "models/big.txt" }?.storage?.blocks == good)
+        try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil), destination: dir.file("installed")).installSynchronously()
+        #expect(try snapshot(dir.file("installed")) == snapshot(src))
+    }
+
     @Test(arguments: [true, false])
     func fileChangingSizeWhileDeflatedInBlocksIsNamed(grows: Bool) throws {
         let dir = try TemporaryDirectory("blocks-changing")

@@ -14,8 +14,8 @@ import AssetPackZip
 /// Modification times are not consulted: they are not in the bundle, and they lie after a checkout.
 ///
 /// A file deflated in blocks keeps the block index of the previous manifest, which must have exactly the
-/// blocks this build would cut (same block size, so the same uncompressed offsets) at plausible compressed
-/// offsets; the expander checks every block against it again anyway.
+/// blocks this build would cut (same block size, so the same uncompressed offsets), and each block must inflate
+/// from its compressed offset on its own, as the expander will inflate it: a damaged index is not lent on.
 ///
 /// A reused archive is hard-linked into the new bundle (copied when the file system cannot link).
 struct IncrementalCache: Sendable {
@@ -49,7 +49,7 @@ struct IncrementalCache: Sendable {
         guard (try? FileSystem.status(path))??.kind == .file,
               let archive = try? ZipArchive(path: path), archive.entries.count == 1, archive.comment.isEmpty,
               let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item),
-              blocksFit(storage.blocks, zipEntry), let sha256 = try? sameContents(item, zipEntry, in: archive),
+              blocksFit(storage.blocks, zipEntry, in: archive), let sha256 = try? sameContents(item, zipEntry, in: archive),
               let dataOffset = try? archive.dataRange(of: zipEntry).lowerBound
         else { return nil }
         var packed = PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
@@ -88,15 +88,20 @@ struct IncrementalCache: Sendable {
         return (path, packed)
     }
 
-    /// True when `blocks` is the index this build would record for `zipEntry`: none unless it is deflated in
-    /// blocks, else one block per ``PackingRules/blockSize`` bytes at offsets that fit the entry.
-    private func blocksFit(_ blocks: [[UInt64]]?, _ zipEntry: ZipEntry) -> Bool {
+    /// True when `blocks` is the index this build would record for `zipEntry` of `archive`: none unless it is
+    /// deflated in blocks, else one block per ``PackingRules/blockSize`` bytes, each of which inflates on its own
+    /// from its compressed offset to its end, all of them to the entry's size and CRC-32 (inflated and dropped).
+    private func blocksFit(_ blocks: [[UInt64]]?, _ zipEntry: ZipEntry, in archive: ZipArchive) -> Bool {
         guard zipEntry.method == .deflate, rules.deflatesInBlocks(size: zipEntry.uncompressedSize) else { return blocks == nil }
         guard let blocks, let index = try? DeflateBlockIndex(pairs: blocks),
               (try? index.spans(uncompressedSize: zipEntry.uncompressedSize, compressedSize: zipEntry.compressedSize)) != nil
         else { return false }
         let expected = stride(from: 0, to: zipEntry.uncompressedSize, by: rules.blockSize).map { $0 }
-        return index.blocks.map(\.uncompressedOffset) == expected
+        guard index.blocks.map(\.uncompressedOffset) == expected, let sink = try? FileDescriptor.open("/dev/null", .writeOnly)
+        else { return false }
+        defer { sink.close() }
+        let inflater = try? BlockParallelInflater(archive: archive, entry: zipEntry, index: index)
+        return (try? inflater?.inflate(into: sink.rawValue, path: "/dev/null", jobs: 1)) == zipEntry.crc32
     }
 
     private func matches(_ zipEntry: ZipEntry, _ old: BundleManifest.Entry, _ storage: BundleManifest.Storage,
