@@ -144,12 +144,8 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         let dir = try TemporaryDirectory("blocks-reuse-damaged")
         let src = try blockTree(dir)
         _ = try buildFolder(src, dir.file("out"), jobs: 2)
-        var manifest = try readManifest(dir.file("out"))
-        let position = try #require(manifest.entries.firstIndex { $0.path == "models/big.txt" })
-        let good = try #require(manifest.entries[position].storage?.blocks)
-        manifest.entries[position].storage?.blocks?[5][1] += 1  // still in order and inside the entry
-        try FileManager.default.removeItem(atPath: dir.file("out/" + BundleManifest.path))
-        try Data(try manifest.encodedJSON()).write(to: URL(fileURLWithPath: dir.file("out/" + BundleManifest.path)))
+        let good = try #require(try readManifest(dir.file("out")).entries.first { $0.path == "models/big.txt" }?.storage?.blocks)
+        try Self.damageBlockIndex(of: "models/big.txt", in: dir.file("out"))
         let again = try buildFolder(src, dir.file("out"), jobs: 1)
         #expect(again.reused == 1, "the other file is lent on, not the one with the damaged index")
         #expect(try readManifest(dir.file("out")).entries.first { $0.path == "models/big.txt" }?.storage?.blocks == good)
@@ -214,15 +210,21 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         let dir = try TemporaryDirectory("blocks-damaged")
         let src = try blockTree(dir)
         _ = try buildFolder(src, dir.file("out"), jobs: 2)
-        var manifest = try readManifest(dir.file("out"))
-        let position = try #require(manifest.entries.firstIndex { $0.path == "models/big.txt" })
-        manifest.entries[position].storage?.blocks?[5][1] += 1
-        try FileManager.default.removeItem(atPath: dir.file("out/" + BundleManifest.path))
-        try Data(try manifest.encodedJSON()).write(to: URL(fileURLWithPath: dir.file("out/" + BundleManifest.path)))
+        try Self.damageBlockIndex(of: "models/big.txt", in: dir.file("out"))
         let error = expectError {
             try AssetInstaller(source: AssetSources.open(path: dir.file("out"), root: nil), destination: dir.file("installed")).installSynchronously()
         }
         #expect(error != nil)
         #expect(!FileManager.default.fileExists(atPath: dir.file("installed/models/big.txt")))
+    }
+
+    /// Moves the compressed offset of block 5 of `path`'s index in the manifest of `bundle` one byte on: still in
+    /// order and inside the entry, so only inflating the block tells.
+    static func damageBlockIndex(of path: String, in bundle: String) throws {
+        var manifest = try readManifest(bundle)
+        let position = try #require(manifest.entries.firstIndex { $0.path == path })
+        manifest.entries[position].storage?.blocks?[5][1] += 1
+        try FileManager.default.removeItem(atPath: bundle + "/" + BundleManifest.path)
+        try Data(try manifest.encodedJSON()).write(to: URL(fileURLWithPath: bundle + "/" + BundleManifest.path))
     }
 }
