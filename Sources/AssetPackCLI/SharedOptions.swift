@@ -5,7 +5,7 @@ import ArgumentParser
 
 /// `<archive>`, the zip archive that `list` and `verify` read.
 struct ArchiveArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk), or a bundle folder.", valueName: "archive"),
+    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk; - reads one from stdin), or a bundle folder.", valueName: "archive"),
               completion: .file(extensions: ["zip", "apk", "jar", "ipa", "aar"]))  // folders complete too
     var path: String
 }

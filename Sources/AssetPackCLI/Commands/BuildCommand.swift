@@ -79,6 +79,10 @@ struct BuildCommand: ParsableCommand {
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         guard (0...9).contains(packLevel) else { throw ValidationError("--pack-level must be 0 to 9, not \(packLevel).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
+        if let option = [(archive, "--archive"), (output, "-o")].first(where: { $0.0 == "-" })?.1 {
+            throw ValidationError("\(option) -: a build is written into a temporary file renamed to its name when complete, "
+                                  + "never to stdout; give a name (and cat the zip into a pipe).")
+        }
         guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
         try verbose.check(quiet: report.quiet, json: format.json)

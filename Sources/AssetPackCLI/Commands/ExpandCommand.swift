@@ -23,7 +23,7 @@ struct ExpandCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The packed bundle folder, asset folder, or zip/APK archive.", valueName: "bundle"),
+    @Argument(help: ArgumentHelp("The packed bundle folder, asset folder, or zip/APK archive (- reads a zip from stdin).", valueName: "bundle"),
               completion: .file())
     var bundle: String = "assets.bundle"
 
