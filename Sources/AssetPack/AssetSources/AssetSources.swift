@@ -8,9 +8,11 @@ public enum AssetSources {
     /// logical tree.
     /// - Parameters:
     ///   - path: a folder, or a file that is a zip archive.
-    ///   - root: the folder inside it where the tree starts (e.g. `"assets"` of an APK); nil for the top.
+    ///   - root: the folder inside it where the tree starts (e.g. `"assets"` of an APK); nil for the top, or for
+    ///     an archive holding one bundle below its top, that bundle's folder.
     /// - Throws: `.notFound` when `path` does not exist; `.archive` when a file is not a zip archive;
-    ///   `.unsafePath` for a bad `root`; `.manifest` for a broken manifest; `.io`.
+    ///   `.unsafePath` for a bad `root`; `.manifest` for a broken manifest; `.invalidArgument` for an archive
+    ///   holding several bundles below its top and no `root`; `.io`.
     public static func open(path: String, root: String?) throws(AssetPackError) -> any AssetSource {
         try view(of: try container(path: path, root: root))
     }
@@ -23,7 +25,19 @@ public enum AssetSources {
         if path != standardInput, try io(FileSystem.status(path, followingLinks: true))?.kind == .directory {
             return DirectorySource(root: inner.isRoot ? path : path + "/" + inner.string)
         }
-        return ZipAssetSource(archive: try zipArchive(path: path), root: inner.string)
+        let archive = try zipArchive(path: path)
+        return ZipAssetSource(archive: archive, root: root == nil ? try bundleRoot(of: archive) : inner.string)
+    }
+
+    /// Where to start in `archive` when no root is given: the folder of its one bundle when it has a bundle
+    /// manifest only below its top (an APK carrying `assets/app.bundle`), so that the bundle is expanded, not
+    /// unzipped with its own pack archives; else the top.
+    /// - Throws: `.invalidArgument` naming each bundle when there are several.
+    static func bundleRoot(of archive: ZipArchive) throws(AssetPackError) -> String {
+        let roots = ContainerCheck.bundleRoots(in: archive)
+        guard roots.count > 1, !roots.contains("") else { return roots.first ?? "" }
+        throw AssetPackError(.invalidArgument, "holds \(roots.count) bundles (\(roots.joined(separator: ", "))); "
+                             + "give --root with the one to expand", path: archive.name)
     }
 
     /// The name of standard input as a path: `-`, as tar and unzip spell it.

@@ -32,6 +32,7 @@ struct ExpandCommand: ParsableCommand {
     var destination: String
 
     @Option(help: ArgumentHelp("The folder inside the archive or folder where the tree starts (e.g. assets/data of an APK).",
+                               discussion: "Without it, a zip that holds a bundle only below its top (an APK's assets/app.bundle) expands that bundle; one of several must be named.",
                                valueName: "prefix"))
     var root: String?
 
