@@ -26,6 +26,18 @@ struct ReportOptions: ParsableArguments {
     var quiet = false
 }
 
+/// `--progress`, shared by the commands that show a progress line (``ProgressLine``).
+struct ProgressOption: ParsableArguments {
+    @Flag(help: ArgumentHelp("Show the progress line also when stderr is not a terminal (a CI log): a new line at most once a second.",
+                             discussion: "On a terminal the line is shown anyway, redrawn in place and never wider than the terminal."))
+    var progress = false
+
+    /// Refuses `--progress` beside `--quiet` or `--json`.
+    func check(quiet: Bool, json: Bool) throws {
+        if progress && (quiet || json) { throw ValidationError("--progress shows progress on stderr; leave out \(quiet ? "--quiet" : "--json").") }
+    }
+}
+
 /// `-v/--verbose`, shared by the commands that write files: each file is listed as it is written.
 struct VerboseOption: ParsableArguments {
     @Flag(name: .shortAndLong, help: "List each file as it is written (its path, one a line, on stdout).")

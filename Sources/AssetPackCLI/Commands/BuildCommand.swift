@@ -59,6 +59,8 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var progressOption: ProgressOption
+
     @OptionGroup var verbose: VerboseOption
 
     @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
@@ -86,6 +88,7 @@ struct BuildCommand: ParsableCommand {
         guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
         try verbose.check(quiet: report.quiet, json: format.json)
+        try progressOption.check(quiet: report.quiet, json: format.json)
     }
 
     func run() throws {
@@ -95,7 +98,7 @@ struct BuildCommand: ParsableCommand {
         let options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
-        let line = ProgressLine.onTerminal(unless: report.quiet || format.json)
+        let line = ProgressLine.onTerminal(unless: report.quiet || format.json, forced: progressOption.progress)
         Interrupt.handle(stop: nil)
         try Reporting.run {
             // With --json every path is absolute, in the messages too.

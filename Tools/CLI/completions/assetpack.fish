@@ -23,9 +23,9 @@ function __assetpack_parse_tokens -S
         __assetpack_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'build'
-            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'json' 'q/quiet' 'v/verbose' 'print-android-settings' 'sign=' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'json' 'q/quiet' 'progress' 'v/verbose' 'print-android-settings' 'sign=' 'version' 'h/help'
         case 'expand'
-            __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'delete-unknown' 'jobs=' 'no-sync' 'q/quiet' 'v/verbose' 'json' 'allow-http' 'public-key=+' 'identity=' 'verify' 'repair' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'delete-unknown' 'jobs=' 'no-sync' 'q/quiet' 'progress' 'v/verbose' 'json' 'allow-http' 'public-key=+' 'identity=' 'verify' 'repair' 'version' 'h/help'
         case 'list'
             __assetpack_parse_subcommand 1 'json' 'version' 'h/help'
         case 'verify'
@@ -120,6 +120,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" no-default-excludes' -l 'no-default-excludes' -d 'Pack what is left out by default: .DS_Store ._* Thumbs.db desktop.ini .git .svn .hg *~ *.swp *.swo .#*.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" json' -l 'json' -d 'Print one line of JSON (schema 1, see the README), also when the command fails.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on success.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" progress' -l 'progress' -d 'Show the progress line also when stderr is not a terminal (a CI log): a new line at most once a second.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" v verbose' -l 'verbose' -s 'v' -d 'List each file as it is written (its path, one a line, on stdout).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" print-android-settings' -l 'print-android-settings' -d 'Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" sign' -l 'sign' -d 'Sign the bundle\'s manifest with this private key (from `assetpack keygen`): writes assetpack-meta/manifest.sig, which `expand URL --public-key` requires.' -rF
@@ -135,6 +136,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" jobs' -l 'jobs' -d 'Threads working at once (default: one per core).' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" no-sync' -l 'no-sync' -d 'Do not flush the tree to the disk before recording it complete: faster, still safe if the process is killed, not if the power fails.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" q quiet' -l 'quiet' -s 'q' -d 'Print nothing on success.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" progress' -l 'progress' -d 'Show the progress line also when stderr is not a terminal (a CI log): a new line at most once a second.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" v verbose' -l 'verbose' -s 'v' -d 'List each file as it is written (its path, one a line, on stdout).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" json' -l 'json' -d 'Print one line of JSON (schema 1, see the README), also when the command fails.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" allow-http' -l 'allow-http' -d 'Allow a plain http:// bundle URL (a loopback or trusted network); by default only https://.'
