@@ -32,7 +32,7 @@ enum ExitStatus: Int32, CaseIterable {
     /// `unsupported`, `limit-exceeded`). `EX_NOPERM`.
     case refused = 77
     /// A bundle from a server is not the one the app trusts: its manifest's signature is missing, by another key
-    /// or does not verify, or the manifest does not have the pinned SHA-256 (`untrusted`); nothing was written.
+    /// or does not verify, or the bundle does not have the pinned identity (`untrusted`); nothing was written.
     /// Outside `sysexits.h`, which has no class for it.
     case untrusted = 79
     /// Interrupted (Ctrl-C, `cancelled`): run the same command again to resume. 128 + SIGINT.
@@ -116,7 +116,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .noSpace: "not enough free space (free some and run again: it resumes)"
         case .refused: "refused: unsafe names, conflicts, links, unsupported entries, limits"
         case .network: "network: a server out of reach or failing after retries (it resumes)"
-        case .untrusted: "untrusted: a server's bundle failed its signature or pinned hash"
+        case .untrusted: "untrusted: a server's bundle failed its signature or pinned identity"
         case .interrupted: "interrupted (Ctrl-C): run the same command again to resume"
         }
     }

@@ -70,7 +70,7 @@ enum JSONReport {
     /// `path` made absolute against the current directory (as given when it already is, or is an address
     /// such as `https://host/app.bundle`).
     static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), !path.contains("://"), let current = try? FileSystem.currentDirectory() else { return path }
+        guard !path.hasPrefix("/"), !path.contains("://"), path != AssetSources.standardInput, let current = try? FileSystem.currentDirectory() else { return path }
         let relative = path.hasPrefix("./") ? String(path.dropFirst(2)) : path
         return relative.isEmpty || relative == "." ? current : (current == "/" ? "" : current) + "/" + relative
     }

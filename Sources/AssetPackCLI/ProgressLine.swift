@@ -3,37 +3,44 @@ import AssetPackPacker
 import AssetPackSystem
 import Foundation
 
-/// The one progress line of the CLI, redrawn in place on stderr, only when stderr is a terminal and the
-/// command is neither quiet nor printing JSON:
+/// The one progress line of the CLI on stderr, when the command is neither quiet nor printing JSON:
 ///
-///     [########............]  12.3 MiB / 40.0 MiB  5.1 MiB/s  ETA 0:05  levels/one.bin
+///     [########............]  12.3 MiB / 40.0 MiB  3/24 files  5.1 MiB/s  ETA 0:05  levels/one.bin
 ///
-/// then `flushing to disk…` while an expansion is flushed. Redrawn at most every 100 ms (and at each new
-/// step); cleared before the command prints anything else, fails or is interrupted.
+/// then `flushing to disk…` while an expansion is flushed. Never longer than the terminal's width less one
+/// (``CurrentProcess/standardErrorColumns``): the parts that do not fit are left out, the least useful first.
+/// On a terminal it is redrawn in place at most every 100 ms (and at each new step), and cleared before the
+/// command prints anything else, fails or is interrupted; with `--progress` on anything else (a CI log) each
+/// update is a new line, at most one a second.
 final class ProgressLine: @unchecked Sendable {
     /// Cells of the bar.
     private static let barWidth = 20
-    /// Seconds between two redraws of the same step.
-    private static let redrawInterval = 0.1
 
     private let lock = Monitor()
     private let columns: Int
+    /// True on a terminal: the line is redrawn in place; else each update is a line of its own.
+    private let inPlace: Bool
+    /// Seconds between two redraws of the same step.
+    private let redrawInterval: Double
     // Guarded by `lock`:
     private var shown: String?
     private var lastDraw = -Double.infinity
     private var step: String?
     private var writingStarted: (seconds: Double, bytes: UInt64)?
 
-    /// A line when stderr is a terminal and `quiet` is false, nil otherwise; it becomes the line
-    /// ``Reporting`` clears.
-    static func onTerminal(unless quiet: Bool) -> ProgressLine? {
-        guard !quiet, Reporting.stderrIsTerminal else { return nil }
-        let line = ProgressLine(columns: CurrentProcess.environment("COLUMNS").flatMap { Int($0) } ?? 80)
+    /// A line when `quiet` is false and stderr is a terminal or `forced` (`--progress`), nil otherwise; it
+    /// becomes the line ``Reporting`` clears.
+    static func onTerminal(unless quiet: Bool, forced: Bool = false) -> ProgressLine? {
+        let terminal = Reporting.stderrIsTerminal
+        guard !quiet, terminal || forced else { return nil }
+        let line = ProgressLine(columns: CurrentProcess.standardErrorColumns, inPlace: terminal)
         Reporting.liveLine = line
         return line
     }
 
-    private init(columns: Int) { self.columns = max(40, columns) }
+    private init(columns: Int, inPlace: Bool) {
+        (self.columns, self.inPlace, redrawInterval) = (max(2, columns), inPlace, inPlace ? 0.1 : 1)
+    }
 
     /// Redraws the line for an expansion.
     func update(_ progress: ExpansionProgress) {
@@ -41,12 +48,13 @@ final class ProgressLine: @unchecked Sendable {
         case .planning: draw(step: "planning") { _ in "planning…" }
         case .writing:
             draw(step: "writing") { [self] now in
-                bar(progress.bytesDone, of: progress.bytesTotal, now: now, name: progress.path?.string ?? "")
+                bar(progress.bytesDone, of: progress.bytesTotal, files: (progress.filesDone, progress.filesTotal), now: now,
+                    name: progress.path?.string ?? "")
             }
         case .flushing:
-            draw(step: "flushing") { _ in
-                Self.cells(progress.bytesDone, of: progress.bytesTotal) + "  " + Self.amounts(progress.bytesDone, of: progress.bytesTotal)
-                    + "  flushing to disk…"
+            draw(step: "flushing") { [self] _ in
+                fitted([(Self.cells(progress.bytesDone, of: progress.bytesTotal), 2),
+                        (Self.amounts(progress.bytesDone, of: progress.bytesTotal), 1), ("flushing to disk…", 0)])
             }
         case .committed, .switched, .done: return
         }
@@ -54,7 +62,10 @@ final class ProgressLine: @unchecked Sendable {
 
     /// Redraws the line for a build.
     func update(_ progress: BuildProgress) {
-        draw(step: "writing") { [self] now in bar(progress.bytesDone, of: progress.totalBytes, now: now, name: progress.path) }
+        draw(step: "writing") { [self] now in
+            bar(progress.bytesDone, of: progress.totalBytes, files: (progress.filesDone, progress.fileCount), now: now,
+                name: progress.path)
+        }
     }
 
     /// Erases the line.
@@ -80,7 +91,7 @@ final class ProgressLine: @unchecked Sendable {
     private func draw(step: String, _ text: (Double) -> String) {
         let now = SystemClock.monotonicSeconds()
         lock.withLock {
-            guard step != self.step || now - lastDraw >= Self.redrawInterval else { return }
+            guard step != self.step || now - lastDraw >= redrawInterval else { return }
             self.step = step
             lastDraw = now
             show(text(now))
@@ -88,8 +99,13 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     private func show(_ text: String) {
-        shown = text
-        Reporting.writeError("\r" + text + "\u{1B}[K")
+        let line = String(text.prefix(columns - 1))  // what fitted() left is never longer; this makes sure
+        if inPlace {
+            shown = line
+            Reporting.writeError("\r" + line + "\u{1B}[K")
+        } else {
+            Reporting.writeError(line + "\n")
+        }
     }
 
     private func eraseLocked() {
@@ -98,20 +114,32 @@ final class ProgressLine: @unchecked Sendable {
         Reporting.writeError("\r\u{1B}[K")
     }
 
-    /// `[####....]  12.3 MiB / 40.0 MiB  5.1 MiB/s  ETA 0:05  name`, `name` shortened to fit the terminal.
-    /// Under the lock.
-    private func bar(_ bytes: UInt64, of total: UInt64, now: Double, name: String) -> String {
+    /// `[####....]  12.3 MiB / 40.0 MiB  3/24 files  5.1 MiB/s  ETA 0:05  name`, fitted to the width
+    /// (``fitted(_:)``), `name` shortened to the room left. Under the lock.
+    private func bar(_ bytes: UInt64, of total: UInt64, files: (done: Int, total: Int), now: Double, name: String) -> String {
         let start = writingStarted ?? (now, bytes)
         writingStarted = start
         let elapsed = now - start.seconds
         let rate = elapsed >= 0.25 ? Double(bytes - min(bytes, start.bytes)) / elapsed : nil
-        var text = Self.cells(bytes, of: total) + "  " + Self.amounts(bytes, of: total)
-        text += "  " + (rate.map { ByteCount.text(UInt64($0)) + "/s" } ?? "-- B/s")
-        text += "  ETA " + Self.eta(remaining: total - min(total, bytes), rate: rate)
+        let text = fitted([(Self.cells(bytes, of: total), 3), (Self.amounts(bytes, of: total), 0),
+                           ("\(files.done)/\(files.total) files", 1), (rate.map { ByteCount.text(UInt64($0)) + "/s" } ?? "-- B/s", 4),
+                           ("ETA " + Self.eta(remaining: total - min(total, bytes), rate: rate), 2)])
         let room = columns - 1 - text.count - 2
         guard room >= 8, !name.isEmpty else { return text }
         let shortened = name.count > room ? "…" + name.suffix(room - 1) : Substring(name)
         return text + "  " + shortened
+    }
+
+    /// The `parts` that fit in the width less one, two spaces apart, in their order: taken by `rank`, 0 first,
+    /// as long as the next one fits.
+    private func fitted(_ parts: [(text: String, rank: Int)]) -> String {
+        var kept = Array(repeating: false, count: parts.count), used = -2
+        for index in parts.indices.sorted(by: { parts[$0].rank < parts[$1].rank })
+        where used + 2 + parts[index].text.count <= columns - 1 {
+            kept[index] = true
+            used += 2 + parts[index].text.count
+        }
+        return parts.indices.filter { kept[$0] }.map { parts[$0].text }.joined(separator: "  ")
     }
 
     /// `[########............]`.

@@ -5,7 +5,7 @@ import ArgumentParser
 
 /// `<archive>`, the zip archive that `list` and `verify` read.
 struct ArchiveArgument: ParsableArguments {
-    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk), or a bundle folder.", valueName: "archive"),
+    @Argument(help: ArgumentHelp("The zip archive (any zip, jar or apk; - reads one from stdin), or a bundle folder.", valueName: "archive"),
               completion: .file(extensions: ["zip", "apk", "jar", "ipa", "aar"]))  // folders complete too
     var path: String
 }
@@ -24,6 +24,18 @@ struct JobsOption: ParsableArguments {
 struct ReportOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
+}
+
+/// `--progress`, shared by the commands that show a progress line (``ProgressLine``).
+struct ProgressOption: ParsableArguments {
+    @Flag(help: ArgumentHelp("Show the progress line also when stderr is not a terminal (a CI log): a new line at most once a second.",
+                             discussion: "On a terminal the line is shown anyway, redrawn in place and never wider than the terminal."))
+    var progress = false
+
+    /// Refuses `--progress` beside `--quiet` or `--json`.
+    func check(quiet: Bool, json: Bool) throws {
+        if progress && (quiet || json) { throw ValidationError("--progress shows progress on stderr; leave out \(quiet ? "--quiet" : "--json").") }
+    }
 }
 
 /// `-v/--verbose`, shared by the commands that write files: each file is listed as it is written.

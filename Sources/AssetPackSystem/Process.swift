@@ -16,7 +16,16 @@ package enum CurrentProcess {
     package static var openFileLimit: UInt64? { system_openFileLimit() }
 
     /// True when standard error is a terminal (`isatty(3)`).
-    package static var standardErrorIsTerminal: Bool { system_isatty(2) == 1 }
+    package static var standardErrorIsTerminal: Bool { isTerminal(2) }
+
+    /// The width of the terminal standard error is, as curl and rsync read it: its size (`TIOCGWINSZ`), else
+    /// `$COLUMNS`, else 80.
+    package static var standardErrorColumns: Int {
+        system_terminalColumns(2) ?? environment("COLUMNS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
+    }
+
+    /// True when `descriptor` is a terminal (`isatty(3)`).
+    package static func isTerminal(_ descriptor: Int32) -> Bool { system_isatty(descriptor) == 1 }
 
     /// Writes `bytes` to standard error (`write(2)` until done; errors are ignored: there is nowhere to say so).
     package static func writeToStandardError(_ bytes: [UInt8]) {

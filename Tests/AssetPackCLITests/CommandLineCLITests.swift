@@ -36,7 +36,7 @@ import TestSupport
         #expect(Self.withoutSeconds(first.stdout) == """
             {"bytes":\(bytes),"bytesResumed":0,"bytesWritten":\(bytes),"command":"expand","destination":"\(scratch.file("out"))",\
             "files":\(files),"filesLinked":0,"filesResumed":0,"filesWritten":\(files),\
-            "identity":"assetpack-1 manifest \(identity)","ok":true,"schema":1,"seconds":0,\
+            "identity":"\(identity)","ok":true,"schema":1,"seconds":0,\
             "source":"\(scratch.file("app.bundle"))","unknownDeleted":[],"unknownKept":[],"upToDate":false}
 
             """)
@@ -45,7 +45,7 @@ import TestSupport
         #expect(Self.withoutSeconds(again.stdout) == """
             {"bytes":0,"bytesResumed":0,"bytesWritten":0,"command":"expand","destination":"\(scratch.file("out"))",\
             "files":0,"filesLinked":0,"filesResumed":0,"filesWritten":0,\
-            "identity":"assetpack-1 manifest \(identity)","ok":true,"schema":1,"seconds":0,\
+            "identity":"\(identity)","ok":true,"schema":1,"seconds":0,\
             "source":"\(scratch.file("app.bundle"))","unknownDeleted":[],"unknownKept":[],"upToDate":true}
 
             """)
@@ -204,7 +204,7 @@ import TestSupport
               74   reading or writing failed
               75   not enough free space (free some and run again: it resumes)
               77   refused: unsafe names, conflicts, links, unsupported entries, limits
-              79   untrusted: a server's bundle failed its signature or pinned hash
+              79   untrusted: a server's bundle failed its signature or pinned identity
               130  interrupted (Ctrl-C): run the same command again to resume
             """), "\(help.stdout)")
     }

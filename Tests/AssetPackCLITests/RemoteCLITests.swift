@@ -94,4 +94,38 @@ import Glibc
         #expect(result.stderr.contains("gave up after"))
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
     }
+
+    /// One identity: what `build --json` prints is the bundle's identity file, what `expand --json` and `status`
+    /// print, and what `--identity` takes (also in the form earlier versions printed); a tree whose record has
+    /// that earlier form stays up to date.
+    @Test func oneIdentityIsPrintedRecordedAndPinned() async throws {
+        try ExternalTool.nginx.require()
+        let server = try await NginxServer()
+        let scratch = try TemporaryDirectory("cli-identity")
+        try ExpandCLITests.write(["a.txt": Array("a\n".utf8)], to: scratch.file("src"))
+        let built = try run(tool, ["build", "src", "-o", server.root + "/app.bundle", "--json"], cwd: scratch.path)
+        let object = try JSONSerialization.jsonObject(with: Data(built.stdoutBytes)) as? [String: Any]
+        let identity = try #require(object?["identity"] as? String)
+        #expect(try String(contentsOfFile: server.root + "/app.bundle/assetpack-meta/identity", encoding: .utf8) == identity)
+        let local = try run(tool, ["expand", server.root + "/app.bundle", "--to", "local", "--json"], cwd: scratch.path)
+        #expect(local.stdout.contains(#""identity":"\#(identity)""#))
+        #expect(try String(contentsOfFile: scratch.file("local/.assetpack/identity"), encoding: .utf8) == identity + "\n")
+        let url = server.url("app.bundle").absoluteString
+        for (pin, out) in [(identity, "out"), ("assetpack-1 manifest " + identity, "old-form")] {
+            let pinned = try run(tool, ["expand", url, "--to", out, "--allow-http", "--identity", pin, "-q"], cwd: scratch.path)
+            #expect(pinned.status == 0, "\(pinned.stderr)")
+        }
+        let other = String(repeating: "0", count: 64)
+        let refused = try run(tool, ["expand", url, "--to", "refused", "--allow-http", "--identity", other], cwd: scratch.path)
+        #expect(refused.status == 79)
+        #expect(refused.stderr == "assetpack: error: \(url)/assetpack-meta/manifest.json: the bundle's identity is \(identity), "
+                + "but \(other) is pinned\n")
+        // A record written before: `assetpack-1 manifest <identity>`.
+        try Data("assetpack-1 manifest \(identity)\n".utf8).write(to: URL(fileURLWithPath: scratch.file("local/.assetpack/identity")))
+        let again = try run(tool, ["expand", server.root + "/app.bundle", "--to", "local"], cwd: scratch.path)
+        #expect(again.stdout == scratch.file("local") + " is up to date\n")
+        let status = try run(tool, ["status", "local", "--source", server.root + "/app.bundle"], cwd: scratch.path)
+        #expect(status.status == 0)
+        #expect(status.stdout.split(separator: "\n").dropFirst().first == "  identity: \(identity)")
+    }
 }

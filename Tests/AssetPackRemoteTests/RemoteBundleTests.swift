@@ -13,7 +13,8 @@ struct RemoteBundleTests {
 
     func manifest() -> BundleManifest {
         BundleManifest(threshold: 1 << 20, generator: "test", entries: [
-            .directory("a b"), .file("a b/grüß.txt", size: 6, crc32: 0x363a3020, storage: .plain("a b/grüß.txt")),
+            .directory("a b"), .file("a b/grüß.txt", size: 6, crc32: 0x363a3020, storage: .plain("a b/grüß.txt"),
+                                        sha256: ContentHash.of(content).description),
         ])
     }
 
@@ -77,7 +78,7 @@ struct RemoteBundleTests {
         #expect(error?.code == .untrusted)
         #expect(error?.message.contains("the manifest is not signed") == true)
         // Pinning needs no signature file and does not ask for one.
-        let pinned = try await bundle.fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .pinned(sha256: .of(try manifest().encodedJSON())))
+        let pinned = try await bundle.fetchManifest(with: RemoteFetcher(options: testOptions()), trust: .pinned(identity: try #require(ContentHash(hex: manifest().identity))))
         #expect(try pinned.decode(origin: "t") == manifest())
         #expect(await site.server.requests(atLeast: 3).map(\.path).last == "/app.bundle/" + BundleManifest.path)
     }

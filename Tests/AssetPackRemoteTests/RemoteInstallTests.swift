@@ -92,12 +92,12 @@ import TestSupport
         #expect(!fetched.contains { !$0.contains("/assetpack-meta/") }, "nothing but the manifest and its signature: \(fetched)")
     }
 
-    @Test func aPinnedManifestHashIsAccepted() async throws {
+    @Test func aPinnedIdentityIsAccepted() async throws {
         let fixture = try await RemoteInstallFixture()
         let files = RemoteInstallFixture.tree(version: 1)
         try fixture.publish(files, sign: false)
-        let pin = ContentHash.of(try fileBytes(fixture.served + "/" + BundleManifest.path))
-        try await fixture.install(trust: .pinned(sha256: pin))
+        let identity = String(decoding: try fileBytes(fixture.served + "/" + BundleManifest.identityPath), as: UTF8.self)
+        try await fixture.install(trust: .pinned(identity: try #require(ContentHash(hex: identity))))
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
     }
 

@@ -154,17 +154,40 @@ struct TrustTests {
 
     // MARK: Pins and policies
 
-    @Test func aPinnedManifestMustHaveItsHash() throws {
-        #expect(try ManifestTrust.pinned(sha256: .of(manifest)).verify(manifest: manifest, signature: nil, origin: "m").signer == nil)
-        let error = refusal(.pinned(sha256: .of([1, 2, 3])), manifest, nil)
-        #expect(error?.message == "the manifest's SHA-256 is \(ContentHash.of(manifest)), but \(ContentHash.of([1, 2, 3])) is pinned")
+    /// A manifest of one file, with a SHA-256 (`hashed`) or without, and its identity.
+    func bundleManifest(hashed: Bool = true) throws -> (json: [UInt8], identity: ContentHash) {
+        let manifest = BundleManifest(threshold: 0, generator: "t", entries: [
+            .file("a", size: 1, crc32: 0xE8B7BE43, storage: .plain("a"), sha256: hashed ? ContentHash.of([0x61]).description : nil),
+        ])
+        return (try manifest.encodedJSON(), try #require(ContentHash(hex: manifest.identity)))
+    }
+
+    @Test func aPinnedBundleMustHaveItsIdentity() throws {
+        let (json, identity) = try bundleManifest()
+        #expect(try ManifestTrust.pinned(identity: identity).verify(manifest: json, signature: nil, origin: "m").signer == nil)
+        let other = ContentHash.of([1, 2, 3])
+        let error = refusal(.pinned(identity: other), json, nil)
+        #expect(error?.message == "the bundle's identity is \(identity), but \(other) is pinned")
+    }
+
+    @Test func aPinnedBundleNeedsASHA256OfEachFile() throws {
+        let (json, identity) = try bundleManifest(hashed: false)
+        do {
+            _ = try ManifestTrust.pinned(identity: identity).verify(manifest: json, signature: nil, origin: "m")
+            Issue.record("a manifest without SHA-256s was trusted by its identity")
+        } catch {
+            #expect(error.code == .manifest)
+            #expect(error.message == "\"a\" has no SHA-256: a bundle is pinned by its identity only when each file has one "
+                    + "(build it again, or sign it)")
+        }
     }
 
     @Test func signedAndPinnedNeedsBoth() throws {
-        let trust = ManifestTrust.signed(by: [key.publicKey], pinned: .of(manifest))
-        _ = try trust.verify(manifest: manifest, signature: try signature(), origin: "m")
-        #expect(refusal(trust, manifest, nil) != nil)
-        #expect(refusal(.signed(by: [key.publicKey], pinned: .of([0])), manifest, try signature()) != nil)
+        let (json, identity) = try bundleManifest()
+        let trust = ManifestTrust.signed(by: [key.publicKey], pinned: identity)
+        _ = try trust.verify(manifest: json, signature: try signature(json), origin: "m")
+        #expect(refusal(trust, json, nil) != nil)
+        #expect(refusal(.signed(by: [key.publicKey], pinned: .of([0])), json, try signature(json)) != nil)
     }
 
     @Test func aPolicyMustCheckSomethingUnlessItSaysItDoesNot() throws {

@@ -42,7 +42,7 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         /// A server could not be reached, or kept failing, after the retries (``BundleDelivery``).
         public static let network = Code(rawValue: "network")
         /// A delivered bundle's manifest is not the one the app trusts: its signature is missing, by another
-        /// key or does not verify, or it does not hash to the pinned SHA-256. Nothing was written.
+        /// key or does not verify, or the bundle does not have the pinned identity. Nothing was written.
         public static let untrusted = Code(rawValue: "untrusted")
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import AssetPackSystem
 
 /// The content identity of a logical tree: SHA-256 over one line per entry, in byte order of paths.
@@ -14,6 +15,12 @@ import AssetPackSystem
 ///   same tree made from an older bundle goes through the normal upgrade once, which relinks every file
 ///   (size, CRC-32 and mode still match) and rewrites none.
 public enum ContentIdentity {
+    /// The identity in `text`: a bundle's identity as printed and recorded, or as earlier versions of assetpack
+    /// recorded and printed it (`assetpack-1 manifest <identity>`); any other text as it is.
+    public static func current(_ text: String) -> String {
+        text.replacingOccurrences(of: "assetpack-1 manifest ", with: "")
+    }
+
     /// The identity of `entries` (any order).
     public static func of(_ entries: [BundleManifest.Entry]) -> String {
         // A manifest's entries are already sorted: then no sorted copy is made.

@@ -1,3 +1,5 @@
+import AssetPackZip
+
 /// Receives a manifest's entries as they are read and checked (``BundleManifest/locate(in:into:)``), a run
 /// at a time, in the manifest's order.
 protocol ManifestEntrySink: AnyObject {
@@ -56,5 +58,18 @@ extension BundleManifest {
         try withoutActuallyEscaping(visit) { (escaping) throws(AssetPackError) -> Located? in
             try locate(in: source, into: ManifestEntryVisitor(escaping))  // the visitor is dropped before this returns
         }
+    }
+
+    /// The identity of the manifest read from `stream`, checked as ``visitEntries(in:_:)`` checks it, when each
+    /// of its files has a SHA-256: what a pinned identity (`ManifestTrust`) is compared with.
+    /// - Throws: `.manifest` for a manifest that fails a check, or a file without a SHA-256.
+    package static func identityOfHashedFiles(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> String {
+        let visitor = ManifestEntryVisitor { (entry) throws(AssetPackError) in
+            guard entry.kind != .file || entry.sha256 != nil else {
+                throw AssetPackError(.manifest, "\"\(entry.path)\" has no SHA-256: a bundle is pinned by its identity "
+                                     + "only when each file has one (build it again, or sign it)", path: origin)
+            }
+        }
+        return try read(stream, expectedSize: nil, origin: origin, into: visitor).identity
     }
 }

@@ -11,7 +11,7 @@ public struct ExpansionPlan: Sendable {
     public let identity: String
     /// True when the plan comes from the bundle's manifest, false when from a walk of the source.
     public let usesManifest: Bool
-    /// What the installer records: the identity plus the options that change the result.
+    /// What the installer records: a bundle's identity, or a walked tree's plus the options that change the result.
     let stamp: String
     /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from: the source planned, or the
     /// bundle itself under a packed-bundle view.
@@ -43,9 +43,6 @@ public struct ExpansionPlan: Sendable {
 
     /// Bytes of all files.
     public let totalBytes: UInt64
-
-    /// The stamp a manifest bundle with `identity` gets.
-    static func manifestStamp(_ identity: String) -> String { "assetpack-1 manifest \(identity)" }
 
     /// The stamp a walked tree gets.
     static func treeStamp(_ identity: String, options: ExpansionOptions) -> String {

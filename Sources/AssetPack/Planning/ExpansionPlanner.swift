@@ -28,6 +28,6 @@ public enum ExpansionPlanner {
     static func quickStamp(_ source: any AssetSource) -> String? {
         if case .packedBundle(let base, _) = source.storage { return quickStamp(base) }
         guard let identity = try? BundleManifest.readIdentity(from: source) else { return nil }
-        return ExpansionPlan.manifestStamp(identity)
+        return identity
     }
 }

@@ -56,7 +56,7 @@ struct InstallPlanning {
         let source = installer.source, options = installer.options
         if case .packedBundle(let base, let manifest) = source.storage {
             return InstallPlanning(way: .manifestInHand(manifest, source: ResolvedSource(base)),
-                                   stamp: ExpansionPlan.manifestStamp(manifest.identity),
+                                   stamp: manifest.identity,
                                    estimatedFiles: manifest.entries.count, installer: installer)
         }
         if case .archive = source.storage, !options.testSeam.walksArchives,
@@ -65,7 +65,7 @@ struct InstallPlanning {
         }
         guard let identity = try? BundleManifest.readIdentity(from: source) else { return try whole(installer) }
         let manifestBytes = (try? (source as? any SizedAssetSource)?.size(of: AssetPath(BundleManifest.path))).flatMap { $0 }
-        return InstallPlanning(way: .manifest(identity: identity), stamp: ExpansionPlan.manifestStamp(identity),
+        return InstallPlanning(way: .manifest(identity: identity), stamp: identity,
                                estimatedFiles: Int((manifestBytes ?? 0) / manifestBytesPerEntry), installer: installer)
     }
 
@@ -103,14 +103,14 @@ struct InstallPlanning {
                                                 windowSize: windowSize, handOver: handOver)
             try planner.take(manifest.entries, expectedCount: manifest.entries.count)
             try planner.finish()
-            return planner.needsWholePlan ? nil : ExpansionPlan.manifestStamp(manifest.identity)
+            return planner.needsWholePlan ? nil : manifest.identity
         case .manifest(let identity):
             let planner = ManifestWindowPlanner(source: ResolvedSource(installer.source), options: options, identity: identity,
                                                 windowSize: windowSize, handOver: handOver)
             let located = try BundleManifest.locate(in: installer.source, into: planner)
             try planner.finish()
             guard let located, !planner.needsWholePlan, located.manifest.identity == identity else { return nil }
-            return ExpansionPlan.manifestStamp(identity)
+            return identity
         case .archive:
             let planner = ArchiveWindowPlanner(source: ResolvedSource(installer.source), options: options, windowSize: windowSize)
             return try planner.run(handOver: handOver).map { ExpansionPlan.treeStamp($0, options: options) }

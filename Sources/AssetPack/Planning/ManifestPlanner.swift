@@ -36,6 +36,6 @@ final class ManifestPlanner: ManifestEntrySink {
     /// The plan of the entries taken, for a manifest whose identity is `identity`.
     func plan(identity: String) -> ExpansionPlan {
         ExpansionPlan(sourceName: items.source.name, items: builder.takeSortedItems(), identity: identity,
-                      usesManifest: true, stamp: ExpansionPlan.manifestStamp(identity), reading: items.source)
+                      usesManifest: true, stamp: identity, reading: items.source)
     }
 }

@@ -48,7 +48,7 @@ final class ManifestWindowPlanner: ManifestEntrySink {
 
     private func handOverWindow() throws(AssetPackError) {
         let plan = ExpansionPlan(sourceName: items.source.name, items: builder.takeWindow(), identity: identity, usesManifest: true,
-                                 stamp: ExpansionPlan.manifestStamp(identity), reading: items.source)
+                                 stamp: identity, reading: items.source)
         let window = PlanWindow(plan: plan, openFolders: openFolders)
         openFolders = builder.openFolders
         try handOver(window)

@@ -21,11 +21,11 @@ extension ArchiveReadingCommand {
     /// A folder without a bundle manifest is a usage error (``notABundle(_:)``), as `check` of a folder is.
     func run() throws {
         try Reporting.run {
-            if try io(FileSystem.status(archive.path))?.kind == .directory {
+            if archive.path != AssetSources.standardInput, try io(FileSystem.status(archive.path))?.kind == .directory {
                 guard try Self.holdsManifest(archive.path) else { throw Self.notABundle(archive.path) }
                 try run(bundleFolder: archive.path)
             } else {
-                try run(zip: try ZipArchive(path: archive.path))
+                try run(zip: try AssetSources.zipArchive(path: archive.path))
             }
         }
     }

@@ -59,6 +59,8 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var progressOption: ProgressOption
+
     @OptionGroup var verbose: VerboseOption
 
     @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
@@ -79,9 +81,14 @@ struct BuildCommand: ParsableCommand {
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         guard (0...9).contains(packLevel) else { throw ValidationError("--pack-level must be 0 to 9, not \(packLevel).") }
         guard output == nil || archive == nil else { throw ValidationError("Give either -o/--output or --archive, not both.") }
+        if let option = [(archive, "--archive"), (output, "-o")].first(where: { $0.0 == "-" })?.1 {
+            throw ValidationError("\(option) -: a build is written into a temporary file renamed to its name when complete, "
+                                  + "never to stdout; give a name (and cat the zip into a pipe).")
+        }
         guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
         try verbose.check(quiet: report.quiet, json: format.json)
+        try progressOption.check(quiet: report.quiet, json: format.json)
     }
 
     func run() throws {
@@ -91,7 +98,7 @@ struct BuildCommand: ParsableCommand {
         let options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
-        let line = ProgressLine.onTerminal(unless: report.quiet || format.json)
+        let line = ProgressLine.onTerminal(unless: report.quiet || format.json, forced: progressOption.progress)
         Interrupt.handle(stop: nil)
         try Reporting.run {
             // With --json every path is absolute, in the messages too.

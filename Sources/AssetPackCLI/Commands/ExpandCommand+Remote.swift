@@ -13,7 +13,7 @@ struct RemoteOptions: ParsableArguments {
                                valueName: "keyfile"), completion: .file(extensions: ["pub"]))
     var publicKeys: [String] = []
 
-    @Option(help: ArgumentHelp("Install a bundle from a server only when its manifest file has this SHA-256 (64 hex digits, as `sha256sum BUNDLE/assetpack-meta/manifest.json` prints it).",
+    @Option(help: ArgumentHelp("Install a bundle from a server only when it has this identity (64 hex digits, as build, expand and status print it).",
                                valueName: "hex"))
     var identity: String?
 
@@ -35,8 +35,8 @@ struct RemoteOptions: ParsableArguments {
         if publicKeys.isEmpty && identity == nil {
             throw ValidationError("A bundle from a server needs --public-key KEYFILE.pub or --identity HEX: its manifest is checked before anything is written.")
         }
-        if let identity, ContentHash(hex: identity) == nil {
-            throw ValidationError("--identity must be 64 hex digits (a SHA-256), not \(identity).")
+        if let identity, ContentHash(hex: ContentIdentity.current(identity)) == nil {
+            throw ValidationError("--identity must be a bundle's identity (64 hex digits), not \(identity).")
         }
     }
 
@@ -44,8 +44,8 @@ struct RemoteOptions: ParsableArguments {
     func trust() throws(AssetPackError) -> ManifestTrust {
         var keys: [PublicKey] = []
         for path in publicKeys { keys.append(try PublicKey(contentsOf: path)) }
-        let pin = identity.flatMap(ContentHash.init(hex:))
-        if let pin { return keys.isEmpty ? .pinned(sha256: pin) : .signed(by: keys, pinned: pin) }
+        let pin = identity.flatMap { ContentHash(hex: ContentIdentity.current($0)) }
+        if let pin { return keys.isEmpty ? .pinned(identity: pin) : .signed(by: keys, pinned: pin) }
         return .signed(by: keys)
     }
 

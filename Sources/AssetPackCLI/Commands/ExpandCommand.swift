@@ -18,12 +18,13 @@ struct ExpandCommand: ParsableCommand {
 
             The tree is built beside <dir> and switched in at once; <dir> keeps its previous complete state \
             on any error. A run that is interrupted (Ctrl-C, a crash) is resumed by the next one. When <dir> \
-            already holds this bundle the command says so and exits at once. On a terminal a progress line \
-            shows the bytes, the rate, the time left and the file being written.
+            already holds this bundle the command says so and exits at once. On a terminal a progress line, \
+            never wider than the terminal, shows the bytes, the files (n/N), the rate, the time left and the \
+            file being written (--progress: also on a log, a line at most once a second).
             """
     )
 
-    @Argument(help: ArgumentHelp("The packed bundle folder, asset folder, or zip/APK archive.", valueName: "bundle"),
+    @Argument(help: ArgumentHelp("The packed bundle folder, asset folder, or zip/APK archive (- reads a zip from stdin).", valueName: "bundle"),
               completion: .file())
     var bundle: String = "assets.bundle"
 
@@ -32,6 +33,7 @@ struct ExpandCommand: ParsableCommand {
     var destination: String
 
     @Option(help: ArgumentHelp("The folder inside the archive or folder where the tree starts (e.g. assets/data of an APK).",
+                               discussion: "Without it, a zip that holds a bundle only below its top (an APK's assets/app.bundle) expands that bundle; one of several must be named.",
                                valueName: "prefix"))
     var root: String?
 
@@ -57,6 +59,8 @@ struct ExpandCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
+    @OptionGroup var progressOption: ProgressOption
+
     @OptionGroup var verbose: VerboseOption
 
     @OptionGroup var format: JSONOption
@@ -65,6 +69,7 @@ struct ExpandCommand: ParsableCommand {
 
     func validate() throws {
         try verbose.check(quiet: report.quiet, json: format.json)
+        try progressOption.check(quiet: report.quiet, json: format.json)
         try remote.check(bundle: bundle, root: root, verify: verify || repair)
         try RootOption.check(root)
         if verify && !repair, let option = [(deleteUnknown, "--delete-unknown"), (noSync, "--no-sync"),
@@ -83,7 +88,7 @@ struct ExpandCommand: ParsableCommand {
 
     func run() throws {
         Reporting.context.interruptedHint = "interrupted; run the same command again to resume"
-        let line = ProgressLine.onTerminal(unless: report.quiet || format.json)
+        let line = ProgressLine.onTerminal(unless: report.quiet || format.json, forced: progressOption.progress)
         let cancellation = ExpansionCancellation()
         Interrupt.handle(stop: { cancellation.cancel() })
         try Reporting.run {

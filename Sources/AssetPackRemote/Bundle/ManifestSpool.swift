@@ -5,7 +5,7 @@ import Crypto
 import Foundation
 
 /// The file a manifest is fetched into, hashed as its bytes arrive: the one way a manifest comes from a server,
-/// so that its SHA-256 (which the pin and the signature are checked against) is the one of exactly the bytes
+/// so that its SHA-256 (which the signature is checked against) is the one of exactly the bytes
 /// the planner reads afterwards (by offset, as a ``RandomAccessSource``), and the manifest is never in memory.
 ///
 /// The file is an unlinked one (`AssetInstaller`'s spool in the destination's staging tree, or one in the

@@ -2,41 +2,43 @@ import AssetPack
 import AssetPackZip
 import Foundation
 
-/// What makes a fetched manifest trusted: a signature by one of the app's public keys, a pinned SHA-256 of the
-/// manifest file, or both. The check runs on the SHA-256 of the manifest file, computed as it is fetched into a
-/// spool file, before the manifest is parsed and before anything is installed: a manifest that fails it is an
-/// error, with nothing but the (unlinked) spool written.
+/// What makes a fetched manifest trusted: a signature by one of the app's public keys, a pinned bundle identity,
+/// or both. The signature is checked on the SHA-256 of the manifest file, computed as it is fetched into a spool
+/// file; the pin by reading that file through once (every check of a local manifest included). Both run before
+/// anything is installed: a manifest that fails is an error, with nothing but the (unlinked) spool written.
 ///
 /// Why a signature is better than a pin: the pin must change with every bundle (the app must learn it from
 /// somewhere it already trusts), while one public key, built into the app, vouches for every later bundle.
-/// Why the pin is the manifest file's SHA-256 and not `BundleManifest/identity`: the identity hashes paths,
-/// sizes and CRC-32s, and a CRC-32 is not a security check (content with any CRC-32 is easy to make).
+/// Why the pin is `BundleManifest/identity`, the value `assetpack build`, `expand` and `status` print: it hashes
+/// every entry's path, kind, size, mode and SHA-256, so it names the bytes of each file; a manifest is pinned
+/// only when each of its files has a SHA-256 (a CRC-32 is not a security check), and each file is checked
+/// against it as it is installed.
 public struct ManifestTrust: Sendable {
     /// Keys any one of which may sign the manifest; empty when no signature is required.
     public var keys: [PublicKey]
-    /// The SHA-256 the manifest file must have, when pinned.
-    public var pinnedSHA256: ContentHash?
+    /// The identity (`BundleManifest/identity`) the manifest must have, when pinned.
+    public var pinnedIdentity: ContentHash?
     /// True only for ``unverified``.
     public let acceptsAnything: Bool
 
     /// Requires a valid signature by one of `keys` (several allow a rotation).
     public static func signed(by keys: [PublicKey]) -> ManifestTrust {
-        ManifestTrust(keys: keys, pinnedSHA256: nil, acceptsAnything: false)
+        ManifestTrust(keys: keys, pinnedIdentity: nil, acceptsAnything: false)
     }
 
-    /// Requires the manifest file to hash to `sha256`.
-    public static func pinned(sha256: ContentHash) -> ManifestTrust {
-        ManifestTrust(keys: [], pinnedSHA256: sha256, acceptsAnything: false)
+    /// Requires the bundle to have `identity`, with a SHA-256 for each file.
+    public static func pinned(identity: ContentHash) -> ManifestTrust {
+        ManifestTrust(keys: [], pinnedIdentity: identity, acceptsAnything: false)
     }
 
-    /// Requires a signature by one of `keys` and the pinned hash.
-    public static func signed(by keys: [PublicKey], pinned sha256: ContentHash) -> ManifestTrust {
-        ManifestTrust(keys: keys, pinnedSHA256: sha256, acceptsAnything: false)
+    /// Requires a signature by one of `keys` and the pinned identity.
+    public static func signed(by keys: [PublicKey], pinned identity: ContentHash) -> ManifestTrust {
+        ManifestTrust(keys: keys, pinnedIdentity: identity, acceptsAnything: false)
     }
 
     /// Trusts any manifest: for development against a server you control. Files are still checked against the
     /// manifest's hashes, but whoever controls the server decides what they are.
-    public static let unverified = ManifestTrust(keys: [], pinnedSHA256: nil, acceptsAnything: true)
+    public static let unverified = ManifestTrust(keys: [], pinnedIdentity: nil, acceptsAnything: true)
 
     /// Whether the manifest's signature file is needed.
     public var requiresSignature: Bool { !keys.isEmpty }
@@ -47,18 +49,22 @@ public struct ManifestTrust: Sendable {
     ///   - signature: the signature file's bytes; nil when there is none (the server answered 404).
     ///   - origin: where the manifest came from (a URL), for messages.
     /// - Throws: `AssetPackError/Code/untrusted` for a missing, malformed, old-form, unknown-key or invalid
-    ///   signature and for a pin mismatch; `AssetPackError/Code/invalidArgument` for a policy that checks nothing.
+    ///   signature and for a pin mismatch; `AssetPackError/Code/invalidArgument` for a policy that checks nothing;
+    ///   `AssetPackError/Code/manifest` for a pinned manifest that fails a check of its own.
     func verify(_ file: any RandomAccessSource, sha256: ContentHash, signature: [UInt8]?,
                 origin: String) throws(AssetPackError) -> VerifiedManifest {
-        guard acceptsAnything || requiresSignature || pinnedSHA256 != nil else {
-            throw AssetPackError(.invalidArgument, "a manifest trust policy needs a public key or a pinned SHA-256", path: origin)
-        }
-        if let pinnedSHA256, sha256 != pinnedSHA256 {
-            throw AssetPackError(.untrusted, "the manifest's SHA-256 is \(sha256), but \(pinnedSHA256) is pinned", path: origin)
+        guard acceptsAnything || requiresSignature || pinnedIdentity != nil else {
+            throw AssetPackError(.invalidArgument, "a manifest trust policy needs a public key or a pinned identity", path: origin)
         }
         var signer: PublicKey?
         if requiresSignature {
             signer = try checkSignature(sha256, signature, origin: origin)
+        }
+        if let pinnedIdentity {
+            let identity = try BundleManifest.identityOfHashedFiles(RandomAccessStream(file), origin: origin)
+            guard ContentHash(hex: identity) == pinnedIdentity else {
+                throw AssetPackError(.untrusted, "the bundle's identity is \(identity), but \(pinnedIdentity) is pinned", path: origin)
+            }
         }
         return VerifiedManifest(file: file, sha256: sha256, signer: signer)
     }

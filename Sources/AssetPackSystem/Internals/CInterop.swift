@@ -72,6 +72,12 @@ internal var _AT_REMOVEDIR: Int32 { AT_REMOVEDIR }
 internal var _LOCK_EX: Int32 { LOCK_EX }
 internal var _LOCK_UN: Int32 { LOCK_UN }
 internal var _SEEK_CUR: Int32 { SEEK_CUR }
+/// `ioctl`'s `TIOCGWINSZ`: `_IOR('t', 104, struct winsize)` on Darwin, `0x5413` on Linux.
+#if canImport(Darwin)
+internal var _TIOCGWINSZ: UInt { 0x4008_7468 }
+#else
+internal var _TIOCGWINSZ: UInt { 0x5413 }
+#endif
 #if canImport(Darwin)
 internal var _F_FULLFSYNC: Int32 { F_FULLFSYNC }
 internal var _RENAME_SWAP: UInt32 { UInt32(RENAME_SWAP) }

@@ -247,6 +247,13 @@ internal func system_getenv(_ name: UnsafePointer<CChar>) -> UnsafeMutablePointe
 /// `isatty(3)`.
 internal func system_isatty(_ fd: Int32) -> Int32 { isatty(fd) }
 
+/// `ioctl(2)` `TIOCGWINSZ`: the columns of the terminal `fd` is, or nil when it is none (or says 0).
+internal func system_terminalColumns(_ fd: Int32) -> Int? {
+    var size = winsize()
+    let result = withUnsafeMutablePointer(to: &size) { ioctl(fd, _TIOCGWINSZ, $0) }
+    return result == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+}
+
 /// `kill(2)` of the calling process with `SIGKILL`.
 internal func system_killSelf() -> Int32 { kill(getpid(), SIGKILL) }
 

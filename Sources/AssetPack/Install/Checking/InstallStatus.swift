@@ -23,7 +23,7 @@ public struct InstallStatus: Sendable, Equatable, Encodable {
 
     /// The installed tree, from its record.
     public struct Installed: Sendable, Equatable, Encodable {
-        /// The recorded stamp: the content identity plus the options that shaped the tree.
+        /// The recorded stamp, as ``ExpansionResult/identity`` says.
         public var identity: String
         /// Files (and symlinks) the record lists, and their bytes.
         public var files: Int
@@ -150,7 +150,7 @@ private enum StagingSurvey {
         let tree = try io(parent.directory(location.stagingName))
         let marker = (try? tree.directory(StagingNames.recordDirectory)).flatMap {
             try? SmallFiles.read(StagingNames.stagingMarkerFile, in: $0, limit: 4096)
-        }.map(OneLineFile.text)
+        }.map(InstallRecord.text)
         let stamp = InstallRecord.stamp(of: tree)
         guard marker != nil || (stamp != nil && !installed) else { return nil }
         var staging = InstallStatus.Staging(path: parent.child(location.stagingName), identity: marker ?? stamp,

@@ -17,11 +17,10 @@ extension AssetInstaller {
     public static func upToDateResult(identity: String, destination: String) throws(AssetPackError) -> ExpansionResult? {
         let started = SystemClock.monotonicSeconds()
         let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)
-        let stamp = ExpansionPlan.manifestStamp(identity)
-        guard InstallRecord.stamp(atPath: probe.destination) == stamp else { return nil }
+        guard InstallRecord.stamp(atPath: probe.destination) == identity else { return nil }  // a bundle's stamp
         guard !probe.hasStagingTree else { return nil }
-        if probe.hasPreviousTree { try probe.removeRetiredTree(stamp: stamp) }
-        return ExpansionResult(destination: probe.destination, upToDate: true, identity: stamp,
+        if probe.hasPreviousTree { try probe.removeRetiredTree(stamp: identity) }
+        return ExpansionResult(destination: probe.destination, upToDate: true, identity: identity,
                                seconds: SystemClock.monotonicSeconds() - started)
     }
 

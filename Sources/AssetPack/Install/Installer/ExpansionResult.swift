@@ -5,7 +5,8 @@ public struct ExpansionResult: Sendable, Equatable, Encodable {
     /// True when the destination already held this bundle: nothing was read beyond the record and the
     /// bundle's identity, and nothing was written.
     public var upToDate: Bool
-    /// The stamp recorded for the destination: the content identity plus options that change the result.
+    /// The stamp recorded for the destination: a bundle's identity (``BundleManifest/identity``), or for a tree
+    /// without a manifest its content identity plus the options that change the result.
     public var identity: String
     /// Files (and symlinks) in the expanded tree; 0 when ``upToDate`` was answered from the record alone.
     public var files: Int

@@ -84,7 +84,7 @@ enum InstallRecord {
         guard let folder = try? tree.directory(StagingNames.recordDirectory),
               (try? folder.status(StagingNames.recordFile))??.kind == .file,
               let bytes = try? SmallFiles.read(StagingNames.stampFile, in: folder, limit: 4096) else { return nil }
-        return trimmed(bytes)
+        return text(bytes)
     }
 
     /// The stamp of the tree at `path` (the up-to-date check), or nil. The record folder and the stamp are
@@ -99,8 +99,10 @@ enum InstallRecord {
     static func sourceFingerprint(atPath path: String) -> String? {
         guard let tree = try? Descriptor.directory(path), let folder = try? tree.directory(StagingNames.recordDirectory),
               let bytes = try? SmallFiles.read(StagingNames.sourceFile, in: folder, limit: 4096) else { return nil }
-        return trimmed(bytes)
+        return text(bytes)
     }
 
-    private static func trimmed(_ bytes: [UInt8]) -> String { OneLineFile.text(bytes) }
+    /// The line of a record file (a stamp, or a fingerprint and a stamp, or a staging marker), with a bundle's
+    /// stamp as it is written now (``ContentIdentity/current(_:)``): a tree installed before stays up to date.
+    static func text(_ bytes: [UInt8]) -> String { ContentIdentity.current(OneLineFile.text(bytes)) }
 }

@@ -72,6 +72,6 @@ enum StagingArea {
     private static func marker(of tree: Descriptor) -> String? {
         guard let record = try? tree.directory(StagingNames.recordDirectory),
               let bytes = try? SmallFiles.read(StagingNames.stagingMarkerFile, in: record, limit: 4096) else { return nil }
-        return OneLineFile.text(bytes)
+        return InstallRecord.text(bytes)
     }
 }
