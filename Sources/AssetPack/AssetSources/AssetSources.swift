@@ -60,7 +60,7 @@ public enum AssetSources {
         guard !CurrentProcess.isTerminal(0) else {
             throw AssetPackError(.invalidArgument, "is the terminal: pipe a zip into it (cat app.zip | assetpack …)", path: name)
         }
-        let spooled = try SpooledFile(copying: FileDescriptorStream(descriptor: 0, name: name), name: name)
+        let spooled = try SpooledFile(copying: FileDescriptorStream(descriptor: 0, name: name), name: name, in: nil)
         return try zip(ZipArchive(source: spooled))
     }
 
