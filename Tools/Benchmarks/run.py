@@ -112,9 +112,10 @@ def assetpack_remote(bundle, *options, before=()):
                  "-q", *options], ["{in}/site/" + bundle], before=list(before))
 
 
-def every_command(tree):
-    """Each command of the CLI on TREE (its bundle, served and local, and an install of it): time and peak RSS.
-    The upgrade rows start from a tree installed as the row installs (untimed)."""
+def every_command(tree, files):
+    """Each command of the CLI on TREE of FILES files (its bundle, served and local, and an install of it): time and
+    peak RSS. The upgrade rows start from a tree installed as the row installs (untimed); the resume row from an
+    install killed half way (untimed)."""
     bundle, changed, url = "{in}/site/" + tree + ".bundle", "{in}/site/" + tree + "-1pc.bundle", "{url}/" + tree
     install = ["{ap}", "expand", bundle, "--to", "{out}", "-q"]
     remote_install = ["{ap}", "expand", url + ".bundle", "--to", "{out}", "--allow-http", "--public-key",
@@ -124,6 +125,9 @@ def every_command(tree):
         Tool(f"build {tree} --archive", ["{ap}", "build", tree, "--archive", "{out}", "-q"], [tree], out="x.zip"),
         Tool(f"expand {tree}.bundle", install, [bundle]),
         Tool(f"expand {tree}-1pc.bundle (upgrade)", install[:2] + [changed] + install[3:], [changed], before=install),
+        # The resume starts from the staging tree of an install killed (SIGKILL) once half the files were written.
+        Tool(f"expand {tree}.bundle (resume after a kill)", install, [bundle], before=[
+            "sh", "-c", f'ASSETPACK_TEST_KILL_AFTER_FILES={files // 2} "$0" expand "$1" --to "$2" -q; true', "{ap}", bundle, "{out}"]),
         Tool(f"list {tree}.bundle", ["{ap}", "list", bundle], [bundle]),
         Tool(f"list {tree}.bundle --json", ["{ap}", "list", bundle, "--json"], [bundle]),
         Tool(f"verify {tree}.bundle", ["{ap}", "verify", bundle, "-q"], [bundle]),
@@ -210,9 +214,9 @@ SCENARIOS = [
              ["{in}/app.zip"], peer="curl+bsdtar+sync", mkdir=True),
     ], server=True, site=("app",)),
     Scenario("commands-50k", "Every command on 50,000 small files (the small tree): time and peak RSS",
-             every_command("small"), server=True, site=("small",)),
+             every_command("small", 50_000), server=True, site=("small",)),
     Scenario("commands-1m", "Every command on 1,000,000 tiny files (the small1m tree): time and peak RSS (2 runs)",
-             every_command("small1m"), server=True, site=("small1m",), max_runs=2, baseline=False),
+             every_command("small1m", 1_000_000), server=True, site=("small1m",), max_runs=2, baseline=False),
 ]
 
 # How each prepared input is made (in the corpus folder); zips are kept while the corpus stays the same,
