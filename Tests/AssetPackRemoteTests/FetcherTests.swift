@@ -129,12 +129,13 @@ struct FetcherTests {
 }
 
 /// A sink that sleeps on every write, slower than loopback.
-final class SlowSink: FetchSink {
+final class SlowSink: DeliverySink {
     private(set) var bytes: [UInt8] = []
     func write(_ chunk: UnsafeRawBufferPointer) throws(AssetPackError) {
         bytes.append(contentsOf: chunk)
         usleep(2_000)
     }
     func restart() throws(AssetPackError) { bytes.removeAll() }
+    func finish() throws(AssetPackError) {}
 }
 

@@ -11,7 +11,7 @@ import Foundation
 /// The file is an unlinked one (`AssetInstaller`'s spool in the destination's staging tree, or one in the
 /// system's temporary folder), closed when the spool goes away: nothing is left on disk, even after a crash.
 /// Written by one fetch at a time; read by any number of threads once written.
-final class ManifestSpool: FetchSink, RandomAccessSource, @unchecked Sendable {
+final class ManifestSpool: DeliverySink, RandomAccessSource, @unchecked Sendable {
     private let file: FileDescriptor
     /// For messages: where the manifest comes from.
     let origin: String
@@ -50,6 +50,9 @@ final class ManifestSpool: FetchSink, RandomAccessSource, @unchecked Sendable {
         hasher = Crypto.SHA256()
         size = 0
     }
+
+    /// Accepts the bytes: the caller checks the manifest (its hash, its signature) once it is in.
+    func finish() throws(AssetPackError) {}
 
     /// The SHA-256 of the bytes written since the last restart.
     var sha256: ContentHash { ContentHash(hasher.finalize()) }

@@ -4,7 +4,7 @@ import Foundation
 
 /// The state of one item's download between requests: how many of its bytes are in the sink, their running
 /// SHA-256, and the resource's entity tag; and what one response means for it.
-final class Download<Sink: FetchSink> {
+final class Download<Sink: DeliverySink> {
     let item: FetchItem
     let sink: Sink
     let progress: FetchProgress?

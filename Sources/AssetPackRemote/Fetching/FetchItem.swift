@@ -8,7 +8,7 @@ public struct FetchItem: Sendable, Hashable {
     public let range: Range<UInt64>?
     /// How many bytes the download yields: the range's length, or the whole file's size.
     public let length: UInt64
-    /// The SHA-256 of exactly those bytes; nil when the sink checks them itself (``FetchSink/complete()``),
+    /// The SHA-256 of exactly those bytes; nil when the sink checks them itself (`DeliverySink.finish()`),
     /// e.g. compressed bytes whose inflated form the manifest hashes.
     public let sha256: ContentHash?
     /// A strong entity tag the resource is expected to have (learned from an earlier request, e.g. another

@@ -23,10 +23,10 @@ extension RemoteFetcher {
     }
 
     /// Downloads the resource at `url`, whose size and hash are not known in advance, into `sink` as it
-    /// arrives, retried like any fetch: each try starts from the first byte (``FetchSink/restart()``).
+    /// arrives, retried like any fetch: each try starts from the first byte (`DeliverySink.restart()`).
     /// Nothing vouches for the bytes: the caller checks them. A resource of more than `limit` bytes is a
     /// `AssetPackError/Code/limitExceeded` error.
-    func fetchWhole(_ url: URL, limit: UInt64, into sink: some FetchSink,
+    func fetchWhole(_ url: URL, limit: UInt64, into sink: some DeliverySink,
                     _ cancellation: ExpansionCancellation) throws(AssetPackError) {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)
@@ -46,7 +46,7 @@ extension RemoteFetcher {
         }
     }
 
-    private func fetchOnce(_ url: URL, limit: UInt64, into sink: some FetchSink,
+    private func fetchOnce(_ url: URL, limit: UInt64, into sink: some DeliverySink,
                            _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
         let request = HTTPRequest(url: url, timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
         let response: HTTPResponse

@@ -2,7 +2,7 @@ import AssetPack
 import Foundation
 
 /// Downloads files and byte ranges over HTTP, verified and resumable: every item's bytes stream into a
-/// ``FetchSink`` and count only once they hash to the SHA-256 the caller expects.
+/// `DeliverySink` and count only once they hash to the SHA-256 the caller expects.
 ///
 /// - **Ranges**: a block is fetched with `Range`; a download interrupted part-way continues with `Range` from
 ///   the first missing byte, with `If-Range` carrying the resource's entity tag, so a file that changed on the
@@ -47,7 +47,7 @@ public final class RemoteFetcher: Sendable {
     ///   file that changed on the server), `notFound` (404/410), `io` (network failures and 5xx after retries,
     ///   other HTTP statuses), `invalidArgument` (a URL or redirect that is not allowed), `cancelled`, and the
     ///   sink's own errors.
-    public func fetchSynchronously(_ item: FetchItem, into sink: some FetchSink, progress: FetchProgress? = nil,
+    public func fetchSynchronously(_ item: FetchItem, into sink: some DeliverySink, progress: FetchProgress? = nil,
                                    cancellation: ExpansionCancellation = ExpansionCancellation())
         throws(AssetPackError) -> FetchResult {
         try options.check(item.url)
@@ -75,10 +75,10 @@ public final class RemoteFetcher: Sendable {
 
     /// ``fetchSynchronously(_:into:progress:cancellation:)`` from Swift concurrency: the fetch runs on a thread
     /// of its own (never on the cooperative pool), and cancelling the calling task cancels it.
-    public func fetch(_ item: FetchItem, into sink: some FetchSink,
+    public func fetch(_ item: FetchItem, into sink: some DeliverySink,
                       progress: FetchProgress? = nil) async throws(AssetPackError) -> FetchResult {
         // The sink is used on the fetch's thread while this task waits for it, never by both at once.
-        nonisolated(unsafe) let target: any FetchSink = sink
+        nonisolated(unsafe) let target: any DeliverySink = sink
         return try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
             try self.fetchSynchronously(item, into: target, progress: progress, cancellation: cancellation)
         }
@@ -130,7 +130,7 @@ public final class RemoteFetcher: Sendable {
             if digest != expected { return mismatch(download, expected: expected, digest: digest) }
         }
         do {
-            try sink.complete()
+            try sink.finish()
             return nil
         } catch where error.code == .verification {
             return changedOnServer(error, download)

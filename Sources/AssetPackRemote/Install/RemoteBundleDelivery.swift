@@ -46,7 +46,7 @@ final class RemoteBundleDelivery: BundleDelivery {
         let tag = tags[request.file]
         let item = request.range.map { FetchItem.bytes($0, of: url, sha256: nil, etag: tag) }
             ?? .file(url, size: request.length, sha256: nil, etag: tag)
-        let result = try fetcher.fetchSynchronously(item, into: SinkAdapter(sink), progress: progress,
+        let result = try fetcher.fetchSynchronously(item, into: sink, progress: progress,
                                                     cancellation: cancellation)
         if let tag = result.etag, isStrongETag(tag) { tags[request.file] = tag }
     }
@@ -65,15 +65,6 @@ private final class HardwareHasher: ContentHasher {
         defer { hash = Crypto.SHA256() }
         return ContentHash(hash.finalize()).hex
     }
-}
-
-/// The installer's ``DeliverySink`` as the fetcher's ``FetchSink``. Used by one fetch at a time.
-private final class SinkAdapter: FetchSink {
-    let sink: any DeliverySink
-    init(_ sink: any DeliverySink) { self.sink = sink }
-    func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError) { try sink.write(bytes) }
-    func restart() throws(AssetPackError) { try sink.restart() }
-    func complete() throws(AssetPackError) { try sink.finish() }
 }
 
 /// The entity tag each stored file had when it was first fetched, by bundle path; safe from any thread.
