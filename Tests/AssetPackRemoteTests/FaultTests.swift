@@ -81,10 +81,12 @@ struct FaultTests {
         let transport = CountingTransport(client.make())
         let (bytes, result) = try await site.fetch(whole(site), options: testOptions(timeout: .milliseconds(300)), transport: transport)
         #expect(bytes == data)
-        #expect(result.requests == 2)
-        #expect(await site.server.requests(atLeast: 2).last?.range == "bytes=10000-149999")
+        // Once the stall timed out, the rest is asked for from byte 10,000. (On a loaded machine a resumed request
+        // can time out too, before its first byte: it is then asked for again, from where the bytes stopped.)
+        #expect(result.requests >= 2)
+        #expect(await site.server.requests(atLeast: 2)[1].range == "bytes=10000-149999")
         // The stream's deadline, or URLSession's own timer when the test's threads are busy: a timeout either way.
-        #expect(transport.failures.count == 1)
+        #expect(transport.failures.count == result.requests - 1)
         #expect(transport.failures.allSatisfy { $0.code == .io && $0.message.hasPrefix("timed out") }, "\(transport.failures)")
     }
 
