@@ -53,18 +53,9 @@ enum Reporting {
     }
 
     /// `text` with control characters (a name from a hostile archive may hold a newline or an escape
-    /// sequence) written as `\u{…}`, so the report stays one line and cannot drive the terminal.
-    static func oneLine(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
-        }
-        return String(out)
-    }
+    /// sequence) escaped as `ls -b` does (`AssetPath.printable`), so the report stays one line and cannot drive
+    /// the terminal.
+    static func oneLine(_ text: String) -> String { AssetPath.printable(text) }
 
     /// Writes a line to stderr, after clearing the progress line.
     static func printError(_ line: String) {

@@ -67,6 +67,15 @@ import TestSupport
         #expect(HostileStage.allNames(scratch.path) == before, "the run left something behind")
     }
 
+    /// A name with a control character is shown as `ls -b` shows it, in the user's words (no `in ""` for the top).
+    @Test func aControlCharacterInANameIsShownEscaped() throws {
+        let scratch = try Self.scratch("cli-control-name")
+        try ExpandCLITests.write(["tab\tname.txt": [1]], to: scratch.file("tabbed"))
+        let result = try run(tool, ["build", "tabbed", "-o", "out.bundle"], cwd: scratch.path)
+        #expect(result.status == 77)
+        #expect(result.stderr == "assetpack: error: tabbed/tab\\tname.txt: unsafe name \"tab\\tname.txt\": control character\n")
+    }
+
     /// A FIFO given as the source (or to `list` and `verify`) is refused at once with its name and what it is,
     /// never waited on (`open` of a FIFO without a writer would hold the command forever).
     @Test(arguments: [["expand", "pipe", "--to", "out"], ["list", "pipe"], ["verify", "pipe"]])

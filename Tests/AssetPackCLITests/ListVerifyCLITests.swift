@@ -43,8 +43,8 @@ import TestSupport
         #expect(!result.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 6, "a header, four entries, the total: \(lines)")
-        #expect(lines.contains { $0.hasSuffix(#"EVIL\u{1b}[2J\u{1b}]0;pwned\u{7}\u{d}FAKE.txt"#) })
-        #expect(lines.contains { $0.hasSuffix(#"line1\u{a}fake_entry.txt"#) })
+        #expect(lines.contains { $0.hasSuffix(#"EVIL\x1b[2J\x1b]0;pwned\x07\rFAKE.txt"#) })
+        #expect(lines.contains { $0.hasSuffix(#"line1\nfake_entry.txt"#) })
         #expect(lines.contains { $0.contains("unknown (25856)") && $0.hasSuffix("odd-method.bin") }, "the method is not cut short")
     }
 

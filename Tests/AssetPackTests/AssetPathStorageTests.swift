@@ -187,7 +187,8 @@ struct ReferencePath: Hashable, Comparable {
 
     func appending(_ name: String) throws(ReferenceRefusal) -> ReferencePath {
         if let reason = ReferencePath.problem(with: name) {
-            throw ReferenceRefusal("unsafe name \(ReferencePath.quoted(name)) in \(ReferencePath.quoted(string)): \(reason)")
+            let place = components.isEmpty ? "" : " in \(ReferencePath.quoted(string))"
+            throw ReferenceRefusal("unsafe name \(ReferencePath.quoted(name))\(place): \(reason)")
         }
         guard components.count < ReferencePath.maxDepth else {
             throw ReferenceRefusal("\(ReferencePath.quoted(string)) is nested deeper than \(ReferencePath.maxDepth) levels")
@@ -222,7 +223,8 @@ struct ReferencePath: Hashable, Comparable {
         var out = "\""
         for scalar in text.unicodeScalars {
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
+                out += ["\t": "\\t", "\n": "\\n", "\r": "\\r"][scalar]
+                    ?? "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             } else {
                 out.unicodeScalars.append(scalar)
             }

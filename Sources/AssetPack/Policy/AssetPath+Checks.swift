@@ -92,16 +92,18 @@ extension AssetPath {
     }
 
     /// `text` with its control characters (C0, DEL and C1: escape sequences, carriage returns, line feeds)
-    /// written as `\u{1b}`, so that a name read from an archive or a manifest cannot move the cursor, clear
-    /// the screen or fake a line of its own when printed to a terminal.
+    /// written as C and `ls -b` write them (`\t`, `\n`, `\r`, else `\x1b`), so that a name read from an archive
+    /// or a manifest cannot move the cursor, clear the screen or fake a line of its own when printed to a terminal.
     package static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
+            switch scalar {
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case _ where isControl(scalar): out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

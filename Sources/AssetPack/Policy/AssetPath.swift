@@ -86,7 +86,8 @@ public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible
     ///   deeper than ``maxDepth`` or grow longer than ``maxPathBytes``.
     public func appending(_ name: String) throws(AssetPackError) -> AssetPath {
         if let reason = AssetPath.problem(with: name) {
-            throw AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(name)) in \(AssetPath.quoted(string)): \(reason)")
+            let place = isRoot ? "" : " in \(AssetPath.quoted(string))"
+            throw AssetPackError(.unsafePath, "unsafe name \(AssetPath.quoted(name))\(place): \(reason)")
         }
         guard componentCount < AssetPath.maxDepth else {
             throw AssetPackError(.unsafePath, "\(AssetPath.quoted(string)) is nested deeper than \(AssetPath.maxDepth) levels")

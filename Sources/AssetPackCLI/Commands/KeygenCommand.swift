@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetPack
 import AssetPackRemote
+import AssetPackSystem
 
 /// `assetpack keygen --out KEYFILE`: make an Ed25519 key pair for signing bundles.
 struct KeygenCommand: ParsableCommand {
@@ -23,6 +24,11 @@ struct KeygenCommand: ParsableCommand {
 
     func run() throws {
         try Reporting.run {
+            // Not NSString's deletingLastPathComponent: Foundation on Linux traps on a one-letter name.
+            let folder = out.lastIndex(of: "/").map { String(out[..<$0]) } ?? ""
+            if !folder.isEmpty, (try? FileSystem.status(folder, followingLinks: true))??.kind != .directory {
+                throw AssetPackError(.notFound, "no such folder to write the keys into", path: folder)
+            }
             let key = SigningKey.generate()
             try key.publicKey.write(to: out + ".pub")
             try key.write(to: out)

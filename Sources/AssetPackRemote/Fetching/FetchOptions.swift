@@ -34,7 +34,8 @@ public struct FetchOptions: Sendable {
             throw AssetPackError(.invalidArgument, "the URL has no host", path: url.absoluteString)
         }
         if scheme == "http", !allowsPlainHTTP {
-            let reason = "plain http:// is not allowed (use https://, or allow plain HTTP for a trusted network)"
+            let reason = "plain http:// is not allowed: use https://, or on a trusted network allow plain HTTP (--allow-http, "
+                + "FetchOptions.allowsPlainHTTP)"
             throw AssetPackError(.invalidArgument, reason, path: url.absoluteString)
         }
     }

@@ -35,6 +35,8 @@ enum TransportErrors {
         case .cannotFindHost, .dnsLookupFailed: "cannot resolve the host name"
         case .networkConnectionLost: "the connection was lost"
         case .notConnectedToInternet: "not connected to a network"
+        case _ where error.localizedDescription.contains("wrong version number"):
+            "the server does not speak TLS (an https:// address of a plain HTTP server?)"
         default: "\(error.localizedDescription) (URLError \(error.code.rawValue))"
         }
     }
