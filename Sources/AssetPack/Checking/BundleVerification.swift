@@ -33,10 +33,10 @@ public enum BundleVerification {
     ///   naming the first file whose size or CRC-32 differs from the manifest's; `.manifest` when a file's
     ///   storage is missing; `.archive` for a damaged packing archive.
     public static func verify(_ base: any AssetSource) throws(AssetPackError) -> Summary {
-        try verify(base, windowItems: windowItems)
+        try verify(base, windowItems: InstallPlanning.windowItems)
     }
 
-    /// ``verify(_:)`` with windows of `windowItems` files.
+    /// ``verify(_:)`` with windows of `windowItems` files (an install's window, `InstallPlanning.windowItems`).
     static func verify(_ base: any AssetSource, windowItems: Int) throws(AssetPackError) -> Summary {
         let resolved = ResolvedSource(base)
         let options = ExpansionOptions(maxTotalBytes: .max)
@@ -61,9 +61,6 @@ public enum BundleVerification {
         }
         return try run.verifyArchives(manifest: located.path)
     }
-
-    /// Files planned and checked at a time: the expander's window (``ManifestWindowPlanner``).
-    static let windowItems = 16_384
 
     /// One verification's progress: the files read so far and the packing archives they came from.
     private final class Run {
