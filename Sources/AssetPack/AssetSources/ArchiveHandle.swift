@@ -61,25 +61,23 @@ final class ArchiveHandle: @unchecked Sendable {
         return false
     }
 
+    /// The archive at `path` of `access`, opened under the lock unless it is open already.
     private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
-        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in try openOnce(path, of: access, limits: limits) }
-    }
-
-    /// ``open(_:of:limits:)`` inside the lock.
-    private func openOnce(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
-        if let opened { return opened }
-        let bytes: any RandomAccessSource
-        if let direct = try access.randomAccess(path) {
-            bytes = direct
-        } else {
-            bytes = try SpooledFile(copying: try access.source.open(path), name: path.string)
-        }
-        do {
-            let archive = try ZipArchive(source: bytes, limits: limits)
-            opened = archive
-            return archive
-        } catch {
-            throw location.error(error)
+        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in
+            if let opened { return opened }
+            let bytes: any RandomAccessSource
+            if let direct = try access.randomAccess(path) {
+                bytes = direct
+            } else {
+                bytes = try SpooledFile(copying: try access.source.open(path), name: path.string)
+            }
+            do throws(ZipError) {
+                let archive = try ZipArchive(source: bytes, limits: limits)
+                opened = archive
+                return archive
+            } catch {
+                throw location.error(error)
+            }
         }
     }
 }

@@ -138,16 +138,11 @@ public enum BundleVerification {
     /// Reads `stream` to its end (where it checks itself) and checks the bytes against `sha256` when the
     /// manifest records one; returns the bytes read.
     private static func drain(_ stream: any ByteStream, name: String, sha256: SHA256Digest?) throws(AssetPackError) -> UInt64 {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
         var total: UInt64 = 0
         var hash = SHA256()
-        while true {
-            let count: Int
-            do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(name)) }
-            if count == 0 { break }
-            if sha256 != nil { hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
-            total += UInt64(count)
+        try stream.forEachPiece(name: name) { piece in
+            if sha256 != nil { hash.update(piece) }
+            total += UInt64(piece.count)
         }
         if let sha256 {
             let found = hash.finalizeHex()
