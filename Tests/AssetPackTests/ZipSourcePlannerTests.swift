@@ -160,11 +160,12 @@ import TestSupport
             }
             paths.append(path)
         }
-        let byComparison = paths.sorted().map(\.orderKey)
-        let byKeys = paths.map(\.orderKey).sorted { AssetPath.precedes($0, $1) }
+        let bytes = { (path: AssetPath) in Array(path.string.utf8) }  // what the install record compares
+        let byComparison = paths.sorted().map(bytes)
+        let byKeys = paths.map(bytes).sorted { AssetPath.precedes($0, $1) }
         #expect(byKeys == byComparison)
         for (left, right) in zip(paths, paths.dropFirst()) {
-            #expect(AssetPath.precedes(left.orderKey, right.orderKey) == (left < right))
+            #expect(AssetPath.precedes(bytes(left), bytes(right)) == (left < right))
         }
     }
 

@@ -62,26 +62,24 @@ final class ArchiveHandle: @unchecked Sendable {
         return false
     }
 
+    /// The archive at `path` of `access`, opened under the lock unless it is open already (copied into
+    /// `spoolFolder` first when the source cannot give it at random).
     private func open(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits, spoolFolder: String?) throws(AssetPackError) -> ZipArchive {
-        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in try openOnce(path, of: access, limits: limits, spoolFolder: spoolFolder) }
-    }
-
-    /// ``open(_:of:limits:spoolFolder:)`` inside the lock.
-    private func openOnce(_ path: AssetPath, of access: SourceAccess, limits: ZipLimits,
-                          spoolFolder: String?) throws(AssetPackError) -> ZipArchive {
-        if let opened { return opened }
-        let bytes: any RandomAccessSource
-        if let direct = try access.randomAccess(path) {
-            bytes = direct
-        } else {
-            bytes = try SpooledFile(copying: try access.source.open(path), name: path.string, in: spoolFolder)
-        }
-        do {
-            let archive = try ZipArchive(source: bytes, limits: limits)
-            opened = archive
-            return archive
-        } catch {
-            throw location.error(error)
+        try monitor.withLock { () throws(AssetPackError) -> ZipArchive in
+            if let opened { return opened }
+            let bytes: any RandomAccessSource
+            if let direct = try access.randomAccess(path) {
+                bytes = direct
+            } else {
+                bytes = try SpooledFile(copying: try access.source.open(path), name: path.string, in: spoolFolder)
+            }
+            do throws(ZipError) {
+                let archive = try ZipArchive(source: bytes, limits: limits)
+                opened = archive
+                return archive
+            } catch {
+                throw location.error(error)
+            }
         }
     }
 }

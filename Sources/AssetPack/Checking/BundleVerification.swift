@@ -33,10 +33,10 @@ public enum BundleVerification {
     ///   naming the first file whose size or CRC-32 differs from the manifest's; `.manifest` when a file's
     ///   storage is missing; `.archive` for a damaged packing archive.
     public static func verify(_ base: any AssetSource) throws(AssetPackError) -> Summary {
-        try verify(base, windowItems: windowItems)
+        try verify(base, windowItems: InstallPlanning.windowItems)
     }
 
-    /// ``verify(_:)`` with windows of `windowItems` files.
+    /// ``verify(_:)`` with windows of `windowItems` files (an install's window, `InstallPlanning.windowItems`).
     static func verify(_ base: any AssetSource, windowItems: Int) throws(AssetPackError) -> Summary {
         let resolved = ResolvedSource(base)
         let options = ExpansionOptions(maxTotalBytes: .max)
@@ -61,9 +61,6 @@ public enum BundleVerification {
         }
         return try run.verifyArchives(manifest: located.path)
     }
-
-    /// Files planned and checked at a time: the expander's window (``ManifestWindowPlanner``).
-    static let windowItems = 16_384
 
     /// One verification's progress: the files read so far and the packing archives they came from.
     private final class Run {
@@ -141,16 +138,11 @@ public enum BundleVerification {
     /// Reads `stream` to its end (where it checks itself) and checks the bytes against `sha256` when the
     /// manifest records one; returns the bytes read.
     private static func drain(_ stream: any ByteStream, name: String, sha256: SHA256Digest?) throws(AssetPackError) -> UInt64 {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-        defer { buffer.deallocate() }
         var total: UInt64 = 0
         var hash = SHA256()
-        while true {
-            let count: Int
-            do { count = try stream.read(into: buffer) } catch { throw AssetPackError(error.inArchive(name)) }
-            if count == 0 { break }
-            if sha256 != nil { hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
-            total += UInt64(count)
+        try stream.forEachPiece(name: name) { piece in
+            if sha256 != nil { hash.update(piece) }
+            total += UInt64(piece.count)
         }
         if let sha256 {
             let found = hash.finalizeHex()

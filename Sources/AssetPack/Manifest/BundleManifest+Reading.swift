@@ -63,7 +63,7 @@ extension BundleManifest {
         let origin = "\(name): \(path)"
         let manifest = try read(stream, expectedSize: sizing(path), origin: origin, into: sink)
         if let identity = try open(identityPath),
-           OneLineFile.text(try readAll(identity, limit: OneLineFile.maxSize, origin: "\(name): \(identityPath)")) != manifest.identity {
+           try readOneLine(identity, origin: "\(name): \(identityPath)") != manifest.identity {
             throw AssetPackError(.manifest, "\(identityPath) disagrees with the manifest's identity", path: origin)
         }
         return Located(manifest: manifest)
@@ -83,7 +83,7 @@ extension BundleManifest {
     /// all that the installer's up-to-date check reads from a bundle.
     static func readIdentity(from source: any AssetSource) throws(AssetPackError) -> String? {
         guard let stream = try open(identityPath, of: source) else { return nil }
-        return OneLineFile.text(try readAll(stream, limit: OneLineFile.maxSize, origin: "\(source.name): \(identityPath)"))
+        return try readOneLine(stream, origin: "\(source.name): \(identityPath)")
     }
 
     /// Throws `.manifest` when ``identity`` is not the ``ContentIdentity`` of ``entries``.
@@ -109,10 +109,10 @@ extension BundleManifest {
         }
     }
 
-    /// All of `stream`, at most `limit` bytes.
-    private static func readAll(_ stream: any ByteStream, limit: Int, origin: String) throws(AssetPackError) -> [UInt8] {
+    /// The text of the one-line file `stream` (``OneLineFile``); `origin` names it in errors.
+    private static func readOneLine(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> String {
         do {
-            return try stream.readAll(limit: limit)
+            return OneLineFile.text(try stream.readAll(limit: OneLineFile.maxSize))
         } catch {
             throw AssetPackError(error, path: origin)
         }

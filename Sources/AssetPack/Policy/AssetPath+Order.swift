@@ -13,7 +13,8 @@ extension AssetPath {
     }
 
     /// Orders by UTF-8 bytes, component by component (a stable, locale-free order): the order of the
-    /// bytes with each `/` read as the lowest byte (see `orderKey`).
+    /// bytes with each `/` read as the lowest byte (so a component sorts before its own extensions, and a
+    /// path before the paths below it).
     public static func < (lhs: AssetPath, rhs: AssetPath) -> Bool {
         lhs.withUTF8 { left in rhs.withUTF8 { right in precedes(left, right) } }
     }
@@ -25,20 +26,13 @@ extension AssetPath {
         return try copy.withUTF8(body)
     }
 
-    /// Bytes whose plain lexicographic order is the order of ``<(_:_:)``: the UTF-8 path with each `/`
-    /// as a zero byte, which no component holds (so a component sorts before its own extensions, and a
-    /// path before the paths below it).
-    var orderKey: [UInt8] {
-        withUTF8 { bytes in bytes.map { $0 == AssetPath.slash ? 0 : $0 } }
-    }
-
-    /// True when `left` sorts before `right` (two ``orderKey``s).
+    /// True when the UTF-8 path `left` sorts before `right`, as ``<(_:_:)`` orders them.
     static func precedes(_ left: [UInt8], _ right: [UInt8]) -> Bool {
         left.withUnsafeBufferPointer { a in right.withUnsafeBufferPointer { b in precedes(a, b) } }
     }
 
-    /// True when the path (or order key) `left` sorts before `right`: their first differing byte decides,
-    /// a `/` (or zero) being the lowest; else the shorter, a prefix, comes first.
+    /// True when the path `left` sorts before `right`: their first differing byte decides, a `/` being the
+    /// lowest; else the shorter, a prefix, comes first.
     /// - Complexity: O(*n*) in the length of the common prefix, compared eight bytes at a time.
     static func precedes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
         let common = min(left.count, right.count)

@@ -12,16 +12,12 @@ enum Signature {
     static let zip64EndOfCentralDirectory: UInt32 = 0x0606_4b50
     /// Zip64 end of central directory locator (APPNOTE 4.3.15).
     static let zip64Locator: UInt32 = 0x0706_4b50
-    /// Digital signature record, may follow the central directory (APPNOTE 4.3.13).
-    static let digitalSignature: UInt32 = 0x0505_4b50
 }
 
 /// Extra-field header IDs this library reads or writes (APPNOTE 4.5, 4.6).
 enum ExtraFieldID {
     /// Zip64 extended information (APPNOTE 4.5.3).
     static let zip64: UInt16 = 0x0001
-    /// AE-x encryption structure (WinZip AES), found with method 99.
-    static let winZipAES: UInt16 = 0x9901
     /// Info-ZIP Unicode Path (APPNOTE 4.6.9).
     static let unicodePath: UInt16 = 0x7075
     /// Alignment padding as written by Android's apksigner/zipalign: 2-byte alignment, then zero bytes.
@@ -40,8 +36,6 @@ enum GeneralPurposeFlag {
     static let strongEncryption: UInt16 = 1 << 6
     /// Bit 11: name and comment are UTF-8.
     static let utf8: UInt16 = 1 << 11
-    /// Bit 13: the central directory is encrypted.
-    static let centralDirectoryEncrypted: UInt16 = 1 << 13
 }
 
 /// Limits the format itself imposes.

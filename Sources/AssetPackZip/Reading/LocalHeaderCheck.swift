@@ -65,16 +65,8 @@ enum LocalHeaderCheck {
 
     private static func compareSizes(_ header: LocalFileHeader, extra: ArraySlice<UInt8>, entry: ZipEntry,
                                      fail: (ZipError.Code, String) -> ZipError) throws(ZipError) {
-        var compressed = UInt64(header.compressedSize), uncompressed = UInt64(header.uncompressedSize)
-        let needU = header.uncompressedSize == FormatLimit.max32, needC = header.compressedSize == FormatLimit.max32
-        if needU || needC {
-            // In a local header the Zip64 field holds both sizes (APPNOTE 4.5.3); accept either layout.
-            guard let data = ExtraField.find(ExtraFieldID.zip64, in: Array(extra)),
-                  let zip64 = Zip64ExtraField.parse(data, needUncompressed: needU || data.count >= 16,
-                                                    needCompressed: needC || data.count >= 16, needOffset: false, needDisk: false)
-            else { throw fail(.format, "local header needs a Zip64 extra field that is missing or too short") }
-            uncompressed = zip64.uncompressedSize ?? uncompressed
-            compressed = zip64.compressedSize ?? compressed
+        guard let (compressed, uncompressed) = header.declaredSizes(extra: Array(extra)) else {
+            throw fail(.format, "local header needs a Zip64 extra field that is missing or too short")
         }
         guard header.crc32 == entry.crc32 else {
             throw fail(.headerMismatch, "local header CRC-32 \(hex(header.crc32)) differs from the central directory's \(hex(entry.crc32))")

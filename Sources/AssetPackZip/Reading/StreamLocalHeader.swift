@@ -55,34 +55,17 @@ enum StreamLocalHeader {
         }
     }
 
-    /// CRC-32 and sizes from the header, with Zip64 values applied (in a local header the Zip64 field holds
-    /// both sizes, APPNOTE 4.5.3; either layout is accepted, as ``LocalHeaderCheck`` does).
+    /// CRC-32 and sizes from the header, with Zip64 values applied (``LocalFileHeader/declaredSizes(extra:)``).
     private static func declaredValues(_ header: LocalFileHeader, entry: ZipStreamEntry) throws(ZipError) -> DataDescriptor {
-        var values = DataDescriptor(crc32: header.crc32, compressedSize: UInt64(header.compressedSize),
-                                    uncompressedSize: UInt64(header.uncompressedSize))
-        if header.uncompressedSize == FormatLimit.max32 || header.compressedSize == FormatLimit.max32 {
-            guard let zip64 = zip64Sizes(header) else {
-                throw ZipError(.format, "local header needs a Zip64 extra field that is missing or too short",
-                               offset: entry.localHeaderOffset)
-            }
-            values.uncompressedSize = zip64.uncompressedSize ?? values.uncompressedSize
-            values.compressedSize = zip64.compressedSize ?? values.compressedSize
+        guard let (compressed, uncompressed) = header.declaredSizes(extra: header.extra) else {
+            throw ZipError(.format, "local header needs a Zip64 extra field that is missing or too short",
+                           offset: entry.localHeaderOffset)
         }
-        if entry.method == .stored && values.compressedSize != values.uncompressedSize {
-            throw ZipError(.sizeMismatch, "stored entry declares \(values.compressedSize) bytes stored but "
-                           + "\(values.uncompressedSize) bytes of data", offset: entry.localHeaderOffset)
+        if entry.method == .stored && compressed != uncompressed {
+            throw ZipError(.sizeMismatch, "stored entry declares \(compressed) bytes stored but "
+                           + "\(uncompressed) bytes of data", offset: entry.localHeaderOffset)
         }
-        return values
-    }
-
-    /// The sizes in the header's Zip64 field: those the header marks with 0xFFFFFFFF, or both when the field
-    /// holds two. Nil when the field is missing or too short.
-    private static func zip64Sizes(_ header: LocalFileHeader) -> Zip64ExtraField? {
-        guard let data = ExtraField.find(ExtraFieldID.zip64, in: header.extra) else { return nil }
-        let both = data.count >= 16
-        return Zip64ExtraField.parse(data, needUncompressed: both || header.uncompressedSize == FormatLimit.max32,
-                                     needCompressed: both || header.compressedSize == FormatLimit.max32,
-                                     needOffset: false, needDisk: false)
+        return DataDescriptor(crc32: header.crc32, compressedSize: compressed, uncompressedSize: uncompressed)
     }
 
     /// Consumes a signed, all-zero data descriptor right at the input's position when a record follows it.

@@ -148,9 +148,7 @@ private enum StagingSurvey {
                        besideInstalled installed: Bool) throws(AssetPackError) -> InstallStatus.Staging? {
         guard try io(parent.status(location.stagingName))?.kind == .directory else { return nil }
         let tree = try io(parent.directory(location.stagingName))
-        let marker = (try? tree.directory(StagingNames.recordDirectory)).flatMap {
-            try? SmallFiles.read(StagingNames.stagingMarkerFile, in: $0, limit: 4096)
-        }.map(InstallRecord.text)
+        let marker = StagingArea.marker(of: tree)
         let stamp = InstallRecord.stamp(of: tree)
         guard marker != nil || (stamp != nil && !installed) else { return nil }
         var staging = InstallStatus.Staging(path: parent.child(location.stagingName), identity: marker ?? stamp,

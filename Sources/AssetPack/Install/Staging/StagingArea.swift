@@ -69,7 +69,8 @@ enum StagingArea {
         return marker(of: tree)
     }
 
-    private static func marker(of tree: Descriptor) -> String? {
+    /// The marker of the staging tree `tree`, or nil when it has none.
+    static func marker(of tree: Descriptor) -> String? {
         guard let record = try? tree.directory(StagingNames.recordDirectory),
               let bytes = try? SmallFiles.read(StagingNames.stagingMarkerFile, in: record, limit: 4096) else { return nil }
         return InstallRecord.text(bytes)
