@@ -229,4 +229,46 @@ import TestSupport
         #expect(error?.message.contains("no install record") == true)
         #expect(DiskTree.read(stage.destination) == before)
     }
+
+    /// A FIFO put in place of the record's identity file, and a name that is not UTF-8 put into the installed
+    /// tree, neither hang nor wedge the next install: the FIFO is never opened for reading (the record proves
+    /// nothing, so the tree is installed again), and the user's file with the odd name is carried over.
+    @Test func aFIFOInTheRecordAndANameThatIsNotUTF8NeitherHangNorWedge() throws {
+        let stage = try Stage("hostile-state-fifo")
+        _ = try stage.installer().installSynchronously()
+        try FileManager.default.removeItem(atPath: stage.destination + "/.assetpack/identity")
+        #expect(mkfifo(stage.destination + "/.assetpack/identity", 0o644) == 0)
+        let odd = stage.destination.utf8CString.dropLast().map { UInt8(bitPattern: $0) } + Array("/odd".utf8) + [0xFF, 0]
+        let fd = odd.withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o644) }
+        #expect(fd >= 0)
+        close(fd)
+        let before = try stage.decoyState()
+        let installer = try stage.installer()
+        #expect(!installer.isUpToDate())
+        let result = try installer.installSynchronously()
+        #expect(!result.upToDate)
+        #expect(DiskTree.read(stage.destination)?.files.filter { $0.key != "odd\u{FFFD}" } == DiskTree(HostileStateTests.tree).files)
+        #expect(folderNames(stage.destination).count == folderNames(stage.source).count + 2, "the record and the user's file")
+        #expect(try stage.installer().installSynchronously().upToDate)
+        #expect(try stage.decoyState() == before)
+    }
+
+    /// An archive inside the source that must be copied to be read at random (deflated in an APK) is copied into
+    /// the install's staging tree, never the system's temporary folder, and nothing of it is left.
+    @Test func anInnerArchiveIsCopiedIntoStagingAndNothingIsLeft() throws {
+        let stage = try Stage("hostile-state-spool")
+        let inner = RawZip([RawZip.file("levels/one.txt", Array("one\n".utf8))]).bytes
+        try RawZip([try RawZip.deflated("assets/levels.zip", inner)]).write(to: stage.dir.file("app.apk"))
+        let source = try AssetSources.container(path: stage.dir.file("app.apk"), root: "assets")
+        let before = try stage.decoyState()
+        var options = ExpansionOptions(jobs: 1)
+        #expect(options.spoolFolder == nil)
+        let installer = try AssetInstaller(source: source, destination: stage.destination, options: options)
+        options = installer.options
+        #expect(options.spoolFolder == stage.staging, "the copy goes where the install writes")
+        _ = try installer.installSynchronously()
+        #expect(DiskTree.read(stage.destination)?.files == ["levels/one.txt": Array("one\n".utf8)])
+        #expect(hiddenNames(stage.dir.file("out")).isEmpty)
+        #expect(try stage.decoyState() == before)
+    }
 }
