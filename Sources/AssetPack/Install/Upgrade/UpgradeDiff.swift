@@ -25,7 +25,10 @@ struct UpgradeDiff {
                 && (repairing.isEmpty || !repairing.contains(plan.items[position].path.string))
         }
         var result: [Int: StagedFile] = [:]
-        for (position, old) in recorded.files(at: wanted.map { ($0, Array(plan.items[$0].path.string.utf8)) }) {
+        let listed = recorded.files(at: wanted.map { ($0, Array(plan.items[$0].path.string.utf8)) })
+        // In path order, not the dictionary's: the folder cursor then opens each folder once.
+        for position in wanted {
+            guard let old = listed[position] else { continue }
             let item = plan.items[position]
             guard let crc = old.crc32, mayKeep(item, size: old.size, mode: old.mode, sha256: old.sha256),
                   let inode = old.inode, let mtime = old.mtime, try isStillThere(item, crc, old, in: folders) else { continue }
