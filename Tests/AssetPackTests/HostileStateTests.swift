@@ -60,6 +60,14 @@ import TestSupport
             #expect(FileManager.default.fileExists(atPath: staging))
         }
 
+        /// Gives `d1/f1.txt` of the source other bytes (the next version); that version's tree.
+        func changeOneSourceFile() throws -> AssetTree {
+            var next = HostileStateTests.tree
+            next.files["d1/f1.txt"] = Array("a new version of this file".utf8)
+            try writeBytes(next.files["d1/f1.txt"]!, to: source + "/d1/f1.txt")
+            return next
+        }
+
         /// The files the interrupted install wrote, relative to the staging tree.
         func written() -> [String] {
             ((try? FileManager.default.subpathsOfDirectory(atPath: staging)) ?? []).filter {
@@ -161,9 +169,7 @@ import TestSupport
         let first = try stage.installer().installSynchronously()
         #expect(!first.upToDate)
         try chmod(stage.destination + "/d0/f0.txt", 0o400)
-        try writeBytes(Array("a new version of this file".utf8), to: stage.source + "/d1/f1.txt")
-        var expected = HostileStateTests.tree
-        expected.files["d1/f1.txt"] = Array("a new version of this file".utf8)
+        let expected = try stage.changeOneSourceFile()
         let result = try stage.installer().installSynchronously()
         #expect(result.filesLinked == Self.tree.files.count - 2, "linked \(result.filesLinked)")
         #expect(DiskTree.read(stage.destination) == DiskTree(expected))
@@ -185,9 +191,7 @@ import TestSupport
         try FileManager.default.moveItem(atPath: copy + ".copy", toPath: copy)
         try FileManager.default.setAttributes([.modificationDate: original[.modificationDate]!, .posixPermissions: 0o644],
                                               ofItemAtPath: copy)
-        try writeBytes(Array("a new version of this file".utf8), to: stage.source + "/d1/f1.txt")
-        var expected = HostileStateTests.tree
-        expected.files["d1/f1.txt"] = Array("a new version of this file".utf8)
+        let expected = try stage.changeOneSourceFile()
         let result = try stage.installer().installSynchronously()
         #expect(result.filesLinked == Self.tree.files.count - 3, "linked \(result.filesLinked)")
         #expect(DiskTree.read(stage.destination) == DiskTree(expected))

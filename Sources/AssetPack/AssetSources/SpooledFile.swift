@@ -14,17 +14,17 @@ final class SpooledFile: RandomAccessSource, @unchecked Sendable {
     /// - Throws: `.io` naming the folder, when it cannot take the copy; the stream's errors.
     init(copying stream: any ByteStream, name: String, in folder: String?) throws(AssetPackError) {
         let place = folder ?? FileManager.default.temporaryDirectory.path
-        let folder: Descriptor
+        let directory: Descriptor
         do throws(AssetPackError) {
-            if place != FileManager.default.temporaryDirectory.path { _ = try io(FileSystem.makeDirectories(place)) }
-            folder = try io(Descriptor.directory(place))
+            if let folder { _ = try io(FileSystem.makeDirectories(folder)) }
+            directory = try io(Descriptor.directory(place))
         } catch {
             throw AssetPackError(error.code, "cannot copy \(AssetPath.quoted(name)) here to read it at random (it is read front to back "
                                  + "only): \(error.message)", path: place, cause: error.cause)
         }
         let temporary = ".assetpack-spool-\(CurrentProcess.id)-\(UInt64.random(in: 0...UInt64.max))"
-        self.file = try io(folder.createFile(temporary, readable: true))
-        try io(folder.remove(temporary))
+        self.file = try io(directory.createFile(temporary, readable: true))
+        try io(directory.remove(temporary))
         self.name = name
         var total: UInt64 = 0
         let spool = file
