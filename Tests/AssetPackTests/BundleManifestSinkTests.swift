@@ -45,7 +45,7 @@ import AssetPackSystem
         #expect(located.manifest.identity == manifest.identity && located.manifest.packing == manifest.packing)
 
         let streamed = try ExpansionPlanner.plan(source)
-        let inHand = try ManifestPlanner.plan(manifest, source: ResolvedSource(source), options: ExpansionOptions())
+        let inHand = try ExpansionPlanner.plan(PackedBundleSource(base: source, manifest: manifest))
         #expect(streamed.identity == inHand.identity && streamed.stamp == inHand.stamp && streamed.usesManifest)
         #expect(streamed.items.map(\.path) == inHand.items.map(\.path))
         #expect(streamed.items.map(\.size) == inHand.items.map(\.size) && streamed.items.map(\.crc32) == inHand.items.map(\.crc32))

@@ -55,6 +55,6 @@ import TestSupport
         try builder.add(.directory(try AssetPath("a/b/")), from: "test")
         try builder.add(ExpansionItem(path: try AssetPath("a/b/c/d.txt"), kind: .file, permissions: 0o644), from: "test")
         try builder.add(ExpansionItem(path: try AssetPath("a/b/c/e.txt"), kind: .file, permissions: 0o644), from: "test")
-        #expect(builder.takeSortedItems().map(\.path.string) == ["a", "a/b", "a/b/c", "a/b/c/d.txt", "a/b/c/e.txt"])
+        #expect(builder.takeWindow().map(\.path.string) == ["a", "a/b", "a/b/c", "a/b/c/d.txt", "a/b/c/e.txt"])
     }
 }

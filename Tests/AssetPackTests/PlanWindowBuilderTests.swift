@@ -33,7 +33,7 @@ import Testing
         let items = try Self.sorted.map { $0 == "d" ? try Self.directory($0) : try Self.file($0) }
         var whole = PlanBuilder(source: "assets")
         for item in items { try whole.add(item, from: "test") }
-        let expected = whole.takeSortedItems()
+        let expected = whole.takeWindow()
         let windowed = try Self.windows(items, size: size)
         #expect(!windowed.undecided)
         #expect(windowed.items.map(\.path.string) == expected.map(\.path.string))
@@ -70,7 +70,7 @@ import Testing
         let items = try paths.map { $0 == "d" ? try Self.directory($0) : try Self.file($0) }
         var whole = PlanBuilder(source: "assets")
         for item in items { try whole.add(item, from: "test") }
-        let expected = whole.takeSortedItems()
+        let expected = whole.takeWindow()
         let windowed = try Self.windows(items, size: size)
         #expect(!windowed.undecided)
         #expect(Set(windowed.items.map(\.path.string)) == Set(expected.map(\.path.string)))

@@ -177,7 +177,7 @@ import TestSupport
         for name in names {
             try builder.add(ExpansionItem(path: try AssetPath(name), kind: .file, permissions: 0o644), from: "test")
         }
-        let items = builder.takeSortedItems()
+        let items = builder.takeWindow()
         #expect(items.count == names.count + 13)  // the 13 folders are items too
         #expect(items.map(\.path) == items.map(\.path).sorted())
         #expect(Set(items.filter { $0.kind == .file }.map(\.path.string)) == Set(names))

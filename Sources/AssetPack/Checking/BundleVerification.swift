@@ -8,7 +8,7 @@ import AssetPackZip
 /// entry has a SHA-256 is hashed as it is read and must match it. The first failure is thrown, naming the file.
 ///
 /// The manifest is taken as the expander takes it: read a run at a time, each entry checked as it comes,
-/// names that collide refused, planned and checked 16,384 files at a time (`ManifestWindowPlanner`, as a
+/// names that collide refused, planned and checked 16,384 files at a time (`ManifestPlanner`, as a
 /// large first install is; a manifest not laid out as the packer writes it is planned whole), so its
 /// entry list is never held whole, and each packing archive's entries are held only while it is read.
 ///
@@ -41,7 +41,7 @@ public enum BundleVerification {
         let resolved = ResolvedSource(base)
         let options = ExpansionOptions(maxTotalBytes: .max)
         let run = Run(base)
-        let windows = ManifestWindowPlanner(source: resolved, options: options, identity: "", windowSize: windowItems) {
+        let windows = ManifestPlanner<PlanWindowBuilder>(source: resolved, options: options, windowSize: windowItems) {
             (window) throws(AssetPackError) in try run.verifyFiles(of: window.plan)
         }
         guard var located = try BundleManifest.locate(in: base, into: windows) else {
@@ -49,13 +49,15 @@ public enum BundleVerification {
         }
         if windows.needsWholePlan {
             // Names to compare across windows: planned whole.
-            let planner = ManifestPlanner(source: resolved, options: options)
+            run.restart()
+            let planner = ManifestPlanner<PlanBuilder>(source: resolved, options: options) {
+                (window) throws(AssetPackError) in try run.verifyFiles(of: window.plan)
+            }
             guard let again = try BundleManifest.locate(in: base, into: planner) else {
                 throw AssetPackError(.notFound, "the manifest disappeared while it was read", path: base.name)
             }
             located = again
-            run.restart()
-            try run.verifyFiles(of: planner.plan(identity: again.manifest.identity))
+            try planner.finish()
         } else {
             try windows.finish()
         }

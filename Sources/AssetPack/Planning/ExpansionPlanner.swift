@@ -11,14 +11,21 @@ public enum ExpansionPlanner {
     /// - Throws: ``AssetPackError``: `.manifest` for a bad manifest, `.unsafePath` for a bad name,
     ///   `.conflict` for colliding names, `.symlink` for a refused link, `.archive` for a broken archive.
     public static func plan(_ source: any AssetSource, options: ExpansionOptions = ExpansionOptions()) throws(AssetPackError) -> ExpansionPlan {
+        var whole: ExpansionPlan?
         if case .packedBundle(let base, let manifest) = source.storage {
             // The logical view hides how files are stored; plan from the bundle itself.
-            return try ManifestPlanner.plan(manifest, source: ResolvedSource(base), options: options)
+            let planner = ManifestPlanner<PlanBuilder>(source: ResolvedSource(base), options: options,
+                                                       identity: manifest.identity) { whole = $0.plan }
+            try planner.take(manifest.entries, expectedCount: manifest.entries.count)
+            try planner.finish()
+            return whole!
         }
         let resolved = ResolvedSource(source)
-        let planner = ManifestPlanner(source: resolved, options: options)
+        let planner = ManifestPlanner<PlanBuilder>(source: resolved, options: options) { whole = $0.plan }
         if let located = try BundleManifest.locate(in: source, into: planner) {
-            return planner.plan(identity: located.manifest.identity)
+            planner.identity = located.manifest.identity
+            try planner.finish()
+            return whole!
         }
         return try TreePlanner(source: resolved, options: options).plan()
     }

@@ -7,8 +7,8 @@ import AssetPackSystem
 ///
 /// | source | planned by | its stamp is known |
 /// | --- | --- | --- |
-/// | a bundle whose `assetpack-meta/identity` can be read (a folder, an archive, an APK, a bundle delivered from a server) | ``ManifestWindowPlanner``, as its manifest is read | before planning (the identity file) |
-/// | a packed-bundle view, its manifest in hand | ``ManifestWindowPlanner``, over its entries | before planning |
+/// | a bundle whose `assetpack-meta/identity` can be read (a folder, an archive, an APK, a bundle delivered from a server) | ``ManifestPlanner``, as its manifest is read | before planning (the identity file) |
+/// | a packed-bundle view, its manifest in hand | ``ManifestPlanner``, over its entries | before planning |
 /// | an archive given as the source, without a bundle in it | ``ArchiveWindowPlanner``, as its central directory is read | after the last window; before, by a first pass that writes nothing, when a tree or a staging tree is there already |
 /// | any other source (a folder, a Foundation bundle, Android's assets): walked | ``ExpansionPlanner``, whole | before writing |
 ///
@@ -99,13 +99,13 @@ struct InstallPlanning {
             try handOver(PlanWindow(plan: plan, openFolders: []))
             return plan.stamp
         case .manifestInHand(let manifest, let source):
-            let planner = ManifestWindowPlanner(source: source, options: options, identity: manifest.identity,
+            let planner = ManifestPlanner<PlanWindowBuilder>(source: source, options: options, identity: manifest.identity,
                                                 windowSize: windowSize, handOver: handOver)
             try planner.take(manifest.entries, expectedCount: manifest.entries.count)
             try planner.finish()
             return planner.needsWholePlan ? nil : manifest.identity
         case .manifest(let identity):
-            let planner = ManifestWindowPlanner(source: ResolvedSource(installer.source), options: options, identity: identity,
+            let planner = ManifestPlanner<PlanWindowBuilder>(source: ResolvedSource(installer.source), options: options, identity: identity,
                                                 windowSize: windowSize, handOver: handOver)
             let located = try BundleManifest.locate(in: installer.source, into: planner)
             try planner.finish()

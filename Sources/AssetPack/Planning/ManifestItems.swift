@@ -1,7 +1,6 @@
 /// Makes the ``ExpansionItem`` of each manifest entry of a bundle: its path, size, CRC-32, mode and SHA-256,
 /// and where its bytes are (a plain file of the bundle, an entry of a pack archive, or a delivered file),
-/// as ``BundleManifest/Entry/location(origin:)`` reads the manifest. Shared by the planners of a whole
-/// manifest (``ManifestPlanner``) and of one a window at a time (``ManifestWindowPlanner``).
+/// as ``BundleManifest/Entry/location(origin:)`` reads the manifest, for ``ManifestPlanner``.
 struct ManifestItems {
     /// The bundle as stored.
     let source: ResolvedSource

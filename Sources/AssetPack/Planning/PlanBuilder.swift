@@ -82,8 +82,8 @@ package struct PlanBuilder {
         names.reserve(count)
     }
 
-    /// Hands over the items in path order (``PlanOrder``), leaving the builder empty.
-    mutating func takeSortedItems() -> [ExpansionItem] {
+    /// Hands over the items in path order (``PlanOrder``) as one window, leaving the builder empty.
+    mutating func takeWindow() -> [ExpansionItem] {
         var result: [ExpansionItem] = []
         swap(&result, &items)
         names = FoldedNames()

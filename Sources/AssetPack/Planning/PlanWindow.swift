@@ -1,4 +1,4 @@
-/// The plan of one window of a tree installed a window at a time (``ManifestWindowPlanner``,
+/// The plan of one window of a tree installed a window at a time (``ManifestPlanner``,
 /// ``ArchiveWindowPlanner``), and the folders made by earlier windows that its items go into.
 struct PlanWindow {
     /// The window's items, as a plan of their own. Its identity and stamp are the bundle's for a bundle;

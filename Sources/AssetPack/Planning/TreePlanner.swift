@@ -27,7 +27,7 @@ struct TreePlanner {
         } else {
             try walk(into: &builder, modified: &modified)
         }
-        let items = builder.takeSortedItems()
+        let items = builder.takeWindow()
         var tree = TreeIdentity()
         for position in items.indices { tree.add(items[position], modified: modified[items[position].path]) }
         let identity = tree.finalize()

@@ -6,17 +6,24 @@ import AssetPackSystem
 /// whole tree's data and metadata would be written while the final flush waits. Here a helper thread
 /// calls `syncfs` every ``interval`` while the files are written: by the end most of the tree is on
 /// the device and the final flush waits for the rest. It decides nothing: the final flush still runs
-/// and is what the record relies on.
+/// and is what the record relies on. A flush is skipped while less than ``worthFlushing`` waits for the
+/// device: an upgrade that mostly links files it already has dirties little, and a `syncfs` then only
+/// forces journal commits that its links and removals must wait for.
 enum EarlyWriteback {
     /// Time between two flushes of the helper thread.
     static let interval: UInt64 = 100_000_000
+    /// The bytes waiting for write-back (``FileSystem/pendingWritebackBytes()``) below which a flush is skipped.
+    static let worthFlushing: UInt64 = 16 << 20
 
     /// Runs `body` (writing `files` files into `staging`) with the helper flushing beside it when a
     /// durable expansion's final flush would be one `syncfs`; else just runs `body`.
     static func around<Result>(_ staging: Descriptor, files: Int, durable: Bool,
                                _ body: () throws(AssetPackError) -> Result) throws(AssetPackError) -> Result {
         guard durable, files > 0, TreeFlush.wholeFileSystemIsCheaper(files: files) else { return try body() }
-        return try overlapping(every: interval, flush: { try? staging.fd.syncFileSystem(path: staging.path) }, body)
+        return try overlapping(every: interval, flush: {
+            guard (FileSystem.pendingWritebackBytes() ?? .max) >= worthFlushing else { return }
+            try? staging.fd.syncFileSystem(path: staging.path)
+        }, body)
     }
 
     /// Runs `body` while a helper thread calls `flush` every `interval` nanoseconds; the helper has
