@@ -46,8 +46,8 @@ import TestSupport
         Mistake(label: "a root of a folder that is a file", arguments: ["expand", "src", "--root", "a.txt", "--to", "out"],
                 line: "src/a.txt: is a file, not a folder"),
         Mistake(label: "an archive root that holds no file", arguments: ["expand", "app.apk", "--to", "out", "--root", "assets/empty"],
-                line: "app.apk (assets/empty/): holds no files, so there is nothing to expand (an empty tree is expanded only "
-                    + "when allowed: ExpansionOptions.allowsEmpty, --allow-empty)"),
+                line: "app.apk (assets/empty/): holds no files, so there is nothing to expand (check the path and the root "
+                    + "folder given; to expand an empty tree, allow it: --allow-empty)"),
     ]
 
     @Test(arguments: mistakes)
@@ -116,8 +116,8 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: scratch.file("empty/sub"), withIntermediateDirectories: true)
         let refused = try run(tool, ["expand", "empty", "--to", "out"], cwd: scratch.path)
         #expect(refused.status == 66)
-        #expect(refused.stderr == "assetpack: error: empty: holds no files, so there is nothing to expand (an empty tree is "
-                + "expanded only when allowed: ExpansionOptions.allowsEmpty, --allow-empty)\n")
+        #expect(refused.stderr == "assetpack: error: empty: holds no files, so there is nothing to expand (check the path and the "
+                + "root folder given; to expand an empty tree, allow it: --allow-empty)\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
         let allowed = try run(tool, ["expand", "empty", "--to", "out", "--allow-empty"], cwd: scratch.path)
         #expect(allowed.status == 0, "\(allowed.stderr)")

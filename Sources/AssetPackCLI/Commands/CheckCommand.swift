@@ -18,10 +18,15 @@ struct CheckCommand: ParsableCommand {
             start at a multiple of 4 bytes (4096 with --page-align), so it can be mapped in place; and every \
             file the manifest lists must be there with the size and CRC-32 it records (from the container's \
             central directory, and for packed files from the archive's). Exits 1 on any problem.
+
+            Examples:
+              assetpack check app.apk
+              assetpack check --page-align app.apk
+              curl -sL https://ci.example.com/app.apk | assetpack check -
             """
     )
 
-    @Argument(help: ArgumentHelp("The APK, AAB, IPA or zip to check.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The APK, AAB, IPA or zip to check (- reads it from stdin).", valueName: "file"))
     var path: String
 
     @Flag(help: "Require stored data to start at a multiple of 4096 bytes (a page) instead of 4.")
@@ -31,11 +36,12 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try Reporting.run {
-            if (try? FileSystem.status(path))??.kind == .directory {
+            if path != AssetSources.standardInput, (try? FileSystem.status(path))??.kind == .directory {
                 throw AssetPackError(.invalidArgument, "is a folder; check reads an APK, AAB, IPA or zip "
                                      + "(assetpack verify checks a bundle folder)", path: path)
             }
-            let check = try ContainerCheck(path: path, options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
+            let check = ContainerCheck(archive: try AssetSources.zipArchive(path: path),
+                                       options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
             if format.json {
                 JSONReport.print(CheckReport(check), command: "check", ok: check.passed)
             } else {
