@@ -67,6 +67,16 @@ import TestSupport
         #expect(HostileStage.allNames(scratch.path) == before, "the run left something behind")
     }
 
+    /// `check`'s exit statuses, as its help and the README give them: 1 for a problem found (a zip without a
+    /// bundle), 65 for a file that is not a zip, 66 for a missing one, 64 for a folder.
+    @Test(arguments: [("app.apk", Int32(1)), ("file.txt", 65), ("missing.apk", 66), ("src", 64)])
+    func checkExitsWithTheDocumentedStatus(_ file: String, _ status: Int32) throws {
+        let scratch = try Self.scratch("cli-bad-check")
+        let result = try run(tool, ["check", file], cwd: scratch.path)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
     /// A name with a control character is shown as `ls -b` shows it, in the user's words (no `in ""` for the top).
     @Test func aControlCharacterInANameIsShownEscaped() throws {
         let scratch = try Self.scratch("cli-control-name")

@@ -6,7 +6,7 @@ import Foundation
 
 /// `assetpack check FILE`: are the packed bundles inside an APK, AAB, IPA or zip as the expander needs
 /// them (``ContainerCheck``)? One section per bundle on stdout; exit status 0 when every check passes,
-/// 1 with one line on stderr when one does not (or the file is not a readable zip).
+/// 1 with one line on stderr when one does not; a file that is not a readable zip fails as every command does.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -17,7 +17,8 @@ struct CheckCommand: ParsableCommand {
             aapt: -0 zip); the data of every stored file and archive must \
             start at a multiple of 4 bytes (4096 with --page-align), so it can be mapped in place; and every \
             file the manifest lists must be there with the size and CRC-32 it records (from the container's \
-            central directory, and for packed files from the archive's). Exits 1 on any problem.
+            central directory, and for packed files from the archive's). Exits 1 on any problem found (no \
+            bundle is one), 65 when <file> is not a readable zip, 66 when it is missing.
 
             Examples:
               assetpack check app.apk
