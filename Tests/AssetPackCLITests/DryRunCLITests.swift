@@ -72,12 +72,19 @@ import TestSupport
         #expect(done.stdout.contains("(1 unchanged, 1 written)"), "\(done.stdout)")
     }
 
-    @Test func expandDryRunIsRefusedWhereItCannotPlan() throws {
+    @Test func expandDryRunRefusesWhatTheExpandWouldRefuse() throws {
         let scratch = try TemporaryDirectory("cli-dry-refused")
         let remote = try run(tool, ["expand", "https://example.com/app.bundle", "--to", "out", "--identity", String(repeating: "a", count: 64),
                                     "--dry-run"], cwd: scratch.path)
         #expect(remote.status == 64)
         #expect(remote.stderr.hasPrefix("assetpack: error: --dry-run is for an expand from a local bundle, folder or archive"))
+        try scratch.write("src/a.txt", text: "a\n")
+        try scratch.write("theirs/notes.txt", text: "not assetpack's\n")
+        let foreign = try run(tool, ["expand", "src", "--to", "theirs", "--dry-run"], cwd: scratch.path)
+        #expect(foreign.status == 64)
+        #expect(foreign.stderr == "assetpack: error: \(scratch.file("theirs")): the destination is a folder that assetpack did "
+                + "not create and it is not empty; refusing to replace it\n")
+        #expect(try Self.names(scratch) == ["src", "theirs"])
     }
 
     @Test func uninstallSaysWhatItWouldRemoveAndRemovesNothing() throws {

@@ -28,14 +28,21 @@ extension AssetInstaller {
     /// writing nothing: neither the destination, its parents nor its staging tree is created (an archive the
     /// plan must copy to read is copied to the temporary folder and removed). Reads the source as planning
     /// does, and the installed record. A staging tree an interrupted call left is not counted as resumed.
-    /// - Throws: what planning throws (a damaged or hostile source, an empty tree that is not allowed).
+    /// - Throws: what the install would throw before writing: a destination it refuses, a damaged or hostile
+    ///   source, an empty tree that is not allowed.
     public func dryRun() throws(AssetPackError) -> InstallPreview {
         var preview = InstallPreview(destination: destination, upToDate: upToDateStamp() != nil)
         if preview.upToDate { return preview }
         var reading = self
         reading.options.spoolFolder = nil
         let status = try InstalledTree.status(at: destination)
-        let tree = status.installed == nil ? nil : try io(Descriptor.directory(destination))
+        // The install's own check of what is at the destination: a folder assetpack did not make is refused here too.
+        let parent = try io(FileSystem.status(parentPath)) == nil ? nil : try io(Descriptor.directory(parentPath))
+        let current = try parent.flatMap { (parent) throws(AssetPackError) in
+            try InstallTransaction(installer: self, parent: parent, progress: ProgressTracker(callback: nil, cancellation: nil))
+                .currentTree()
+        }
+        let tree = status.installed == nil ? nil : current
         var planning = try InstallPlanning.choose(reading, needsStampFirst: false)
         while true {
             preview = InstallPreview(destination: destination, unknown: status.unknown)
