@@ -56,8 +56,8 @@ extension AssetInstaller {
                     return InstallPreview(destination: destination, upToDate: true, files: preview.files,
                                           bytes: preview.bytes)
                 }
-                preview.filesRemoved = (status.installed?.files ?? 0) - preview.filesRemoved
-                preview.bytesRemoved = (status.installed?.bytes ?? 0) - preview.bytesRemoved
+                preview.filesRemoved = max(0, (status.installed?.files ?? 0) - preview.filesRemoved)
+                preview.bytesRemoved = (status.installed?.bytes ?? 0) - min(status.installed?.bytes ?? 0, preview.bytesRemoved)
                 return preview
             }
             planning = try InstallPlanning.whole(reading)
@@ -67,7 +67,8 @@ extension AssetInstaller {
 
 extension InstallPreview {
     /// Adds the files of `plan` (one window): linked when `diff` finds them unchanged in `installed`, written
-    /// otherwise; ``filesRemoved`` counts those `record` lists (the caller turns that into the removed ones).
+    /// otherwise; ``filesRemoved`` counts those `record` lists (the caller turns that into the removed ones), and
+    /// the links (the record's file count holds its links, its file list does not: a link is taken to stay).
     mutating func add(_ plan: ExpansionPlan, installed: Descriptor?, diff: RecordCursor?,
                       record: RecordCursor?) throws(AssetPackError) {
         let unchanged = try installed.flatMap { (tree) throws(AssetPackError) in
@@ -86,6 +87,7 @@ extension InstallPreview {
                 (filesWritten, bytesWritten) = (filesWritten + 1, bytesWritten + size)
             }
             if let old = recorded[position] { (filesRemoved, bytesRemoved) = (filesRemoved + 1, bytesRemoved + old.size) }
+            if record != nil && plan.items[position].kind == .symlink { filesRemoved += 1 }
         }
     }
 }
