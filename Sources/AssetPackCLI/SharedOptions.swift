@@ -56,3 +56,14 @@ struct JSONOption: ParsableArguments {
     @Flag(help: "Print one line of JSON (schema 1, see the README), also when the command fails.")
     var json = false
 }
+
+/// `--dry-run`: say what the command would do, change nothing.
+struct DryRunOption: ParsableArguments {
+    @Flag(help: "Say what would be done, in files and bytes, and change nothing.")
+    var dryRun = false
+}
+
+/// What a `--dry-run --json` line adds: `"dryRun": true`.
+struct DryRunMark: Encodable {
+    var dryRun = true
+}

@@ -46,8 +46,8 @@ import TestSupport
         Mistake(label: "a root of a folder that is a file", arguments: ["expand", "src", "--root", "a.txt", "--to", "out"],
                 line: "src/a.txt: is a file, not a folder"),
         Mistake(label: "an archive root that holds no file", arguments: ["expand", "app.apk", "--to", "out", "--root", "assets/empty"],
-                line: "app.apk (assets/empty/): holds no files, so there is nothing to expand (an empty tree is expanded only "
-                    + "when allowed: ExpansionOptions.allowsEmpty, --allow-empty)"),
+                line: "app.apk (assets/empty/): holds no files, so there is nothing to expand (check the path and the root "
+                    + "folder given; to expand an empty tree, allow it: --allow-empty)"),
     ]
 
     @Test(arguments: mistakes)
@@ -65,6 +65,16 @@ import TestSupport
         #expect(result.stderr == "assetpack: error: \(line)\n")
         #expect(!result.stderr.contains(" failed"), "a system call's name: \(result.stderr)")
         #expect(HostileStage.allNames(scratch.path) == before, "the run left something behind")
+    }
+
+    /// `check`'s exit statuses, as its help and the README give them: 1 for a problem found (a zip without a
+    /// bundle), 65 for a file that is not a zip, 66 for a missing one, 64 for a folder.
+    @Test(arguments: [("app.apk", Int32(1)), ("file.txt", 65), ("missing.apk", 66), ("src", 64)])
+    func checkExitsWithTheDocumentedStatus(_ file: String, _ status: Int32) throws {
+        let scratch = try Self.scratch("cli-bad-check")
+        let result = try run(tool, ["check", file], cwd: scratch.path)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
     /// A name with a control character is shown as `ls -b` shows it, in the user's words (no `in ""` for the top).
@@ -116,8 +126,8 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: scratch.file("empty/sub"), withIntermediateDirectories: true)
         let refused = try run(tool, ["expand", "empty", "--to", "out"], cwd: scratch.path)
         #expect(refused.status == 66)
-        #expect(refused.stderr == "assetpack: error: empty: holds no files, so there is nothing to expand (an empty tree is "
-                + "expanded only when allowed: ExpansionOptions.allowsEmpty, --allow-empty)\n")
+        #expect(refused.stderr == "assetpack: error: empty: holds no files, so there is nothing to expand (check the path and the "
+                + "root folder given; to expand an empty tree, allow it: --allow-empty)\n")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("out")))
         let allowed = try run(tool, ["expand", "empty", "--to", "out", "--allow-empty"], cwd: scratch.path)
         #expect(allowed.status == 0, "\(allowed.stderr)")

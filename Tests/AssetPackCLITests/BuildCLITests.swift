@@ -30,6 +30,18 @@ import AssetPack
         #expect(try snapshot(dir.file("back")).filter { !$0.key.hasPrefix(".") } == snapshot(src))
     }
 
+    @Test func theSummaryCountsInWordsAndLeavesOutAnAbsurdShare() throws {
+        let dir = try TemporaryDirectory("cli-build-words")
+        try dir.write("src/one.txt", text: "x\n")
+        let folder = try run(tool, ["build", "src", "-o", "out"], cwd: dir.path)
+        let archive = try run(tool, ["build", "src", "--archive", "out.zip"], cwd: dir.path)
+        #expect(folder.stdout.split(separator: "\n").dropFirst().first == "  1 file, 0 folders; 1 packed (1 stored, 0 reused)")
+        #expect(archive.stdout.split(separator: "\n").dropFirst().first == "  1 file, 0 folders")
+        for result in [folder, archive] {
+            #expect(result.status == 0 && !result.stdout.contains("%"), "\(result.stdout)")
+        }
+    }
+
     @Test func buildsABundleFolder() throws {
         let dir = try TemporaryDirectory("cli-build")
         let src = try sourceTree(dir)

@@ -114,10 +114,10 @@ import TestSupport
         try ExpandCLITests.write(["top.txt": [1], "a/b/e.zip": inner], to: scratch.file("tree"))
         let cases: [(source: String, entry: String, message: String)] = [
             ("dup.zip", "a.txt", "dup.zip: the name appears twice: \"a.txt\" and \"a.txt\""),
-            ("stored.zip", "pk/inner.zip", "stored.zip: pk/inner.zip: entry unsafe name \"../EVIL_inner.txt\": '..' component"),
-            ("deflated.zip", "pk/inner.zip", "deflated.zip: pk/inner.zip: entry unsafe name \"../EVIL_inner.txt\": '..' component"),
+            ("stored.zip", "pk/inner.zip", "stored.zip: pk/inner.zip: entry \"../EVIL_inner.txt\" has an unsafe name: '..' component"),
+            ("deflated.zip", "pk/inner.zip", "deflated.zip: pk/inner.zip: entry \"../EVIL_inner.txt\" has an unsafe name: '..' component"),
             ("fake.zip", "fake.zip", "fake.zip: fake.zip: not a zip archive: 16 bytes is too short for an end record"),
-            ("tree", "a/b/e.zip", "tree: a/b/e.zip: entry unsafe name \"../EVIL_inner.txt\": '..' component"),
+            ("tree", "a/b/e.zip", "tree: a/b/e.zip: entry \"../EVIL_inner.txt\" has an unsafe name: '..' component"),
         ]
         for (source, entry, message) in cases {
             let result = try run(tool, ["expand", source, "--to", "out", "--json"], cwd: scratch.path)

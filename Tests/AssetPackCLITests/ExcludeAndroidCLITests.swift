@@ -53,7 +53,7 @@ import TestSupport
         let result = try run(tool, ["build", src, "-o", dir.file("out"), "--exclude", "*.psd", "--exclude", "art/", "--pack-limit", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
-        #expect(result.stdout.split(separator: "\n").dropFirst().first == "  2 files, 1 folders; 1 packed (0 stored, 0 reused)")
+        #expect(result.stdout.split(separator: "\n").dropFirst().first == "  2 files, 1 folder; 1 packed (0 stored, 0 reused)")
         let names = try FileManager.default.subpathsOfDirectory(atPath: dir.file("out")).filter { !$0.hasPrefix("assetpack-meta") }
         #expect(names.sorted() == ["levels", "levels/map.txt.zip", "logo.png"])
     }

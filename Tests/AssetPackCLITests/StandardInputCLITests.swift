@@ -46,6 +46,13 @@ import TestSupport
             """)
     }
 
+    @Test func checkReadsAZipFromAPipe() throws {
+        let scratch = try Self.scratch("cli-stdin-check")
+        let checked = try piped("check -", in: scratch)
+        #expect(checked.status == 1)
+        #expect(checked.stderr == "assetpack: error: stdin: holds no assetpack bundle (no assetpack-meta/manifest.json at any depth)\n")
+    }
+
     @Test func anEmptyPipeSaysItHeldNothing() throws {
         let scratch = try Self.scratch("cli-stdin-empty")
         let result = try run(tool, ["expand", "-", "--to", "out"], cwd: scratch.path, stdin: [])

@@ -64,8 +64,8 @@ import TestSupport
         let source = try ZipAssetSource(path: apk, root: "assets/empty")
         let error = Self.refuse(source, in: work)
         #expect(error?.code == .notFound)
-        #expect(error?.description == "\(apk) (assets/empty/): holds no files, so there is nothing to expand (an empty tree is "
-                + "expanded only when allowed: ExpansionOptions.allowsEmpty, --allow-empty)")
+        #expect(error?.description == "\(apk) (assets/empty/): holds no files, so there is nothing to expand (check the path and the "
+                + "root folder given; to expand an empty tree, allow it: --allow-empty)")
         try FileManager.default.createDirectory(atPath: work.file("folder"), withIntermediateDirectories: true)
         #expect(Self.refuse(DirectorySource(root: work.file("folder")), in: work)?.code == .notFound)
 

@@ -48,7 +48,7 @@ enum SourceCheck {
     /// Refuses a plan without a file (only folders, or nothing) unless `options` allow it.
     static func notEmpty(_ plan: ExpansionPlan, options: ExpansionOptions) throws(AssetPackError) {
         guard plan.fileCount == 0, !options.allowsEmpty else { return }
-        throw AssetPackError(.notFound, "holds no files, so there is nothing to expand (an empty tree is expanded only "
-                             + "when allowed: ExpansionOptions.allowsEmpty, --allow-empty)", path: plan.sourceName)
+        throw AssetPackError(.notFound, "holds no files, so there is nothing to expand (check the path and the root "
+                             + "folder given; to expand an empty tree, allow it: --allow-empty)", path: plan.sourceName)
     }
 }

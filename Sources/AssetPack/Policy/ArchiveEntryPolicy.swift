@@ -47,18 +47,18 @@ enum ArchiveEntryPolicy {
     static func path(of entry: ZipEntry, relativeName: String? = nil, archive: ErrorLocation) throws(AssetPackError) -> AssetPath {
         var shown: String { AssetPath.quoted(entry.name) }  // only for messages: quoting costs more than the checks
         if entry.rawNameCount == 0 {
-            throw archive.error(.unsafePath, "entry \(shown): unsafe name: the name is empty", entry: entry.name)
+            throw archive.error(.unsafePath, "entry \(shown) has an unsafe name: it is empty", entry: entry.name)
         }
         if entry.flags & utf8Flag != 0, !entry.nameIsRawBytes, String(validating: entry.rawName, as: UTF8.self) == nil {
             let hex = entry.rawName.prefix(64).map { String($0, radix: 16) }.joined(separator: " ")
-            throw archive.error(.unsafePath, "entry \(shown): unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
+            throw archive.error(.unsafePath, "entry \(shown) has an unsafe name: flagged as UTF-8, but the bytes (\(hex)) are not UTF-8",
                                 entry: entry.name)
         }
         let name = relativeName ?? entry.name
         let checked = EntryName.pathName(name)
         if checked.isEmpty {
             guard entry.kind == .directory else {
-                throw archive.error(.unsafePath, "entry \(shown): unsafe name: it names the folder the archive is expanded into",
+                throw archive.error(.unsafePath, "entry \(shown) has an unsafe name: it names the folder the archive is expanded into",
                                     entry: entry.name)
             }
             return .root
@@ -66,9 +66,9 @@ enum ArchiveEntryPolicy {
         do {
             return try AssetPath(checked)
         } catch {
-            // The message quotes the name checked; when that is not the entry's own, the entry is named first.
-            let prefix = checked.utf8.elementsEqual(entry.name.utf8) ? "entry " : "entry \(shown): "
-            throw archive.error(.unsafePath, prefix + error.message, entry: entry.name)
+            // Said of the entry, with the reason its (checked) name is refused: a '..' component, an absolute path, …
+            let reason = AssetPath.problem(withPath: checked) ?? error.message
+            throw archive.error(.unsafePath, "entry \(shown) has an unsafe name: \(reason)", entry: entry.name)
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 struct BuildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
-        abstract: "Pack an asset folder into a bundle: files over the threshold become zips, the rest are copied.",
+        abstract: "Pack an asset folder into a bundle: files over the threshold become zips, files of 64 KiB or less "
+            + "go into pack archives, the others are copied.",
         discussion: """
             <dir> mirrors <source>: a file larger than the threshold, path/big.bin, becomes path/big.bin.zip holding \
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
@@ -19,6 +20,11 @@ struct BuildCommand: ParsableCommand {
             expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
             <dir> lends its archives for files that did not change. With --archive, every file is deflated into \
             one zip (stored when deflate would not save), whatever the threshold.
+
+            Examples:
+              assetpack build assets -o app/assets.bundle
+              assetpack build assets --dry-run
+              assetpack build assets --archive assets.zip --exclude '*.psd'
             """
     )
 
@@ -54,6 +60,8 @@ struct BuildCommand: ParsableCommand {
     var followSymlinks = false
 
     @OptionGroup(title: "Leaving files out") var exclude: ExcludeOptions
+
+    @OptionGroup var dryRunOption: DryRunOption
 
     @OptionGroup var format: JSONOption
 
@@ -104,6 +112,8 @@ struct BuildCommand: ParsableCommand {
             // With --json every path is absolute, in the messages too.
             let json = format.json
             func path(_ given: String) -> String { json ? JSONReport.absolute(given) : given }
+            if dryRunOption.dryRun { return preview(try Packer(options: options).preview(
+                source: path(source), output: path(archive ?? output ?? "assets.bundle"), archive: archive != nil)) }
             let key = try sign.map { (file) throws(AssetPackError) in try SigningKey(contentsOf: file) }  // before building
             let summary = if let archive {
                 try Packer(options: options).buildArchive(source: path(source), output: path(archive), progress: progress(line))
@@ -122,6 +132,18 @@ struct BuildCommand: ParsableCommand {
             }
             if printAndroidSettings { print(AndroidSettings.text(for: summary)) }
         }
+    }
+
+    /// Prints what `--dry-run` found the build would write.
+    private func preview(_ preview: BuildPreview) {
+        if format.json { return JSONReport.print(JSONFields(preview, DryRunMark()), command: "build") }
+        guard !report.quiet else { return }
+        let tree = counted(preview.files, "file") + ", " + counted(preview.directories, "folder")
+            + " (\(ByteCount.text(preview.bytes)) before packing)"
+        print(Reporting.oneLine("dry run: build would write \(preview.output) from \(preview.source)"))
+        print(preview.form == "archive" ? "  \(tree) in one zip"
+              : "  \(tree): \(preview.copied) copied, \(preview.packed) in a zip of its own, "
+                + "\(preview.gathered) gathered into \(counted(preview.packs, "pack archive"))")
     }
 
     /// The progress callback: the terminal line, the `--verbose` listing, the interrupt test seam.

@@ -6,7 +6,7 @@ import Foundation
 
 /// `assetpack check FILE`: are the packed bundles inside an APK, AAB, IPA or zip as the expander needs
 /// them (``ContainerCheck``)? One section per bundle on stdout; exit status 0 when every check passes,
-/// 1 with one line on stderr when one does not (or the file is not a readable zip).
+/// 1 with one line on stderr when one does not; a file that is not a readable zip fails as every command does.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -17,11 +17,17 @@ struct CheckCommand: ParsableCommand {
             aapt: -0 zip); the data of every stored file and archive must \
             start at a multiple of 4 bytes (4096 with --page-align), so it can be mapped in place; and every \
             file the manifest lists must be there with the size and CRC-32 it records (from the container's \
-            central directory, and for packed files from the archive's). Exits 1 on any problem.
+            central directory, and for packed files from the archive's). Exits 1 on any problem found (no \
+            bundle is one), 65 when <file> is not a readable zip, 66 when it is missing.
+
+            Examples:
+              assetpack check app.apk
+              assetpack check --page-align app.apk
+              curl -sL https://ci.example.com/app.apk | assetpack check -
             """
     )
 
-    @Argument(help: ArgumentHelp("The APK, AAB, IPA or zip to check.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The APK, AAB, IPA or zip to check (- reads it from stdin).", valueName: "file"))
     var path: String
 
     @Flag(help: "Require stored data to start at a multiple of 4096 bytes (a page) instead of 4.")
@@ -31,11 +37,12 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         try Reporting.run {
-            if (try? FileSystem.status(path))??.kind == .directory {
+            if path != AssetSources.standardInput, (try? FileSystem.status(path))??.kind == .directory {
                 throw AssetPackError(.invalidArgument, "is a folder; check reads an APK, AAB, IPA or zip "
                                      + "(assetpack verify checks a bundle folder)", path: path)
             }
-            let check = try ContainerCheck(path: path, options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
+            let check = ContainerCheck(archive: try AssetSources.zipArchive(path: path),
+                                       options: ContainerCheck.Options(alignment: pageAlign ? 4096 : 4))
             if format.json {
                 JSONReport.print(CheckReport(check), command: "check", ok: check.passed)
             } else {

@@ -21,6 +21,12 @@ struct ExpandCommand: ParsableCommand {
             already holds this bundle the command says so and exits at once. On a terminal a progress line, \
             never wider than the terminal, shows the bytes, the files (n/N), the rate, the time left and the \
             file being written (--progress: also on a log, a line at most once a second).
+
+            Examples:
+              assetpack expand app/assets.bundle --to ~/Library/Assets
+              assetpack expand app.apk --root assets/data --to data --dry-run
+              cat app.zip | assetpack expand - --to data
+              assetpack expand app.bundle --to data --verify
             """
     )
 
@@ -52,6 +58,8 @@ struct ExpandCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @OptionGroup var dryRunOption: DryRunOption
+
     @Flag(name: .customLong("no-sync"),
           help: ArgumentHelp("Do not flush the tree to the disk before recording it complete: faster, still safe if the process is killed, not if the power fails.",
                              discussion: "By default the expanded tree is flushed (fsync) before its record is written, as an app's first launch must do."))
@@ -72,6 +80,10 @@ struct ExpandCommand: ParsableCommand {
         try progressOption.check(quiet: report.quiet, json: format.json)
         try remote.check(bundle: bundle, root: root, verify: verify || repair)
         try RootOption.check(root)
+        if dryRunOption.dryRun && (verify || repair || RemoteOptions.isURL(bundle)) {
+            throw ValidationError("--dry-run is for an expand from a local bundle, folder or archive: --verify already "
+                                  + "changes nothing, and a bundle on a server is planned only as it is fetched.")
+        }
         if verify && !repair, let option = [(deleteUnknown, "--delete-unknown"), (noSync, "--no-sync"),
                                              (verbose.verbose, "--verbose")].first(where: \.0)?.1 {
             throw ValidationError("--verify changes nothing; \(option) is for an expand or a --repair.")
@@ -98,6 +110,7 @@ struct ExpandCommand: ParsableCommand {
                 return report(result)
             }
             let installer = try installer()
+            if dryRunOption.dryRun { return try preview(installer) }
             if repair { return try repair(installer, line: line, cancellation: cancellation) }
             if verify { return try check(installer) }
             let result = try installer.installSynchronously(progress: progress(line, cancellation), cancellation: cancellation)
@@ -140,7 +153,7 @@ struct ExpandCommand: ParsableCommand {
         } else if result.upToDate {
             print("\(result.destination) is up to date")
         } else {
-            var text = "expanded \(result.files) files (\(ByteCount.text(result.bytes))) into \(result.destination)"
+            var text = "expanded \(counted(result.files, "file")) (\(ByteCount.text(result.bytes))) into \(result.destination)"
             text += String(format: " in %.2f s", result.seconds)
             let reused = [result.filesLinked > 0 ? "\(result.filesLinked) unchanged" : nil,
                           result.bytesResumed > 0 ? "\(ByteCount.text(result.bytesResumed)) resumed" : nil].compactMap { $0 }

@@ -11,6 +11,9 @@ struct KeygenCommand: ParsableCommand {
         discussion: """
             Keep KEYFILE secret and use it with `build --sign` or `sign`; ship KEYFILE.pub in the app (or pass it to \
             `expand URL --public-key`), which then installs only bundles it signed. Neither file is ever replaced.
+
+            Examples:
+              assetpack keygen --out release.key
             """
     )
 

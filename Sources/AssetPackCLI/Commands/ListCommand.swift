@@ -9,7 +9,12 @@ import Foundation
 struct ListCommand: ArchiveReadingCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the entries of a zip archive (size, compressed size, method, CRC-32, name), or the files of a bundle folder: size, CRC-32, how each is stored, and the entries of its packed archives."
+        abstract: "List the entries of a zip archive (size, compressed size, method, CRC-32, name), or the files of a bundle folder: size, CRC-32, how each is stored, and the entries of its packed archives.",
+        discussion: """
+            Examples:
+              assetpack list app.apk
+              assetpack list assets.bundle --json
+            """
     )
 
     @OptionGroup var archive: ArchiveArgument

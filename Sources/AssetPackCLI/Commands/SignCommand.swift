@@ -12,6 +12,9 @@ struct SignCommand: ParsableCommand {
             vouches for every byte of the bundle. \
             `expand URL --public-key KEYFILE.pub` refuses a bundle whose signature is missing or does not verify \
             before it writes anything. `build --sign KEYFILE` builds and signs in one step.
+
+            Examples:
+              assetpack sign app.bundle --key release.key
             """
     )
 

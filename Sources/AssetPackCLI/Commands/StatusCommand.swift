@@ -17,6 +17,10 @@ struct StatusCommand: ParsableCommand {
             Exit status: 0 installed (with --source, the source's version) and no entry differs; 1 an entry \
             differs from the record, or outdated; 2 not installed or partial; 3 DIR holds files but no install \
             record (not assetpack's); 64 and up as for every command (see assetpack --help).
+
+            Examples:
+              assetpack status data
+              assetpack status data --source app.bundle --json
             """
     )
 

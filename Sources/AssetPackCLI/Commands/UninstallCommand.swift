@@ -12,11 +12,17 @@ struct UninstallCommand: ParsableCommand {
             folder to finish. Links inside the tree are removed, never followed. Entries the record does not \
             know (put there by an app) are removed with the tree and listed. A DIR that does not exist is \
             not an error: nothing is installed there.
+
+            Examples:
+              assetpack uninstall data --dry-run
+              assetpack uninstall data
             """
     )
 
     @Argument(help: ArgumentHelp("The destination folder (what expand --to named).", valueName: "DIR"))
     var destination: String
+
+    @OptionGroup var dryRunOption: DryRunOption
 
     @OptionGroup var report: ReportOptions
 
@@ -24,27 +30,30 @@ struct UninstallCommand: ParsableCommand {
 
     func run() throws {
         try Reporting.run {
-            let result = try InstalledTree.uninstall(at: destination)
-            if format.json {
+            let dryRun = dryRunOption.dryRun
+            let result = try InstalledTree.uninstall(at: destination, dryRun: dryRun)
+            if format.json && dryRun {
+                JSONReport.print(JSONFields(UninstallSummary.fields(result), DryRunMark()), command: "uninstall")
+            } else if format.json {
                 JSONReport.print(UninstallSummary.fields(result), command: "uninstall")
             } else if !report.quiet {
-                print(Self.text(result).joined(separator: "\n"))
+                print(Self.text(result, removed: dryRun ? "dry run: would remove" : "removed").joined(separator: "\n"))
             }
         }
     }
 
-    /// The lines of the text report.
-    static func text(_ result: UninstallResult) -> [String] {
+    /// The lines of the text report, each removal said with `removed`.
+    static func text(_ result: UninstallResult, removed verb: String = "removed") -> [String] {
         var lines: [String] = []
         if result.identity != nil {
-            let removed = "removed \(result.destination): \(InstalledTreeText.files(result.files, result.bytes))"
+            let removed = "\(verb) \(result.destination): \(InstalledTreeText.files(result.files, result.bytes))"
             lines += result.unknown.isEmpty ? [Reporting.oneLine(removed)]
                 : InstalledTreeText.list(removed + " with \(InstalledTreeText.entries(result.unknown.count)) that assetpack "
                                          + "did not install:", result.unknown)
         } else {
             lines.append(Reporting.oneLine("\(result.destination): not installed; nothing to remove"))
         }
-        return lines + result.leftovers.map { Reporting.oneLine("removed \($0), left by an interrupted expand") }
+        return lines + result.leftovers.map { Reporting.oneLine("\(verb) \($0), left by an interrupted expand") }
     }
 }
 

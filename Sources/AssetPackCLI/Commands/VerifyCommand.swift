@@ -8,7 +8,12 @@ import AssetPackZip
 struct VerifyCommand: ArchiveReadingCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Read every entry of a zip archive and check sizes and CRC-32, or every file of a bundle folder against its manifest and every entry of its packed archives; exit non-zero at the first bad one."
+        abstract: "Read every entry of a zip archive and check sizes and CRC-32, or every file of a bundle folder against its manifest and every entry of its packed archives; exit non-zero at the first bad one.",
+        discussion: """
+            Examples:
+              assetpack verify assets.bundle
+              curl -s https://example.com/app.zip | assetpack verify -
+            """
     )
 
     @OptionGroup var archive: ArchiveArgument

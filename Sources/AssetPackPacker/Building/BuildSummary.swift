@@ -68,18 +68,22 @@ public struct BuildSummary: Codable, Sendable, Equatable {
         }
     }
 
-    /// A few lines for a person:
+    /// A few lines for a person (an `--archive` build's second line ends at its folders, one zip holding all):
     /// ```
     /// built assets.bundle from assets
     ///   14 files, 6 folders; 1 packed (0 stored, 0 reused)
     ///   1.4 MiB in, 380.2 KiB out (26.4%) in 0.08 s
     /// ```
+    /// The share is left out when the output is more than twice the input (a tiny tree: the manifest dominates).
     public var text: String {
-        let percent = (ratio * 1000).rounded() / 10
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        let what = counted(files, "file") + ", " + counted(directories, "folder")
+            + (form == "archive" ? "" : "; \(packed) packed (\(stored) stored, \(reused) reused)")
+        let share = ratio > 2 ? "" : " (\((ratio * 1000).rounded() / 10)%)"
         return """
             built \(output) from \(source)
-              \(files) files, \(directories) folders; \(packed) packed (\(stored) stored, \(reused) reused)
-              \(ByteCount.text(bytesIn)) in, \(ByteCount.text(bytesOut)) out (\(percent)%) in \(String(format: "%.2f", seconds)) s
+              \(what)
+              \(ByteCount.text(bytesIn)) in, \(ByteCount.text(bytesOut)) out\(share) in \(String(format: "%.2f", seconds)) s
             """
     }
 }

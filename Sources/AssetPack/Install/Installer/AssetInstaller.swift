@@ -55,7 +55,7 @@ public struct AssetInstaller: Sendable {
     /// The destination folder, absolute.
     public let destination: String
     /// How to expand.
-    public let options: ExpansionOptions
+    public internal(set) var options: ExpansionOptions
     /// Called with what an install did that an app may want in its log (``InstallEvent``), on the
     /// installing thread; nil (the default) logs nothing.
     public var log: InstallLog?

@@ -38,9 +38,11 @@ extension InstalledTree {
     /// - A missing destination is not an error: nothing is installed, and only leftovers are removed.
     ///
     /// Files the app put inside the tree go with it; they are listed in ``UninstallResult/unknown``.
+    /// `dryRun`: finds and refuses the same, removes nothing (`assetpack uninstall --dry-run`).
     /// - Throws: ``AssetPackError/Code/invalidArgument`` for a folder without a record, a file or a link.
     @discardableResult
-    public static func uninstall(at destination: String) throws(AssetPackError) -> UninstallResult {
+    public static func uninstall(at destination: String,
+                                 dryRun: Bool = false) throws(AssetPackError) -> UninstallResult {
         let location = try InstallLocation(path: destination)
         var result = UninstallResult(destination: location.destination)
         guard let parent = try location.openParent() else { return result }
@@ -56,9 +58,9 @@ extension InstalledTree {
         }
         for name in [location.stagingName, location.previousName] where try io(parent.status(name)) != nil {
             result.leftovers.append(parent.child(name))
-            try io(TreeRemoval.remove(name, in: parent))
+            if !dryRun { try io(TreeRemoval.remove(name, in: parent)) }
         }
-        if result.identity != nil {
+        if result.identity != nil && !dryRun {
             try io(parent.rename(location.name, to: location.previousName, in: parent))
             try io(TreeRemoval.remove(location.previousName, in: parent))
         }
