@@ -74,17 +74,17 @@ import TestSupport
 
     @Test func expandDryRunRefusesWhatTheExpandWouldRefuse() throws {
         let scratch = try TemporaryDirectory("cli-dry-refused")
-        let remote = try run(tool, ["expand", "https://example.com/app.bundle", "--to", "out", "--identity", String(repeating: "a", count: 64),
-                                    "--dry-run"], cwd: scratch.path)
-        #expect(remote.status == 64)
-        #expect(remote.stderr.hasPrefix("assetpack: error: --dry-run is for an expand from a local bundle, folder or archive"))
+        try scratch.write("app.bundle/a.txt", text: "a\n")
+        let verify = try run(tool, ["expand", "app.bundle", "--to", "out", "--verify", "--dry-run"], cwd: scratch.path)
+        #expect(verify.status == 64)
+        #expect(verify.stderr.hasPrefix("assetpack: error: --dry-run is for an expand: --verify already changes nothing"))
         try scratch.write("src/a.txt", text: "a\n")
         try scratch.write("theirs/notes.txt", text: "not assetpack's\n")
         let foreign = try run(tool, ["expand", "src", "--to", "theirs", "--dry-run"], cwd: scratch.path)
         #expect(foreign.status == 64)
         #expect(foreign.stderr == "assetpack: error: \(scratch.file("theirs")): the destination is a folder that assetpack did "
                 + "not create and it is not empty; refusing to replace it\n")
-        #expect(try Self.names(scratch) == ["src", "theirs"])
+        #expect(try Self.names(scratch) == ["app.bundle", "src", "theirs"])
     }
 
     @Test func uninstallSaysWhatItWouldRemoveAndRemovesNothing() throws {
@@ -103,5 +103,39 @@ import TestSupport
         #expect(json.stdout.contains(#""dryRun":true"#) && json.stdout.contains(#""unknown":["mine.txt"]"#))
         #expect(FileManager.default.fileExists(atPath: scratch.file("out/.assetpack/identity")))
         #expect(FileManager.default.fileExists(atPath: scratch.file("out/mine.txt")))
+    }
+
+    /// From a server: the identity and the manifest are fetched (the manifest checked against the key), nothing is
+    /// made beside the destination, and the bytes to download are those of the files that changed.
+    @Test func expandFromAServerSaysWhatItWouldDownloadAndWritesNothing() async throws {
+        try ExternalTool.nginx.require()
+        let server = try await NginxServer()
+        let scratch = try TemporaryDirectory("cli-dry-remote")
+        try Self.source(in: scratch)
+        #expect(try run(tool, ["keygen", "--out", "k", "-q"], cwd: scratch.path).status == 0)
+        #expect(try run(tool, ["keygen", "--out", "other", "-q"], cwd: scratch.path).status == 0)
+        #expect(try run(tool, ["build", "src", "-o", server.root + "/app.bundle", "--sign", "k", "-q"], cwd: scratch.path).status == 0)
+        let url = server.url("app.bundle").absoluteString
+        let remote = ["--allow-http", "--public-key", "k.pub"]
+        let first = try run(tool, ["expand", url, "--to", "out", "--dry-run"] + remote, cwd: scratch.path)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("dry run: expand would put 3 files (1.1 MiB) into \(scratch.file("out"))\n"
+                                       + "  write 3 files (1.1 MiB), link 0 unchanged, remove 0 files (0 B)\n  download at most "))
+        #expect(try Self.names(scratch) == ["k", "k.pub", "other", "other.pub", "src"])
+        let untrusted = try run(tool, ["expand", url, "--to", "out", "--dry-run", "--allow-http", "--public-key", "other.pub"],
+                                cwd: scratch.path)
+        #expect(untrusted.status == 79 && untrusted.stdout.isEmpty)
+
+        #expect(try run(tool, ["expand", url, "--to", "out", "-q"] + remote, cwd: scratch.path).status == 0)
+        let upToDate = try run(tool, ["expand", url, "--to", "out", "--dry-run"] + remote, cwd: scratch.path)
+        #expect(upToDate.stdout == "\(scratch.file("out")) is up to date; nothing would change\n")
+        try scratch.write("src/a.txt", text: "hello again\n")
+        #expect(try run(tool, ["build", "src", "-o", server.root + "/app.bundle", "--sign", "k", "-q"], cwd: scratch.path).status == 0)
+        let upgrade = try run(tool, ["expand", url, "--to", "out", "--dry-run", "--json"] + remote, cwd: scratch.path)
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(upgrade.stdout.utf8)) as? [String: Any])
+        #expect(fields["filesWritten"] as? Int == 1 && fields["filesLinked"] as? Int == 2 && fields["dryRun"] as? Bool == true)
+        let fetched = try #require(fields["bytesToFetch"] as? Int)
+        #expect(fetched > 0 && fetched < 1_000, "only the changed small file's bytes: \(fetched)")
+        #expect(try Self.names(scratch) == ["k", "k.pub", "other", "other.pub", "out", "src"])
     }
 }

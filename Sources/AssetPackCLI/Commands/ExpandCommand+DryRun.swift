@@ -2,11 +2,10 @@ import AssetPack
 
 /// `assetpack expand … --dry-run`: what an expand would write, link and remove (``AssetInstaller/dryRun()``).
 extension ExpandCommand {
-    /// Prints the preview of `installer`'s install.
-    func preview(_ installer: AssetInstaller) throws {
-        let preview = try installer.dryRun()
+    /// Prints `preview`.
+    func preview(_ preview: InstallPreview) {
         if format.json {
-            let source = ExpandReport(source: JSONReport.absolute(bundle), root: root)
+            let source = ExpandReport(source: RemoteOptions.isURL(bundle) ? bundle : JSONReport.absolute(bundle), root: root)
             JSONReport.print(JSONFields(JSONFields(preview, source), DryRunMark()), command: "expand")
         } else if !report.quiet {
             print(Self.text(preview, deletesUnknown: deleteUnknown).joined(separator: "\n"))
@@ -22,6 +21,7 @@ extension ExpandCommand {
         var lines = [Reporting.oneLine("dry run: expand would put \(files(preview.files, preview.bytes)) into \(preview.destination)"),
                      "  write \(files(preview.filesWritten, preview.bytesWritten)), link \(preview.filesLinked) unchanged, "
                         + "remove \(files(preview.filesRemoved, preview.bytesRemoved))"]
+        if let fetched = preview.bytesToFetch { lines.append("  download at most \(ByteCount.text(fetched)) from the server") }
         if !preview.unknown.isEmpty {
             let count = InstalledTreeText.entries(preview.unknown.count)
             lines += InstalledTreeText.list("  \(deletesUnknown ? "remove" : "keep") \(count) that assetpack did not write:",

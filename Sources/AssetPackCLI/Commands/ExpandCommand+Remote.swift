@@ -61,14 +61,24 @@ extension ExpandCommand {
     /// Installs the bundle at the URL `bundle` on this thread (`RemoteBundle.installSynchronously`); Ctrl-C
     /// cancels it, which stops at the next file or block, fetches in flight included.
     func installRemote(_ options: ExpansionOptions, progress: @escaping @Sendable (ExpansionProgress) -> Void) throws -> ExpansionResult {
-        guard let url = URL(string: bundle) else { throw AssetPackError(.invalidArgument, "not a URL", path: bundle) }
-        let trust = try remote.trust()
-        let fetcher = RemoteFetcher(options: remote.fetchOptions)
-        try fetcher.options.check(url)
+        let (bundle, trust, fetcher) = try remoteBundle()
         let cancellation = ExpansionCancellation()
         Interrupt.handle(stop: { cancellation.cancel() })
-        return try RemoteBundle(url).installSynchronously(into: destination, trust: trust, options: options,
-                                                          fetcher: fetcher, progress: progress,
-                                                          cancellation: cancellation)
+        return try bundle.installSynchronously(into: destination, trust: trust, options: options, fetcher: fetcher,
+                                               progress: progress, cancellation: cancellation)
+    }
+
+    /// What `installRemote` would do (`--dry-run`).
+    func previewRemote(_ options: ExpansionOptions) throws -> InstallPreview {
+        let (bundle, trust, fetcher) = try remoteBundle()
+        return try bundle.dryRun(into: destination, trust: trust, options: options, fetcher: fetcher)
+    }
+
+    /// The bundle at the URL given, the trust its manifest needs, and the fetcher the options describe.
+    private func remoteBundle() throws -> (RemoteBundle, ManifestTrust, RemoteFetcher) {
+        guard let url = URL(string: bundle) else { throw AssetPackError(.invalidArgument, "not a URL", path: bundle) }
+        let fetcher = RemoteFetcher(options: remote.fetchOptions)
+        try fetcher.options.check(url)
+        return (RemoteBundle(url), try remote.trust(), fetcher)
     }
 }

@@ -80,9 +80,8 @@ struct ExpandCommand: ParsableCommand {
         try progressOption.check(quiet: report.quiet, json: format.json)
         try remote.check(bundle: bundle, root: root, verify: verify || repair)
         try RootOption.check(root)
-        if dryRunOption.dryRun && (verify || repair || RemoteOptions.isURL(bundle)) {
-            throw ValidationError("--dry-run is for an expand from a local bundle, folder or archive: --verify already "
-                                  + "changes nothing, and a bundle on a server is planned only as it is fetched.")
+        if dryRunOption.dryRun && (verify || repair) {
+            throw ValidationError("--dry-run is for an expand: --verify already changes nothing, and --repair is a --verify first.")
         }
         if verify && !repair, let option = [(deleteUnknown, "--delete-unknown"), (noSync, "--no-sync"),
                                              (verbose.verbose, "--verbose")].first(where: \.0)?.1 {
@@ -105,12 +104,13 @@ struct ExpandCommand: ParsableCommand {
         Interrupt.handle(stop: { cancellation.cancel() })
         try Reporting.run {
             if RemoteOptions.isURL(bundle) {
+                if dryRunOption.dryRun { return try preview(previewRemote(options())) }
                 let result = try installRemote(options(), progress: progress(line, cancellation))
                 line?.clear()
                 return report(result)
             }
             let installer = try installer()
-            if dryRunOption.dryRun { return try preview(installer) }
+            if dryRunOption.dryRun { return try preview(installer.dryRun()) }
             if repair { return try repair(installer, line: line, cancellation: cancellation) }
             if verify { return try check(installer) }
             let result = try installer.installSynchronously(progress: progress(line, cancellation), cancellation: cancellation)

@@ -60,17 +60,41 @@ extension RemoteBundle {
         throws(AssetPackError) -> ExpansionResult {
         let identity = try identity(with: fetcher, cancellation)
         if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
-        let origin = url(of: BundleManifest.path).absoluteString
-        let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: origin)
-        let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation)
-        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network,
-                                            cancellation: cancellation)
-        var options = options
-        options.jobs = max(options.jobs, delivery.concurrency)
-        let source = DeliveredBundleSource(manifest: verified.file, identity: identity, delivery: delivery,
-                                           installedTree: destination)
-        var installer = try AssetInstaller(source: source, destination: destination, options: options)
+        let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
+        var installer = try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
+                                      fetcher: fetcher, network: network, cancellation: cancellation)
         installer.log = log
         return try installer.installSynchronously(progress: progress, cancellation: cancellation)
+    }
+
+    /// What ``installSynchronously(into:trust:options:fetcher:progress:network:log:cancellation:)`` would do now
+    /// (`assetpack expand URL --dry-run`), writing nothing beside `destination`: fetches the identity and, unless the
+    /// destination holds it, the manifest (into an unlinked temporary file, checked against `trust`), and plans it
+    /// as the install would (`AssetInstaller.dryRun()`). Its `bytesToFetch` is what the install would download at
+    /// most: a block-indexed file fetches only the blocks that changed.
+    /// - Throws: as the install would before it writes: `untrusted`, `network`, `manifest`, a refused destination.
+    public func dryRun(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
+                       fetcher: RemoteFetcher = RemoteFetcher()) throws(AssetPackError) -> InstallPreview {
+        let cancellation = ExpansionCancellation()
+        let identity = try identity(with: fetcher, cancellation)
+        if let current = try AssetInstaller.upToDateDestination(identity: identity, destination: destination) {
+            return InstallPreview(destination: current, upToDate: true)
+        }
+        let spool = try ManifestSpool(temporaryFor: url(of: BundleManifest.path).absoluteString)
+        return try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
+                             fetcher: fetcher, network: nil, cancellation: cancellation).dryRun()
+    }
+
+    /// The installer of this bundle into `destination`, planned from its manifest fetched into `spool` and checked
+    /// against `trust` and `identity` (the identity fetched first).
+    private func installer(into destination: String, identity: String, trust: ManifestTrust, spool: ManifestSpool,
+                           options: ExpansionOptions, fetcher: RemoteFetcher, network: FetchProgress?,
+                           cancellation: ExpansionCancellation) throws(AssetPackError) -> AssetInstaller {
+        let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation)
+        let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network, cancellation: cancellation)
+        var options = options
+        options.jobs = max(options.jobs, delivery.concurrency)
+        let source = DeliveredBundleSource(manifest: verified.file, identity: identity, delivery: delivery, installedTree: destination)
+        return try AssetInstaller(source: source, destination: destination, options: options)
     }
 }

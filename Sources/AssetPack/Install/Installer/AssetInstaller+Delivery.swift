@@ -17,11 +17,18 @@ extension AssetInstaller {
     public static func upToDateResult(identity: String, destination: String) throws(AssetPackError) -> ExpansionResult? {
         let started = SystemClock.monotonicSeconds()
         let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)
-        guard InstallRecord.stamp(atPath: probe.destination) == identity else { return nil }  // a bundle's stamp
-        guard !probe.hasStagingTree else { return nil }
+        guard try upToDateDestination(identity: identity, destination: destination) != nil else { return nil }
         if probe.hasPreviousTree { try probe.removeRetiredTree(stamp: identity) }
         return ExpansionResult(destination: probe.destination, upToDate: true, identity: identity,
                                seconds: SystemClock.monotonicSeconds() - started)
+    }
+
+    /// The absolute path of `destination` when its record's stamp is `identity` (a bundle's stamp) and no
+    /// interrupted install lies beside it; nil otherwise. Reads two small files; writes nothing.
+    package static func upToDateDestination(identity: String, destination: String) throws(AssetPackError) -> String? {
+        let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)
+        guard InstallRecord.stamp(atPath: probe.destination) == identity, !probe.hasStagingTree else { return nil }
+        return probe.destination
     }
 
     /// A new, empty file for the manifest of a bundle to be installed into `destination` to be spooled into as

@@ -12,6 +12,9 @@ public struct InstallPreview: Sendable, Equatable, Encodable {
     /// Files that would be written (not linked from the installed tree), and their bytes.
     public var filesWritten = 0
     public var bytesWritten: UInt64 = 0
+    /// Bytes the install would download at most (a block-indexed file fetches only its changed blocks), for a
+    /// bundle on a server; nil for any other source.
+    public var bytesToFetch: UInt64?
     /// Files of the installed tree that would be hard-linked unchanged.
     public var filesLinked = 0
     /// Files of the installed tree's record that the new tree does not hold, and their bytes: removed.
@@ -20,6 +23,13 @@ public struct InstallPreview: Sendable, Equatable, Encodable {
     /// What the installed tree holds that its record does not know: kept, or removed with
     /// ``ExpansionOptions/removesUnknownEntries``.
     public var unknown: [String] = []
+
+    /// The preview of an install into `destination` (absolute) that would change nothing when `upToDate`.
+    package init(destination: String, upToDate: Bool = false, unknown: [String] = []) {
+        self.destination = destination
+        self.upToDate = upToDate
+        self.unknown = unknown
+    }
 }
 
 extension AssetInstaller {
@@ -46,6 +56,7 @@ extension AssetInstaller {
         var planning = try InstallPlanning.choose(reading, needsStampFirst: false)
         while true {
             preview = InstallPreview(destination: destination, unknown: status.unknown)
+            if case .delivered = source.storage { preview.bytesToFetch = 0 }
             let (diff, record) = (tree.flatMap(RecordCursor.init(tree:)), tree.flatMap(RecordCursor.init(tree:)))
             let stamp = try planning.run { (window) throws(AssetPackError) in
                 try preview.add(window.plan, installed: tree, diff: diff, record: record)
@@ -53,8 +64,9 @@ extension AssetInstaller {
             // As the install does: an empty tree that is not allowed goes to a whole plan, which refuses it.
             if let stamp, preview.files > 0 || options.allowsEmpty {
                 if status.installed?.identity == stamp {
-                    return InstallPreview(destination: destination, upToDate: true, files: preview.files,
-                                          bytes: preview.bytes)
+                    var upToDate = InstallPreview(destination: destination, upToDate: true)
+                    (upToDate.files, upToDate.bytes) = (preview.files, preview.bytes)
+                    return upToDate
                 }
                 preview.filesRemoved = max(0, (status.installed?.files ?? 0) - preview.filesRemoved)
                 preview.bytesRemoved = (status.installed?.bytes ?? 0) - min(status.installed?.bytes ?? 0, preview.bytesRemoved)
@@ -85,6 +97,7 @@ extension InstallPreview {
                 filesLinked += 1
             } else {
                 (filesWritten, bytesWritten) = (filesWritten + 1, bytesWritten + size)
+                if case .delivered(let layout) = plan.items[position].origin { bytesToFetch = (bytesToFetch ?? 0) + layout.whole.length }
             }
             if let old = recorded[position] { (filesRemoved, bytesRemoved) = (filesRemoved + 1, bytesRemoved + old.size) }
             if record != nil && plan.items[position].kind == .symlink { filesRemoved += 1 }
