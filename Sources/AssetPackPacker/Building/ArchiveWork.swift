@@ -98,13 +98,12 @@ struct ArchiveWork: Sendable {
             return .directory(name)
         case .inMemory(let method, let crc, let digest, let data):
             sha256 = digest
-            let result = data.withUnsafeBytes { raw in
-                Result { () throws(ZipError) -> WrittenEntry in
-                    try writer.addPrecompressed(name, method: method, crc32: crc, uncompressedSize: item.size,
-                                                compressedData: raw, permissions: permissions)
-                }
+            do {
+                written = try writer.addPrecompressed(name, method: method, crc32: crc, uncompressedSize: item.size,
+                                                      compressedData: data, permissions: permissions)
+            } catch {
+                throw AssetPackError(error)
             }
-            do { written = try result.get() } catch { throw AssetPackError(error) }
         case .streamed(.deflate):
             written = try EntryPacker.addInBlocks(item, as: name, to: writer, rules: options.rules, jobs: options.jobs,
                                                   follow: options.followSymlinks)

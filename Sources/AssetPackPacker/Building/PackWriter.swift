@@ -46,14 +46,13 @@ struct PackWriter: Sendable {
             }
         }
         let sha256 = bytes.withUnsafeBytes { FileDigest.of($0) }
-        let result = data.withUnsafeBytes { (raw) in
-            Result { () throws(ZipError) -> WrittenEntry in
-                try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
-                                            compressedData: raw, permissions: item.isExecutable ? 0o755 : 0o644)
-            }
-        }
         let written: WrittenEntry
-        do { written = try result.get() } catch { throw AssetPackError(error) }
+        do {
+            written = try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
+                                                  compressedData: data, permissions: item.isExecutable ? 0o755 : 0o644)
+        } catch {
+            throw AssetPackError(error)
+        }
         return PackedFile(crc32: crc, size: item.size, method: method, compressedSize: written.compressedSize,
                           sha256: sha256, dataOffset: written.dataOffset)
     }

@@ -13,23 +13,15 @@ import AssetPackZip
 /// print(summary.text)
 /// ```
 ///
-/// The result is deterministic: the same tree — whatever its modification times or the order its folders
-/// were created in — gives byte-identical bundles (sorted walk, fixed zip timestamps from
-/// `SOURCE_DATE_EPOCH` or 1980-01-01, permissions normalized to 0644/0755). Modification times of the
-/// written files themselves are left as the build makes them: they are not part of the bundle's bytes, and
-/// a fixed old time would make copy steps that compare times skip a changed bundle.
+/// The result is deterministic: the same tree gives byte-identical bundles (sorted walk, fixed zip timestamps
+/// from `SOURCE_DATE_EPOCH` or 1980-01-01, permissions normalized to 0644/0755), whatever the number of
+/// ``BuildOptions/jobs``. The written files keep their real modification times, so copy steps that compare
+/// times do not skip a changed bundle.
 ///
-/// The bundle is written to a temporary sibling and renamed into place (see `OutputLocation`); an
-/// existing bundle at the output lends its unchanged archives (see `IncrementalCache`). Nothing is
-/// fsynced: a build can always be run again, and the expander checks every CRC-32. An interrupted build
-/// leaves at most a `.<name>.tmp-PID-XXXXXX` sibling (removed by the next build), never a complete-looking bundle.
-///
-/// The tree streams through: the walk hands items over in path order (`SourceScanner`), they are packed
-/// a batch at a time and recorded in the manifest as they come (`FolderBuild`), so a build holds a few
-/// batches, not the tree. Files are packed in parallel, on ``BuildOptions/jobs`` threads: every file is
-/// packed on its own (`EntryPacker`, names planned by `BundlePlan`), so the result does not depend on the
-/// order or the number of threads. A file deflated in blocks (larger than ``PackingRules/blockSize``) is packed
-/// with all the threads at once (`ParallelDeflater`), and the manifest records its block index.
+/// The bundle is written to a temporary sibling and renamed into place, so an interrupted build never leaves
+/// a complete-looking bundle; an existing bundle at the output lends its unchanged archives. Nothing is
+/// fsynced: a build can always be run again, and the expander checks every CRC-32. The tree streams through
+/// in path order, a batch at a time, so a build holds a few batches, not the tree.
 public struct Packer: Sendable {
     /// The options every build uses.
     public var options: BuildOptions
