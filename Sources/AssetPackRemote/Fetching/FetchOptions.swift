@@ -43,16 +43,9 @@ public struct FetchOptions: Sendable {
 
 /// Retries with exponential backoff, bounded in count and in time.
 ///
-/// A request that fails in a way worth retrying (connection refused or dropped, timeout, 408/429/5xx, a body
-/// shorter than announced) is tried again after `initialDelay`, doubled after each failure up to `maxDelay`
-/// (each delay drawn between half and all of it, so clients do not retry in step; a `Retry-After` is honoured
-/// up to `maxDelay`). A request that brought some bytes resets the count: an interrupted download resumes from
-/// where it stopped, as often as it progresses. A fetch gives up after `maxAttempts` failures in a row, or
-/// when the next try would start after `maxDuration`.
-///
-/// Content that arrives complete but does not hash to the expected SHA-256 is fetched again from its start
-/// at most `maxMismatches` times (a byte flipped on the way); then it is a
-/// `AssetPackError/Code/verification` error, never accepted.
+/// Each delay is drawn between half and all of the current one, so clients do not retry in step; a request
+/// that brought some bytes resets the count, so a download resumes as often as it progresses. Content that
+/// does not hash to the expected SHA-256 is fetched again at most `maxMismatches` times, then refused.
 public struct RetryPolicy: Sendable {
     /// Failures in a row (without any byte received) before giving up.
     public var maxAttempts = 5
