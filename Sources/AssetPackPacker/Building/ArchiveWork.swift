@@ -45,10 +45,11 @@ struct ArchiveWork: Sendable {
         }
         return try tools.withObject { (tools) throws(AssetPackError) -> PreparedEntry in
             let contents = UnsafeRawBufferPointer(rebasing: tools.input[0..<Int(item.size)])
-            try read(item, into: tools.input)
+            let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
+            try source.readWhole(into: tools.input)
             var crc = CRC32()
             crc.update(contents)
-            let sha256 = FileDigest.of(contents)
+            let sha256 = source.sha256
             guard !stores, !contents.isEmpty else {
                 return .inMemory(method: .stored, crc32: crc.value, sha256: sha256, data: Array(contents))
             }
@@ -64,25 +65,6 @@ struct ArchiveWork: Sendable {
             return .inMemory(method: .deflate, crc32: crc.value, sha256: sha256,
                              data: Array(UnsafeRawBufferPointer(rebasing: tools.output[0..<count])))
         }
-    }
-
-    /// Reads the whole file into the start of `buffer`; it must still have the size the scan saw.
-    private func read(_ item: SourceItem, into buffer: UnsafeMutableRawBufferPointer) throws(AssetPackError) {
-        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
-        do throws(ZipError) {
-            var filled = 0
-            while filled < Int(item.size) {
-                let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<Int(item.size)]))
-                if got == 0 { break }
-                filled += got
-            }
-            // One more read must find the end: a file that grew is as changed as one that shrank.
-            var extra: UInt8 = 0
-            _ = try withUnsafeMutableBytes(of: &extra) { (byte) throws(ZipError) -> Int in try source.read(into: byte) }
-        } catch {
-            throw source.explain(error)
-        }
-        try source.checkComplete()
     }
 
     /// Writes a prepared item as the next entry; returns its manifest entry.

@@ -36,14 +36,12 @@ public struct Packer: Sendable {
     ///   inside the source (or the reverse) or is in the way, a symlink or special file, an unreadable
     ///   file, a bookkeeping folder's name (`assetpack-meta`, `.assetpack`) at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
-        var cache: IncrementalCache?
-        return try run(source, into: output, form: .folder, progress: progress, stage: { (location) throws(AssetPackError) in
-            if location.exists {
-                cache = IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks)
-            }
-            return try location.stageFolder()
-        }, fill: { (staged, scanner, counter) throws(AssetPackError) in
-            try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
+        try run(source, into: output, form: .folder,
+                progress: progress) { (location, staged, scanner, counter) throws(AssetPackError) in
+            let cache = location.exists
+                ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks)
+                : nil
+            return try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
                 var build = try FolderBuild(root: staged, options: options, cache: cache, previous: previous,
                                             counter: counter, summary: BuildSummary(source: source, output: output,
                                                                                     form: "folder"))
@@ -55,15 +53,15 @@ public struct Packer: Sendable {
                     throw error
                 }
             }
-        })
+        }
     }
 
     /// The steps every build shares: checks the rules and the source folder, works out where the output goes
-    /// (never inside the source), stages it (`stage`), lets `fill` write the staged output from the walk of the
-    /// source (output left out), and renames it into place, or removes it when anything failed; times the whole.
+    /// (never inside the source), stages it, lets `fill` write the staged output from the walk of the source
+    /// (output left out), and renames it into place, or removes it when anything failed; times the whole.
     func run(_ source: String, into output: String, form: OutputLocation.Form, progress: ProgressHandler?,
-             stage: (OutputLocation) throws(AssetPackError) -> String,
-             fill: (_ staged: String, _ scanner: SourceScanner, _ counter: ProgressCounter) throws(AssetPackError) -> BuildSummary)
+             fill: (_ location: OutputLocation, _ staged: String, _ scanner: SourceScanner,
+                    _ counter: ProgressCounter) throws(AssetPackError) -> BuildSummary)
         throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         try options.rules.validate()
@@ -71,10 +69,10 @@ public struct Packer: Sendable {
         let location = try OutputLocation(output, form: form, source: source)
         let scanner = SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved],
                                     exclusions: options.exclusions)
-        let staged = try stage(location)
+        let staged = try location.stage()
         var summary: BuildSummary
         do throws(AssetPackError) {
-            summary = try fill(staged, scanner, ProgressCounter(progress))
+            summary = try fill(location, staged, scanner, ProgressCounter(progress))
             try location.commit(staged)
         } catch {
             location.discard(staged)
