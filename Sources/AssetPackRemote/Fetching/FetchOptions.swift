@@ -10,12 +10,9 @@ public struct FetchOptions: Sendable {
     public var timeout: Duration = .seconds(30)
     /// Most requests in flight at once, across every fetch of this fetcher.
     public var maxConcurrentRequests = 4
-    /// Most bytes one request asks for: a longer file or range is fetched as consecutive `Range` requests of
-    /// at most this many bytes. URLSession on Linux cannot pause a transfer, so a response is read into a
-    /// buffer as fast as the network brings it; on a fast network a large file asked in one request outruns
-    /// the writer, fills the transport's buffer (``URLSessionTransport/bufferLimit``) and must be cut off and
-    /// asked again from where the writer stopped, bytes that crossed the network twice. Ranges no longer than
-    /// the buffer never do, and keep memory at most ``maxConcurrentRequests`` times this. At least 64 KiB.
+    /// Most bytes one request asks for (at least 64 KiB): a longer file or range is fetched as consecutive
+    /// `Range` requests. URLSession on Linux cannot pause a transfer, so a larger request could outrun the
+    /// writer, overflow ``URLSessionTransport/bufferLimit`` and be fetched twice; smaller ones bound memory too.
     public var maxRequestBytes: UInt64 = 2 << 20
     /// When and how often to try again.
     public var retry = RetryPolicy()

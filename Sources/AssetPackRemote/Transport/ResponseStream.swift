@@ -131,7 +131,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
         let left = deadline - ContinuousClock.now
         if left <= .zero {
             cancel()
-            throw AssetPackError(.io, "timed out: no \(what) within \(TransportErrors.seconds(timeout))", path: url.absoluteString)
+            throw TransportErrors.timedOut(what, within: timeout, url: url)
         }
         let nanoseconds = UInt64(left.components.seconds) * 1_000_000_000
             + UInt64(left.components.attoseconds / 1_000_000_000) + 1

@@ -45,13 +45,8 @@ struct SocketWait {
             } catch {
                 throw SocketFailure.error(error, url: url)
             }
-            if left <= .zero { throw timedOut() }
+            if left <= .zero { throw TransportErrors.timedOut(what, within: timeout, url: url) }
         }
-    }
-
-    /// `timed out: no WHAT within N s`.
-    func timedOut() -> AssetPackError {
-        AssetPackError(.io, "timed out: no \(what) within \(TransportErrors.seconds(timeout))", path: url.absoluteString)
     }
 }
 
