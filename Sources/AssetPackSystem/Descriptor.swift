@@ -1,8 +1,6 @@
 /// An open file descriptor owned by this object and closed when it goes away, with the path it stands for
-/// (in messages). Directory descriptors are what every `…at` call starts from: a name given to one of the
-/// methods below is one component, looked up in this directory, and **never followed when it is a
-/// symbolic link** (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`, `linkat` without `AT_SYMLINK_FOLLOW`), so a link
-/// planted on disk cannot redirect a call. Paths in errors are `path/name`, built only on failure.
+/// (in messages). A name given to a method is one component in this directory and is **never followed when it
+/// is a symbolic link**, so a link planted on disk cannot redirect a call.
 package final class Descriptor: @unchecked Sendable {
     /// The descriptor.
     package let fd: FileDescriptor
@@ -145,11 +143,7 @@ package final class Descriptor: @unchecked Sendable {
     /// `linkat(2)`: `name` here gets the second name `newName` in `directory`. Returns false when hard links
     /// are not possible there (another file system, or one without them).
     package func link(_ name: String, to newName: String, in directory: Descriptor) throws(SystemError) -> Bool {
-        switch systemCall("linkat", directory.child(newName), { system_linkat(fd.rawValue, name, directory.fd.rawValue, newName, 0) }) {
-        case .success: return true
-        case .failure(let error) where [.improperLink, .notPermitted, .notSupported, .tooManyLinks].contains(error.errno): return false
-        case .failure(let error): throw error
-        }
+        try link(name, to: newName, in: directory, shown: directory.child(newName))
     }
 
     // MARK: - By C name (any bytes: also names that are not UTF-8)
@@ -174,16 +168,12 @@ package final class Descriptor: @unchecked Sendable {
     /// ``link(_:to:in:)`` of a listed name (which may not be UTF-8) under the same name in `directory`: anything
     /// but a folder, a symbolic link included (never followed).
     package func link(_ name: FileName, in directory: Descriptor) throws(SystemError) -> Bool {
-        let result = name.withCString { raw in
-            systemCall("linkat", directory.child(name.description)) { system_linkat(fd.rawValue, raw, directory.fd.rawValue, raw, 0) }
-        }
-        switch result {
-        case .success: return true
-        case .failure(let error) where [.improperLink, .notPermitted, .notSupported, .tooManyLinks].contains(error.errno): return false
-        case .failure(let error): throw error
-        }
+        try name.withCString { raw in
+            Result { () throws(SystemError) in
+                try link(raw, to: raw, in: directory, shown: directory.child(name.description))
+            }
+        }.get()
     }
-
 
     /// `openat(2)` of `name` with `flags`, `O_NOFOLLOW` and `O_CLOEXEC`; the new descriptor stands for `path`.
     func open(_ name: UnsafePointer<CChar>, _ flags: FileDescriptor.OpenFlags, mode: UInt32 = 0,
@@ -206,6 +196,16 @@ package final class Descriptor: @unchecked Sendable {
     func setPermissions(of name: UnsafePointer<CChar>, _ mode: UInt32, shown: @autoclosure () -> String) -> Result<Void, SystemError> {
         systemCall("fchmodat", shown()) { system_fchmodat(fd.rawValue, name, CInterop.Mode(mode), _AT_SYMLINK_NOFOLLOW) }
             .map { _ in () }
+    }
+
+    /// `linkat(2)` of `name` to `newName` in `directory`; false when hard links are not possible there.
+    private func link(_ name: UnsafePointer<CChar>, to newName: UnsafePointer<CChar>, in directory: Descriptor,
+                      shown: @autoclosure () -> String) throws(SystemError) -> Bool {
+        switch systemCall("linkat", shown(), { system_linkat(fd.rawValue, name, directory.fd.rawValue, newName, 0) }) {
+        case .success: return true
+        case .failure(let error) where [.improperLink, .notPermitted, .notSupported, .tooManyLinks].contains(error.errno): return false
+        case .failure(let error): throw error
+        }
     }
 
     /// `unlinkat(2)` of `name`, with `AT_REMOVEDIR` for an (empty) folder; a missing name is not an error.

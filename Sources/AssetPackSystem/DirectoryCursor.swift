@@ -1,6 +1,5 @@
-/// Opens the folders of a tree one component at a time from its root descriptor, never following a
-/// symlink, and keeps the chain it opened last: items come in path order, so siblings reuse it and a
-/// deep tree costs one `openat` per new folder, with at most `depth` descriptors open.
+/// Opens the folders of a tree one component at a time from its root, never following a symlink, and keeps
+/// the chain it opened last, so items in path order cost one `openat` per new folder.
 package final class DirectoryCursor {
     private let root: Descriptor
     private var names: [String] = []

@@ -1,11 +1,6 @@
-/// The platform layer's one test seam: makes chosen system calls fail with a chosen errno, so tests can play
-/// a full disk (`ENOSPC`), a failing device (`EIO`) or a read-only file system (`EROFS`) without root, tmpfs
-/// or mounts. Every call of the layer passes through it (``systemCall(_:_:retryOnInterrupt:_:)``) before the
-/// C function runs; an injected failure looks exactly like a real one (same ``SystemError``, same errno).
-///
-/// A ``Fault`` names the call as the layer reports it (`"write"`, `"pwrite"`, `"openat"`, `"mkdirat"`,
-/// `"renameat"`…) and the paths it applies to: those under a folder only that test uses, so tests running
-/// in parallel are not disturbed. While no fault is installed the check is one load of a flag per call.
+/// The platform layer's one test seam: makes chosen system calls (``systemCall(_:_:retryOnInterrupt:_:)``) fail
+/// with a chosen errno under a folder only that test uses, so tests can play a full disk or a read-only file
+/// system without root. While no fault is installed the check is one load of a flag per call.
 package enum FaultInjection {
     /// Calls to fail: `call` on any path that starts with `pathPrefix` and ends with `pathSuffix`.
     package struct Fault: Hashable, Sendable {
@@ -61,21 +56,19 @@ package enum FaultInjection {
     private static let table = FaultTable()
 }
 
-/// The installed faults, behind a mutex.
+/// The installed faults, behind a lock.
 private final class FaultTable: @unchecked Sendable {
-    private let mutex = system_mutexCreate()
+    private let monitor = Monitor()
     private var faults: [FaultInjection.Fault] = []
 
     func update(_ change: (inout [FaultInjection.Fault]) -> Void) {
-        system_mutexLock(mutex)
-        defer { system_mutexUnlock(mutex) }
-        change(&faults)
-        FaultInjection.isArmed = !faults.isEmpty
+        monitor.withLock {
+            change(&faults)
+            FaultInjection.isArmed = !faults.isEmpty
+        }
     }
 
     func read<T>(_ body: ([FaultInjection.Fault]) -> T) -> T {
-        system_mutexLock(mutex)
-        defer { system_mutexUnlock(mutex) }
-        return body(faults)
+        monitor.withLock { body(faults) }
     }
 }

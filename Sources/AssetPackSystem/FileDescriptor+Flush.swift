@@ -6,13 +6,9 @@
 /// | Darwin | `fcntl(F_FULLFSYNC)`, else `fsync` | ``sync(path:)`` of the descriptor | nothing |
 /// | others | `fsync(2)` | ``sync(path:)`` of the descriptor | nothing |
 extension FileDescriptor {
-    /// Flushes the file's (or folder's) data and metadata so that they survive a power loss.
-    ///
-    /// On Linux and other non-Apple systems this is `fsync(2)`. On Darwin it is `fcntl(F_FULLFSYNC)`:
-    /// Apple's `fsync` only hands the data to the drive, whose cache may still lose it; `F_FULLFSYNC` asks
-    /// the drive to write its cache to the medium. Where the file system does not support that (`ENOTSUP`,
-    /// `EINVAL`: some network and FAT volumes) it falls back to `fsync`. (The Darwin branch is compiled for
-    /// Apple platforms only and is not run by the Linux test suite.)
+    /// Flushes the file's (or folder's) data and metadata so that they survive a power loss. On Darwin,
+    /// `fsync` only hands the data to the drive's cache, so `F_FULLFSYNC` is asked for first (falling back to
+    /// `fsync` on volumes without it: `ENOTSUP`, `EINVAL`).
     package func sync(path: @autoclosure () -> String?) throws(SystemError) {
         #if canImport(Darwin)
         switch systemCall("fcntl(F_FULLFSYNC)", path(), { system_fcntl(rawValue, _F_FULLFSYNC) }) {

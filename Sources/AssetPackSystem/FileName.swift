@@ -1,13 +1,6 @@
-/// A name read from a directory (``Descriptor/names()``, ``FileSystem/names(in:)``: the one `readdir` loop of the
-/// package), with the one policy for names that are not valid UTF-8.
-///
-/// **Policy.** Every entry but `.` and `..` is reported, with its exact bytes. A name that is valid UTF-8
-/// has it as ``string``; one that is not has ``string`` nil and is never decoded with replacement characters
-/// (a repaired name would name another file, or none). So:
-/// - code that hands names to users refuses such a name instead of showing a different one
-///   (`DirectorySource.list` and the packer's scan throw `.unsafePath` naming the folder);
-/// - code that removes trees (`TreeRemoval`, the installer's staging pruning) passes the name back to the
-///   `…at` calls with its bytes, so such a name is removed like any other.
+/// A name read from a directory (the one `readdir` loop of the package), with its exact bytes. A name that is
+/// not valid UTF-8 has ``string`` nil and is never repaired with replacement characters (that would name
+/// another file): code that shows names refuses it, code that removes trees passes its bytes back to the `…at` calls.
 package struct FileName: Hashable, Sendable, CustomStringConvertible {
     /// The name as text; nil when its bytes are not valid UTF-8.
     package let string: String?

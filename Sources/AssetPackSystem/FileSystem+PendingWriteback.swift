@@ -20,7 +20,7 @@ extension FileSystem {
     }
 
     /// The text of a small file of `/proc` (read until end of file, at most 64 KiB).
-    private static func smallProcFile(_ path: String) throws(SystemError) -> String {
+    static func smallProcFile(_ path: String) throws(SystemError) -> String {
         let file = try FileDescriptor.open(path)
         defer { file.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)

@@ -46,17 +46,8 @@ package enum FileSystem {
     /// from `/proc/self/status` on Linux; `umask(2)` itself would change it for every thread).
     package static func creationMask() -> UInt32? {
         #if os(Linux)
-        guard let file = try? FileDescriptor.open("/proc/self/status") else { return nil }
-        defer { file.close() }
-        var text: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while text.count < 64 << 10 {
-            let count = chunk.withUnsafeMutableBytes { try? file.read(into: $0, path: nil) } ?? 0
-            if count == 0 { break }
-            text += chunk[0..<count]
-        }
-        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
-        guard let line = lines.first(where: { $0.hasPrefix("Umask:") }) else { return nil }
+        guard let text = try? smallProcFile("/proc/self/status") else { return nil }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }) else { return nil }
         return UInt32(line.dropFirst("Umask:".count).trimmingPrefix(while: { $0 == " " || $0 == "\t" }), radix: 8)
         #else
         return nil
@@ -157,10 +148,11 @@ package enum FileSystem {
         }
     }
 
-    /// Removes `path` and everything below it, never following symlinks below it; a missing path is fine
-    /// (`TreeRemoval`).
+    /// Removes `path` and everything below it, never following symlinks below it (links in the path above
+    /// it are the caller's); a missing path is fine (`TreeRemoval`).
     package static func removeTree(_ path: String) throws(SystemError) {
-        try TreeRemoval.remove(atPath: path)
+        guard let parent = try Descriptor.existingDirectory(atPath: parentPath(path)) else { return }
+        try TreeRemoval.remove(lastComponent(path), in: parent)
     }
 
     // MARK: - Path text

@@ -42,10 +42,9 @@ package enum CurrentProcess {
     /// other write error, instead of killing the process.
     package static func ignoreFileSizeLimitSignal() { system_ignoreSIGXFSZ() }
 
-    /// On Glibc, keeps the heap of a long run on many threads small: allocations from `mapThreshold` bytes on get
-    /// their own mapping (`M_MMAP_THRESHOLD`, which Glibc otherwise raises after the first large block is freed),
-    /// and the threads share `arenas` arenas (`M_ARENA_MAX`; Glibc's default is eight per core, and what one
-    /// arena freed is not reused by another). Nothing elsewhere.
+    /// On Glibc, keeps the heap of a long run on many threads small: allocations from `mapThreshold` bytes get
+    /// their own mapping (`M_MMAP_THRESHOLD`, which Glibc otherwise raises), and the threads share `arenas` arenas
+    /// (`M_ARENA_MAX`; Glibc's default of eight per core does not reuse across arenas). Nothing elsewhere.
     package static func boundMallocHeap(mapThreshold: Int32, arenas: Int) {
         #if os(Linux)
         _ = LinuxExtras.mallopt?(_M_MMAP_THRESHOLD, mapThreshold)

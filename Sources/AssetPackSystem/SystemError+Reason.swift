@@ -1,8 +1,6 @@
 extension SystemError {
-    /// The failure in plain words for a user, without the call's name (which stays in ``call`` for code and
-    /// logs): `no such file or folder`, `permission denied: cannot write here`, `read-only file system:
-    /// cannot write here`. Codes without a sentence of their own read as the C library's text, starting in
-    /// lower case (`input/output error`).
+    /// The failure in plain words for a user, without the call's name (`no such file or folder`); codes without
+    /// a sentence of their own read as the C library's text, starting in lower case (`input/output error`).
     package var reason: String {
         switch errno {
         case .noSuchFileOrDirectory: "no such file or folder"

@@ -1,8 +1,5 @@
-/// A failed system call: which call, the errno it set, and the path it was about. What every throwing function
-/// of this layer throws; each library turns it into its own error with the call and errno kept as the cause
-/// (`ZipError(_:)`, `AssetPackError(_:)`).
-///
-/// Printed, it reads `PATH: CALL failed: REASON`, e.g. `/data/assets/a.bin: pwrite failed: No space left on device`.
+/// A failed system call: which call, the errno it set, and the path it was about; each library turns it into
+/// its own error with the call and errno kept as the cause. Printed: `PATH: CALL failed: REASON`.
 package struct SystemError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call as the message names it (`"pwrite"`, `"openat"`, `"ioctl(FICLONE)"`).
     package var call: String

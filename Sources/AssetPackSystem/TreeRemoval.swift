@@ -1,8 +1,5 @@
-/// Removes a file or a whole folder tree by descriptor, never following a symlink (a link is removed, not
-/// what it points to). It only ever removes assetpack's own trees (staging, previous versions, strays inside
-/// them, a packer's temporary output), so a folder whose owner bits were taken away since (an app that made
-/// a folder read-only) gets owner read, write and search back first instead of leaving the tree half
-/// removed. Names that are not valid UTF-8 are removed like any other (see ``FileName``).
+/// Removes a file or a whole folder tree by descriptor, never following a symlink. It only removes
+/// assetpack's own trees, so a folder whose owner bits were taken away gets them back first.
 package enum TreeRemoval {
     /// Removes `name` inside `directory`, recursively; a missing name is not an error.
     package static func remove(_ name: String, in directory: Descriptor) throws(SystemError) {
@@ -12,13 +9,6 @@ package enum TreeRemoval {
     /// Removes `name` inside `directory`, recursively; a missing name is not an error.
     package static func remove(_ name: FileName, in directory: Descriptor) throws(SystemError) {
         try name.withCString { remove($0, shown: directory.child(name.description), in: directory) }.get()
-    }
-
-    /// Removes `path` and everything below it (links in the path above it are the caller's); a missing path
-    /// is not an error.
-    package static func remove(atPath path: String) throws(SystemError) {
-        guard let parent = try Descriptor.existingDirectory(atPath: FileSystem.parentPath(path)) else { return }
-        try remove(FileSystem.lastComponent(path), in: parent)
     }
 
     private static func remove(_ name: UnsafePointer<CChar>, shown: String, in directory: Descriptor) -> Result<Void, SystemError> {

@@ -13,10 +13,8 @@ struct BlockArchive {
         let dir = try TemporaryDirectory("block-archive")
         let (stream, output) = try blockDeflate(data, ParallelDeflater(blockSize: ParallelDeflater.minimumBlockSize, jobs: 2))
         let writer = try ZipWriter(path: dir.file("a.zip"), options: .deterministic())
-        try stream.withUnsafeBytes { raw in
-            _ = try writer.addPrecompressed("big.bin", method: .deflate, crc32: crc32 ?? output.crc32,
-                                            uncompressedSize: UInt64(data.count), compressedData: raw)
-        }
+        _ = try writer.addPrecompressed("big.bin", method: .deflate, crc32: crc32 ?? output.crc32,
+                                        uncompressedSize: UInt64(data.count), compressedData: stream)
         try writer.finish()
         return BlockArchive(bytes: try fileBytes(dir.file("a.zip")), data: data, index: output.index)
     }

@@ -188,10 +188,8 @@ struct LyingSource: RandomAccessSource {
         let data = mixedData(50_000)
         let (stream, output) = try blockDeflate(data, ParallelDeflater(blockSize: ParallelDeflater.minimumBlockSize))
         let writer = try ZipWriter(path: dir.file("out.zip"), options: .deterministic())
-        try stream.withUnsafeBytes { raw in
-            _ = try writer.addPrecompressed("deflated", method: .deflate, crc32: output.crc32, uncompressedSize: UInt64(data.count),
-                                            compressedData: raw)
-        }
+        _ = try writer.addPrecompressed("deflated", method: .deflate, crc32: output.crc32, uncompressedSize: UInt64(data.count),
+                                        compressedData: stream)
         try writer.addPrecompressed("stored", method: .stored, crc32: CRC32.checksum(data), uncompressedSize: UInt64(data.count),
                                     compressedData: MemoryStream(data), permissions: 0o755)
         let error = blockError {

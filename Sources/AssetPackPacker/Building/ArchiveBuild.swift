@@ -3,40 +3,27 @@ import AssetPackSystem
 import AssetPackZip
 
 extension Packer {
-    /// Packs `source` into ONE zip, `output` (`assetpack build --archive OUT.zip`), replacing a previous bundle archive there: every folder becomes a
-    /// directory entry (so empty ones survive), every file an entry at its path, and the manifest is added
-    /// last as `assetpack-meta/manifest.json` and `assetpack-meta/identity`.
+    /// Packs `source` into ONE zip, `output` (`assetpack build --archive OUT.zip`), replacing a previous bundle
+    /// archive there: every folder becomes a directory entry (so empty ones survive), every file an entry at its
+    /// path, and the manifest is added last as `assetpack-meta/manifest.json` and `assetpack-meta/identity`.
     ///
-    /// The archive is itself the container, so nothing is nested and the threshold plays no part in how a
-    /// file is compressed: every file is deflated, as `zip` does, unless deflate does not pay. A file of at
-    /// most 1 MiB is read into memory and deflated there, and stored instead when that saved less than
-    /// ``PackingRules/minimumSaving``; a larger one is stored when the `CompressibilityProbe` says its
-    /// sample would not shrink enough, else deflated — in independent blocks on every core when it is larger
-    /// than ``PackingRules/blockSize`` (`ParallelDeflater`). A large file is not rewritten when the whole
-    /// file saved less than ``PackingRules/minimumSaving``: the writer cannot take an entry back, and such an
-    /// entry costs at most that little. `.zip` files and level 0 store. The manifest records every file as
-    /// `plain` with `file` = its entry name. There is no incremental reuse in this form.
-    ///
-    /// The tree streams through (`ArchiveBuild`): files are read and compressed on ``BuildOptions/jobs``
-    /// threads, at most a few MiB ahead of the writer, and written in path order (`OrderedPipeline`), so the
-    /// archive is byte-identical whatever the number of threads. Deterministic like ``build(source:output:progress:)``, and written
-    /// to a temporary sibling file renamed into place.
-    ///
-    /// Within every deflated file, 64 KiB stretches that look incompressible are stored rather than deflated
-    /// (`BlockDeflater/storesNoise`): deflate would spend as long on them as on text for no gain.
+    /// The archive is itself the container, so the threshold plays no part: every file is deflated, as `zip`
+    /// does, unless deflate does not pay (a small file is tried whole in memory, a larger one by its sample;
+    /// a large one is not rewritten, as the writer cannot take an entry back). `.zip` files and level 0 store.
+    /// There is no incremental reuse in this form. Deterministic like ``build(source:output:progress:)``,
+    /// whatever the number of ``BuildOptions/jobs``, and written to a temporary sibling renamed into place.
     ///
     /// - Throws: `AssetPackError` as ``build(source:output:progress:)`` does.
     public func buildArchive(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
-        try run(source, into: output, form: .archive, progress: progress, stage: { (location) throws(AssetPackError) in
-            try location.stageArchive()
-        }, fill: { (staged, scanner, counter) throws(AssetPackError) in
+        try run(source, into: output, form: .archive,
+                progress: progress) { (_, staged, scanner, counter) throws(AssetPackError) in
             var summary = BuildSummary(source: source, output: output, form: "archive")
             var build = try ArchiveBuild(staged: staged, options: options, counter: counter)
             try scanner.scan(source) { (item, _) throws(AssetPackError) in try build.add(item, summary: &summary) }
             summary.identity = try build.finish(summary: &summary)
             summary.bytesOut = try io(FileSystem.status(staged))?.size ?? 0
             return summary
-        })
+        }
     }
 }
 

@@ -45,10 +45,11 @@ struct ArchiveWork: Sendable {
         }
         return try tools.withObject { (tools) throws(AssetPackError) -> PreparedEntry in
             let contents = UnsafeRawBufferPointer(rebasing: tools.input[0..<Int(item.size)])
-            try read(item, into: tools.input)
+            let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
+            try source.readWhole(into: tools.input)
             var crc = CRC32()
             crc.update(contents)
-            let sha256 = FileDigest.of(contents)
+            let sha256 = source.sha256
             guard !stores, !contents.isEmpty else {
                 return .inMemory(method: .stored, crc32: crc.value, sha256: sha256, data: Array(contents))
             }
@@ -66,25 +67,6 @@ struct ArchiveWork: Sendable {
         }
     }
 
-    /// Reads the whole file into the start of `buffer`; it must still have the size the scan saw.
-    private func read(_ item: SourceItem, into buffer: UnsafeMutableRawBufferPointer) throws(AssetPackError) {
-        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
-        do throws(ZipError) {
-            var filled = 0
-            while filled < Int(item.size) {
-                let got = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<Int(item.size)]))
-                if got == 0 { break }
-                filled += got
-            }
-            // One more read must find the end: a file that grew is as changed as one that shrank.
-            var extra: UInt8 = 0
-            _ = try withUnsafeMutableBytes(of: &extra) { (byte) throws(ZipError) -> Int in try source.read(into: byte) }
-        } catch {
-            throw source.explain(error)
-        }
-        try source.checkComplete()
-    }
-
     /// Writes a prepared item as the next entry; returns its manifest entry.
     func write(_ item: SourceItem, _ prepared: PreparedEntry, to writer: ZipWriter,
                summary: inout BuildSummary) throws(AssetPackError) -> BundleManifest.Entry {
@@ -98,13 +80,12 @@ struct ArchiveWork: Sendable {
             return .directory(name)
         case .inMemory(let method, let crc, let digest, let data):
             sha256 = digest
-            let result = data.withUnsafeBytes { raw in
-                Result { () throws(ZipError) -> WrittenEntry in
-                    try writer.addPrecompressed(name, method: method, crc32: crc, uncompressedSize: item.size,
-                                                compressedData: raw, permissions: permissions)
-                }
+            do {
+                written = try writer.addPrecompressed(name, method: method, crc32: crc, uncompressedSize: item.size,
+                                                      compressedData: data, permissions: permissions)
+            } catch {
+                throw AssetPackError(error)
             }
-            do { written = try result.get() } catch { throw AssetPackError(error) }
         case .streamed(.deflate):
             written = try EntryPacker.addInBlocks(item, as: name, to: writer, rules: options.rules, jobs: options.jobs,
                                                   follow: options.followSymlinks)

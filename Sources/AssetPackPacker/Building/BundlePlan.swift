@@ -15,13 +15,10 @@ struct PlannedEntry: Sendable {
     var action: Action
 }
 
-/// Decides, before any byte of it is written, what each item becomes in the bundle — so every file can
-/// then be packed on its own (in any order, or in parallel) and the result does not depend on that order.
-///
-/// A packed file `dir/big.bin` goes to `dir/big.bin.zip` holding the entry `big.bin`. When that name is
-/// already taken — the source holds a `dir/big.bin.zip` too, or a name differing only in case, which would
-/// clash on a case-insensitive file system — the archive is named `dir/big.bin.1.zip`, `.2.zip`, … instead.
-/// Only a sibling can clash (``FolderNames``). The manifest records the name, so the expander never guesses.
+/// Decides, before any byte of it is written, what each item becomes in the bundle, so every file can then
+/// be packed on its own and the result does not depend on the order. A packed file `dir/big.bin` goes to
+/// `dir/big.bin.zip`, or `dir/big.bin.1.zip`, `.2.zip`, … when a sibling takes that name, even only differing
+/// in case (``FolderNames``); the manifest records the name, so the expander never guesses.
 ///
 /// Small files (``PackingRules/gathers(_:size:)``) are gathered into pack archives instead
 /// (``PackGrouping``), named in the bookkeeping folder where no source name can clash.

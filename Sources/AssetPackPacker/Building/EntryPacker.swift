@@ -22,19 +22,10 @@ struct PackedFile: Sendable, Equatable {
     var methodName: String { method == .deflate ? "deflate" : "stored" }
 }
 
-/// Packs one file into a zip of its own, streaming (the file is never held in memory), with fixed
-/// timestamps and normalized permissions so the same bytes always give the same archive.
-///
-/// The method: with level 0, stored. Otherwise the ``CompressibilityProbe`` looks at a sample; when the
-/// sample does not shrink by ``PackingRules/minimumSampleSaving`` the file is stored, else it is deflated —
-/// and when the whole deflated file still does not shrink by ``PackingRules/minimumSaving``, the archive
-/// is written again with the file stored (reading stored data costs nothing; inflating costs time).
-///
-/// A file larger than ``PackingRules/blockSize`` is deflated in independent blocks on `jobs` threads
-/// (``ParallelDeflater``, the same bytes whatever the number of jobs), and ``PackedFile/blocks`` tells where
-/// they start; a smaller one is streamed through one compressor.
-///
-/// Each call stands alone, so files can be packed in parallel, one packer per thread.
+/// Packs one file into a zip of its own, streaming, with fixed timestamps and normalized permissions. A file
+/// is deflated when a sample shrinks (``CompressibilityProbe``) and written again stored when the whole does
+/// not shrink by ``PackingRules/minimumSaving`` (reading stored data costs nothing; inflating costs time).
+/// A file larger than ``PackingRules/blockSize`` is deflated in independent blocks on `jobs` threads.
 struct EntryPacker: Sendable {
     let rules: PackingRules
     let options: ZipWriterOptions

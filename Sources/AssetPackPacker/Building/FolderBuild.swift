@@ -2,13 +2,10 @@ import AssetPack
 import AssetPackSystem
 import AssetPackZip
 
-/// One folder build as the walk hands its items over, in path order: each item is planned (`BundlePlan`,
-/// `PackGrouping`) and becomes a unit of work — a file copied or packed on its own, or a pack archive once
-/// it is full — and its place in the manifest. Units are made a batch at a time on ``BuildOptions/jobs``
-/// threads (`OrderedPipeline`), and the manifest takes each item's entry in path order once its unit is
-/// done: a pack's members wait for the pack, and what comes after them waits with them.
-///
-/// Memory stays bounded: a batch holds at most ``batchFiles`` files, and a pack at most its budget of bytes.
+/// One folder build as the walk hands its items over, in path order: each item is planned and becomes a unit
+/// of work (a file copied or packed, or a full pack archive) and a place in the manifest. Units are made a batch
+/// of at most ``batchFiles`` files at a time on ``BuildOptions/jobs`` threads, and the manifest takes each
+/// item's entry in path order once its unit is done.
 struct FolderBuild {
     /// One item's place in the manifest: a folder, or member `member` of unit `unit`'s entries.
     private enum Slot {
@@ -72,14 +69,10 @@ struct FolderBuild {
         case .directory:
             try io(FileSystem.makeDirectory(root + "/" + item.path.string))
             slots.append(.directory(item.path.string))
-        case .copy:
+        case .copy, .pack:
             units += 1
-            batch.append((units, .file(planned, previous: nil)))
-            batchFiles += 1
-            slots.append(.unit(units, member: 0))
-        case .pack:
-            units += 1
-            batch.append((units, .file(planned, previous: previous?.entry(at: item.path.string))))
+            let old = planned.action == .copy ? nil : previous?.entry(at: item.path.string)
+            batch.append((units, .file(planned, previous: old)))
             batchFiles += 1
             slots.append(.unit(units, member: 0))
         case .gather:

@@ -5,19 +5,11 @@ import AssetPackZip
 /// The previous bundle at the output path, lending its archives to the next build so unchanged files are
 /// not compressed again.
 ///
-/// An archive is reused only when the new build would write exactly the same bytes: the previous manifest
-/// has the same generator and ``BundleManifest/packing`` line (deflate level and store rules), the file
-/// has the same path, size, executable bit and entry name, the old archive holds exactly that one entry
-/// with the same CRC-32, sizes, method and timestamp (`SOURCE_DATE_EPOCH`), and — the deciding check —
-/// its entry inflates to exactly the bytes of the source file. Inflating and comparing is several times
-/// faster than deflating, verifies the old archive on the way, and leaves no room for a CRC-32 collision.
-/// Modification times are not consulted: they are not in the bundle, and they lie after a checkout.
-///
-/// A file deflated in blocks keeps the block index of the previous manifest, which must have exactly the
-/// blocks this build would cut (same block size, so the same uncompressed offsets), and each block must inflate
-/// from its compressed offset on its own, as the expander will inflate it: a damaged index is not lent on.
-///
-/// A reused archive is hard-linked into the new bundle (copied when the file system cannot link).
+/// An archive is reused (hard-linked, or copied) only when the new build would write exactly the same bytes:
+/// same generator and ``BundleManifest/packing`` line, same path, size, executable bit, entry and timestamp,
+/// and — the deciding check — its entry inflates to exactly the source file's bytes (several times faster than
+/// deflating, and no room for a CRC-32 collision). Modification times are not consulted: they lie after a
+/// checkout. A block index is lent on only when every block inflates on its own, as the expander will.
 struct IncrementalCache: Sendable {
     /// The previous bundle folder.
     let root: String

@@ -33,7 +33,8 @@ struct PackWriter: Sendable {
 
     /// Adds `item` as the entry named by its logical path.
     private func add(_ item: SourceItem, to writer: ZipWriter, deflater: BlockDeflater?) throws(AssetPackError) -> PackedFile {
-        let bytes = try Self.contents(of: item, follow: packer.followSymlinks)
+        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: packer.followSymlinks)
+        let bytes = try source.readWhole()
         let crc = CRC32.checksum(bytes)
         var method = CompressionMethod.stored
         var data = bytes
@@ -45,39 +46,15 @@ struct PackWriter: Sendable {
                 data = compressed
             }
         }
-        let sha256 = bytes.withUnsafeBytes { FileDigest.of($0) }
-        let result = data.withUnsafeBytes { (raw) in
-            Result { () throws(ZipError) -> WrittenEntry in
-                try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
-                                            compressedData: raw, permissions: item.isExecutable ? 0o755 : 0o644)
-            }
-        }
+        let sha256 = source.sha256
         let written: WrittenEntry
-        do { written = try result.get() } catch { throw AssetPackError(error) }
+        do {
+            written = try writer.addPrecompressed(item.path.string, method: method, crc32: crc, uncompressedSize: item.size,
+                                                  compressedData: data, permissions: item.isExecutable ? 0o755 : 0o644)
+        } catch {
+            throw AssetPackError(error)
+        }
         return PackedFile(crc32: crc, size: item.size, method: method, compressedSize: written.compressedSize,
                           sha256: sha256, dataOffset: written.dataOffset)
-    }
-
-    /// The whole file of `item`, which must still have the size the scan saw.
-    static func contents(of item: SourceItem, follow: Bool) throws(AssetPackError) -> [UInt8] {
-        let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: follow)
-        var bytes = [UInt8](repeating: 0, count: Int(item.size) + 1)  // one more: a file that grew is noticed
-        var filled = 0
-        var failure: ZipError?
-        bytes.withUnsafeMutableBytes { (buffer) in
-            do throws(ZipError) {
-                while filled < buffer.count {
-                    let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                    if count == 0 { break }
-                    filled += count
-                }
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw source.explain(failure) }
-        try source.checkComplete()
-        bytes.removeLast()
-        return bytes
     }
 }

@@ -13,23 +13,15 @@ import AssetPackZip
 /// print(summary.text)
 /// ```
 ///
-/// The result is deterministic: the same tree — whatever its modification times or the order its folders
-/// were created in — gives byte-identical bundles (sorted walk, fixed zip timestamps from
-/// `SOURCE_DATE_EPOCH` or 1980-01-01, permissions normalized to 0644/0755). Modification times of the
-/// written files themselves are left as the build makes them: they are not part of the bundle's bytes, and
-/// a fixed old time would make copy steps that compare times skip a changed bundle.
+/// The result is deterministic: the same tree gives byte-identical bundles (sorted walk, fixed zip timestamps
+/// from `SOURCE_DATE_EPOCH` or 1980-01-01, permissions normalized to 0644/0755), whatever the number of
+/// ``BuildOptions/jobs``. The written files keep their real modification times, so copy steps that compare
+/// times do not skip a changed bundle.
 ///
-/// The bundle is written to a temporary sibling and renamed into place (see `OutputLocation`); an
-/// existing bundle at the output lends its unchanged archives (see `IncrementalCache`). Nothing is
-/// fsynced: a build can always be run again, and the expander checks every CRC-32. An interrupted build
-/// leaves at most a `.<name>.tmp-PID-XXXXXX` sibling (removed by the next build), never a complete-looking bundle.
-///
-/// The tree streams through: the walk hands items over in path order (`SourceScanner`), they are packed
-/// a batch at a time and recorded in the manifest as they come (`FolderBuild`), so a build holds a few
-/// batches, not the tree. Files are packed in parallel, on ``BuildOptions/jobs`` threads: every file is
-/// packed on its own (`EntryPacker`, names planned by `BundlePlan`), so the result does not depend on the
-/// order or the number of threads. A file deflated in blocks (larger than ``PackingRules/blockSize``) is packed
-/// with all the threads at once (`ParallelDeflater`), and the manifest records its block index.
+/// The bundle is written to a temporary sibling and renamed into place, so an interrupted build never leaves
+/// a complete-looking bundle; an existing bundle at the output lends its unchanged archives. Nothing is
+/// fsynced: a build can always be run again, and the expander checks every CRC-32. The tree streams through
+/// in path order, a batch at a time, so a build holds a few batches, not the tree.
 public struct Packer: Sendable {
     /// The options every build uses.
     public var options: BuildOptions
@@ -44,14 +36,12 @@ public struct Packer: Sendable {
     ///   inside the source (or the reverse) or is in the way, a symlink or special file, an unreadable
     ///   file, a bookkeeping folder's name (`assetpack-meta`, `.assetpack`) at the top of the source, a failed write.
     public func build(source: String, output: String, progress: ProgressHandler? = nil) throws(AssetPackError) -> BuildSummary {
-        var cache: IncrementalCache?
-        return try run(source, into: output, form: .folder, progress: progress, stage: { (location) throws(AssetPackError) in
-            if location.exists {
-                cache = IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks)
-            }
-            return try location.stageFolder()
-        }, fill: { (staged, scanner, counter) throws(AssetPackError) in
-            try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
+        try run(source, into: output, form: .folder,
+                progress: progress) { (location, staged, scanner, counter) throws(AssetPackError) in
+            let cache = location.exists
+                ? IncrementalCache.load(bundle: output, rules: options.rules, followSymlinks: options.followSymlinks)
+                : nil
+            return try PreviousEntries.reading(cache?.root) { (previous) throws(AssetPackError) -> BuildSummary in
                 var build = try FolderBuild(root: staged, options: options, cache: cache, previous: previous,
                                             counter: counter, summary: BuildSummary(source: source, output: output,
                                                                                     form: "folder"))
@@ -63,15 +53,15 @@ public struct Packer: Sendable {
                     throw error
                 }
             }
-        })
+        }
     }
 
     /// The steps every build shares: checks the rules and the source folder, works out where the output goes
-    /// (never inside the source), stages it (`stage`), lets `fill` write the staged output from the walk of the
-    /// source (output left out), and renames it into place, or removes it when anything failed; times the whole.
+    /// (never inside the source), stages it, lets `fill` write the staged output from the walk of the source
+    /// (output left out), and renames it into place, or removes it when anything failed; times the whole.
     func run(_ source: String, into output: String, form: OutputLocation.Form, progress: ProgressHandler?,
-             stage: (OutputLocation) throws(AssetPackError) -> String,
-             fill: (_ staged: String, _ scanner: SourceScanner, _ counter: ProgressCounter) throws(AssetPackError) -> BuildSummary)
+             fill: (_ location: OutputLocation, _ staged: String, _ scanner: SourceScanner,
+                    _ counter: ProgressCounter) throws(AssetPackError) -> BuildSummary)
         throws(AssetPackError) -> BuildSummary {
         let started = ContinuousClock.now
         try options.rules.validate()
@@ -79,10 +69,10 @@ public struct Packer: Sendable {
         let location = try OutputLocation(output, form: form, source: source)
         let scanner = SourceScanner(followSymlinks: options.followSymlinks, excluded: [location.resolved],
                                     exclusions: options.exclusions)
-        let staged = try stage(location)
+        let staged = try location.stage()
         var summary: BuildSummary
         do throws(AssetPackError) {
-            summary = try fill(staged, scanner, ProgressCounter(progress))
+            summary = try fill(location, staged, scanner, ProgressCounter(progress))
             try location.commit(staged)
         } catch {
             location.discard(staged)

@@ -33,7 +33,7 @@ final class SourceFile: ByteStream {
     }
 
     /// The SHA-256 of the bytes read so far, as a manifest records it (read the file to its end first).
-    var sha256: String { FileDigest.hex(hasher.finalize()) }
+    var sha256: String { lowercaseHex(hasher.finalize()) }
 
     /// The error to report when writing this file's bytes failed with `error`: a file that changed size
     /// while it was read (which the zip writer notices first) is named as such; other failures pass through.
@@ -51,6 +51,33 @@ final class SourceFile: ByteStream {
     /// - Throws: `.verification` naming the file when it changed size while being read.
     func checkComplete() throws(AssetPackError) {
         guard bytesRead == expectedSize else { throw changedError }
+    }
+
+    /// Reads the whole (small) file into the start of `buffer`, which holds at least ``expectedSize`` bytes.
+    /// - Throws: `.verification` when the file no longer has the size the scan saw; read errors.
+    func readWhole(into buffer: UnsafeMutableRawBufferPointer) throws(AssetPackError) {
+        let size = Int(expectedSize)
+        do throws(ZipError) {
+            while bytesRead < expectedSize {
+                let got = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[Int(bytesRead)..<size]))
+                if got == 0 { break }
+            }
+            // One more read must find the end: a file that grew is as changed as one that shrank.
+            var extra: UInt8 = 0
+            _ = try withUnsafeMutableBytes(of: &extra) { (byte) throws(ZipError) -> Int in try read(into: byte) }
+        } catch {
+            throw explain(error)
+        }
+        try checkComplete()
+    }
+
+    /// ``readWhole(into:)`` into a new array.
+    func readWhole() throws(AssetPackError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: Int(expectedSize))
+        try bytes.withUnsafeMutableBytes { (buffer) in
+            Result { () throws(AssetPackError) in try readWhole(into: buffer) }
+        }.get()
+        return bytes
     }
 }
 

@@ -113,15 +113,11 @@ struct OutputLocation {
     /// The prefix of this process's temporary siblings: `PARENT/.<name>.tmp-PID-`.
     private var stagingPrefix: String { siblingPrefix + "tmp-\(CurrentProcess.id)-" }
 
-    /// Creates the output's parent folders, then a temporary sibling folder to build into.
-    func stageFolder() throws(AssetPackError) -> String {
+    /// Creates the output's parent folders, then a temporary sibling (a folder, or a file for the archive
+    /// form) to build into.
+    func stage() throws(AssetPackError) -> String {
         try prepareParent()
-        return try io(FileSystem.makeTemporaryDirectory(prefix: stagingPrefix))
-    }
-
-    /// Creates the output's parent folders, then a temporary sibling file to write the archive into.
-    func stageArchive() throws(AssetPackError) -> String {
-        try prepareParent()
+        guard form == .archive else { return try io(FileSystem.makeTemporaryDirectory(prefix: stagingPrefix)) }
         let (staged, descriptor) = try io(FileSystem.makeTemporaryFile(prefix: stagingPrefix))
         try io(descriptor.closeAfterWriting(path: staged))
         return staged

@@ -24,19 +24,10 @@ public struct SourceItem: Sendable, Hashable {
 /// (`Walk`) — so the same tree gives the same items whatever order the folders were created in, and
 /// what is built from them streams into the manifest. It holds the folders on the current path, not the tree.
 ///
-/// It refuses, with an error naming the path: a symlink (unless ``followSymlinks``; a followed link that
-/// dangles, leads to a folder already walked — a loop, or a folder reached twice, which would repeat its files
-/// without end in a graph of links — or points into `excluded` is refused too), a FIFO, socket or device, a
-/// name that is not valid UTF-8 or not a safe `AssetPath` component, a folder it cannot read, a top-level
-/// `assetpack-meta` or `.assetpack` (a bundle's bookkeeping folder and an install's record folder,
-/// `BundleManifest.isReservedName(_:)`), and what `expand` would refuse in the bundle: a name reserved for the
-/// installer's own files, and two names of one folder equal but for case or Unicode normalization (one file on
-/// the file systems of Apple platforms). So every bundle the packer writes can be expanded.
-///
-/// What ``exclusions`` match is left out before any of those checks (an excluded folder is not entered).
-///
-/// With ``followSymlinks`` a link is followed wherever it points, inside the source folder or not: the
-/// developer asked for it, and sharing assets between apps through links is the usual reason.
+/// It refuses, with an error naming the path, whatever `expand` would refuse in the bundle, so every bundle
+/// the packer writes can be expanded: a symlink (unless ``followSymlinks``; then a dangling link, a loop or a
+/// link into `excluded`), a special file, an unsafe or non-UTF-8 name, a reserved top-level name, and two
+/// names of one folder equal but for case or Unicode normalization. ``exclusions`` are left out first.
 public struct SourceScanner: Sendable {
     /// Follow symbolic links instead of refusing them.
     public var followSymlinks: Bool

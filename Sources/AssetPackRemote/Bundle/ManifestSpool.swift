@@ -4,13 +4,9 @@ import AssetPackZip
 import Crypto
 import Foundation
 
-/// The file a manifest is fetched into, hashed as its bytes arrive: the one way a manifest comes from a server,
-/// so that its SHA-256 (which the signature is checked against) is the one of exactly the bytes
-/// the planner reads afterwards (by offset, as a ``RandomAccessSource``), and the manifest is never in memory.
-///
-/// The file is an unlinked one (`AssetInstaller`'s spool in the destination's staging tree, or one in the
-/// system's temporary folder), closed when the spool goes away: nothing is left on disk, even after a crash.
-/// Written by one fetch at a time; read by any number of threads once written.
+/// The unlinked file a manifest is fetched into, hashed as its bytes arrive, so the SHA-256 the signature is
+/// checked against is the one of exactly the bytes the planner reads afterwards (by offset), and nothing is left
+/// on disk even after a crash. Written by one fetch at a time; read by any number of threads once written.
 final class ManifestSpool: DeliverySink, RandomAccessSource, @unchecked Sendable {
     private let file: FileDescriptor
     /// For messages: where the manifest comes from.

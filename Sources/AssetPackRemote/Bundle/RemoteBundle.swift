@@ -1,10 +1,8 @@
 import AssetPack
 import Foundation
 
-/// A bundle folder served over HTTP, as `assetpack build` writes it: `BundleManifest/identityPath`,
-/// `BundleManifest/path`, its signature ``ManifestSignature/path`` (all in the reserved folder), and the
-/// files and archives
-/// the manifest names, each at `ROOT/<bundle-relative path>`.
+/// A bundle folder served over HTTP, as `assetpack build` writes it: its identity, manifest and signature in
+/// the reserved folder, and the files and archives the manifest names, each at `ROOT/<bundle-relative path>`.
 public struct RemoteBundle: Sendable {
     /// The bundle folder's URL, e.g. `https://cdn.example.com/app.bundle`.
     public let root: URL
@@ -41,14 +39,9 @@ public struct RemoteBundle: Sendable {
 
     /// Fetches the manifest (and its signature, when `trust` requires one) and checks it.
     ///
-    /// The manifest is spooled into an unlinked file of the system's temporary folder as it arrives, hashed on
-    /// the way: the result reads it from there (``VerifiedManifest/file``), and it is gone once the result is.
-    /// An install does the same in the destination's staging tree, never reading the manifest whole;
-    /// ``VerifiedManifest/decode(origin:)`` reads it whole, for an app that wants to look at a small one.
-    ///
-    /// A manifest that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file
-    /// that does not match its hash is: over plain HTTP a byte flipped or cut on the way looks like tampering.
-    /// A refetch gives a server nothing it did not have; the check is the same every time.
+    /// The manifest is spooled into an unlinked temporary file as it arrives (``VerifiedManifest/file``). One
+    /// that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file that does not
+    /// match its hash is: over plain HTTP a byte flipped on the way looks like tampering.
     /// - Throws: `AssetPackError/Code/untrusted` when the check fails, and the fetcher's errors.
     public func fetchManifest(with fetcher: RemoteFetcher, trust: ManifestTrust) async throws(AssetPackError) -> VerifiedManifest {
         try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in

@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackSystem
 import Crypto
 
 /// A SHA-256 digest: what a fetched file or block must hash to before its bytes count.
@@ -37,10 +38,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 64 lowercase hex digits.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
-    }
+    public var hex: String { lowercaseHex(bytes) }
 
     public var description: String { hex }
 

@@ -10,12 +10,9 @@ public struct FetchOptions: Sendable {
     public var timeout: Duration = .seconds(30)
     /// Most requests in flight at once, across every fetch of this fetcher.
     public var maxConcurrentRequests = 4
-    /// Most bytes one request asks for: a longer file or range is fetched as consecutive `Range` requests of
-    /// at most this many bytes. URLSession on Linux cannot pause a transfer, so a response is read into a
-    /// buffer as fast as the network brings it; on a fast network a large file asked in one request outruns
-    /// the writer, fills the transport's buffer (``URLSessionTransport/bufferLimit``) and must be cut off and
-    /// asked again from where the writer stopped, bytes that crossed the network twice. Ranges no longer than
-    /// the buffer never do, and keep memory at most ``maxConcurrentRequests`` times this. At least 64 KiB.
+    /// Most bytes one request asks for (at least 64 KiB): a longer file or range is fetched as consecutive
+    /// `Range` requests. URLSession on Linux cannot pause a transfer, so a larger request could outrun the
+    /// writer, overflow ``URLSessionTransport/bufferLimit`` and be fetched twice; smaller ones bound memory too.
     public var maxRequestBytes: UInt64 = 2 << 20
     /// When and how often to try again.
     public var retry = RetryPolicy()
@@ -43,16 +40,9 @@ public struct FetchOptions: Sendable {
 
 /// Retries with exponential backoff, bounded in count and in time.
 ///
-/// A request that fails in a way worth retrying (connection refused or dropped, timeout, 408/429/5xx, a body
-/// shorter than announced) is tried again after `initialDelay`, doubled after each failure up to `maxDelay`
-/// (each delay drawn between half and all of it, so clients do not retry in step; a `Retry-After` is honoured
-/// up to `maxDelay`). A request that brought some bytes resets the count: an interrupted download resumes from
-/// where it stopped, as often as it progresses. A fetch gives up after `maxAttempts` failures in a row, or
-/// when the next try would start after `maxDuration`.
-///
-/// Content that arrives complete but does not hash to the expected SHA-256 is fetched again from its start
-/// at most `maxMismatches` times (a byte flipped on the way); then it is a
-/// `AssetPackError/Code/verification` error, never accepted.
+/// Each delay is drawn between half and all of the current one, so clients do not retry in step; a request
+/// that brought some bytes resets the count, so a download resumes as often as it progresses. Content that
+/// does not hash to the expected SHA-256 is fetched again at most `maxMismatches` times, then refused.
 public struct RetryPolicy: Sendable {
     /// Failures in a row (without any byte received) before giving up.
     public var maxAttempts = 5

@@ -4,18 +4,11 @@ import Foundation
 /// Downloads files and byte ranges over HTTP, verified and resumable: every item's bytes stream into a
 /// `DeliverySink` and count only once they hash to the SHA-256 the caller expects.
 ///
-/// - **Ranges**: a block is fetched with `Range`; a download interrupted part-way continues with `Range` from
-///   the first missing byte, with `If-Range` carrying the resource's entity tag, so a file that changed on the
-///   server in between comes back whole (200) and the item starts over, instead of being spliced from two
-///   versions.
-/// - **Servers that ignore `Range`** (200 instead of 206): the body is read up to the wanted bytes, which are
-///   taken, and the transfer stopped; memory stays bounded.
-/// - **Failures**: connection refused or dropped, timeouts, 408/429/5xx and bodies shorter than announced are
-///   retried with backoff under ``FetchOptions/retry``; a complete item that does not match its hash is fetched
-///   again a bounded number of times and then is a `AssetPackError/Code/verification` error.
-/// - **Threads**: a fetch blocks the thread that asks for it (an installer's worker); the async methods run it on
-///   a thread of their own, never on the cooperative pool. Any number may run at once; at most
-///   ``FetchOptions/maxConcurrentRequests`` requests are in flight (a fetch waiting to retry holds none).
+/// - **Ranges**: an interrupted download continues from the first missing byte with `If-Range`, so a file that
+///   changed on the server comes back whole instead of being spliced from two versions.
+/// - **Failures**: retried with backoff under ``FetchOptions/retry``.
+/// - **Threads**: a fetch blocks the thread that asks for it; the async methods run it on a thread of their own,
+///   never on the cooperative pool. At most ``FetchOptions/maxConcurrentRequests`` requests are in flight.
 /// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
 ///
 /// Every error is an `AssetPackError` naming the URL (`AssetPackError/path`) and the reason.

@@ -4,15 +4,9 @@ import Crypto
 import Foundation
 
 /// A ``RemoteBundle`` as the installer's ``BundleDelivery``: each request is one verified, resumable
-/// ``RemoteFetcher`` fetch of `ROOT/<file>` (a byte range of it for a packed entry or a block), made on the
-/// installer's worker thread that asked (it blocks on the socket; no task, no hop to another thread) and
-/// streamed into the installer's sink, which inflates and checks the bytes; a sink that rejects them (a byte
-/// flipped on the way) makes the fetcher fetch them again.
-///
-/// Every range of one stored file is asked for with `If-Range` carrying the entity tag that file had when it
-/// was first fetched, so blocks of a file that changed on the server meanwhile come back whole (200) from the
-/// new version, fail their SHA-256, and end in a `AssetPackError/Code/verification` error: never a file
-/// spliced from two versions.
+/// ``RemoteFetcher`` fetch of `ROOT/<file>` (or a byte range of it), made on the installer's worker thread that
+/// asked and streamed into the installer's sink. Every range of one file carries in `If-Range` the entity tag the
+/// file first had, so a file that changed on the server meanwhile fails its check, never spliced from two versions.
 final class RemoteBundleDelivery: BundleDelivery {
     let bundle: RemoteBundle
     let fetcher: RemoteFetcher
@@ -32,11 +26,8 @@ final class RemoteBundleDelivery: BundleDelivery {
 
     var concurrency: Int { fetcher.options.maxConcurrentRequests }
 
-    /// Small packed files close together are asked for as one range: each HTTP request costs about a
-    /// millisecond of CPU on its own (URLSession on Linux), so a first install of thousands of small files asked
-    /// one range each spends more on requests than on bytes. A gap of up to 64 KiB is cheaper to download than a
-    /// request; a request spans at most ``FetchOptions/maxRequestBytes``, so a retry repeats little and several
-    /// still run at once. A whole pack archive needed is then one request, or a few.
+    /// Small packed files close together are asked for as one range: a gap of up to 64 KiB is cheaper to
+    /// download than a request, and a request spans at most ``FetchOptions/maxRequestBytes``, so a retry repeats little.
     var coalescing: DeliveryCoalescing {
         DeliveryCoalescing(maximumGap: 64 << 10, maximumSpan: fetcher.options.maxRequestBytes)
     }

@@ -2,9 +2,7 @@ import AssetPack
 import Foundation
 
 /// The one thing the fetcher needs from HTTP: a `GET`, optionally of a byte range, whose answer arrives as a
-/// status, headers and a body read chunk by chunk. ``URLSessionTransport`` is the implementation apps use;
-/// tests may put anything behind this protocol (the package's own tests use the real one, against a real
-/// server and a fault-injecting proxy).
+/// status, headers and a body read chunk by chunk.
 ///
 /// Errors are `AssetPackError`s, classified by code:
 /// - `AssetPackError/Code/io`: worth retrying (connection refused or dropped, timeout, reader too slow);
@@ -13,9 +11,7 @@ import Foundation
 ///   trusted) ends the fetch at once.
 /// An HTTP error status is not an error here: it is a response, which the fetcher judges.
 ///
-/// Calls block the calling thread until the bytes are there: the fetcher makes them from threads that may
-/// block (the installer's workers, or a thread of its own for an async caller), never from the cooperative
-/// pool, so a slow server holds one thread of the fetch and nothing else.
+/// Calls block the calling thread until the bytes are there; the fetcher never makes them from the cooperative pool.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns once the response's head has arrived (its body still streaming), or throws
     /// when no head came within `request.timeout`. Setting `cancellation` ends this wait, and every wait of the

@@ -5,15 +5,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One URLSession task's answer as the reader sees it: the head, then the body's chunks, with a deadline on
-/// every wait. URLSession's delegate pushes (``receive(head:)``, ``receive(_:)``, ``complete(_:)``) on its
-/// queue; the reader pulls (``head()``, ``next()``) on its own thread, which waits on the stream's monitor:
-/// the one place where URLSession's callbacks meet the blocking fetch.
-///
-/// Memory is bounded by ``limit``: URLSession on Linux cannot pause a transfer (its `suspend()` drops and
-/// later restarts the connection), so when the reader falls more than `limit` bytes behind, the transfer is
-/// cancelled and the body ends, after the bytes already buffered, with a retryable error; the fetcher resumes
-/// with a range request from there.
+/// One URLSession task's answer as the reader sees it: URLSession's delegate pushes the head and the body's
+/// chunks on its queue, the reader pulls them on its own thread with a deadline on every wait. URLSession on
+/// Linux cannot pause a transfer, so a reader more than ``limit`` bytes behind ends the body with a retryable
+/// error, and the fetcher resumes with a range request.
 final class ResponseStream: HTTPBody, @unchecked Sendable {
     let url: URL
     let timeout: Duration
@@ -136,7 +131,7 @@ final class ResponseStream: HTTPBody, @unchecked Sendable {
         let left = deadline - ContinuousClock.now
         if left <= .zero {
             cancel()
-            throw AssetPackError(.io, "timed out: no \(what) within \(TransportErrors.seconds(timeout))", path: url.absoluteString)
+            throw TransportErrors.timedOut(what, within: timeout, url: url)
         }
         let nanoseconds = UInt64(left.components.seconds) * 1_000_000_000
             + UInt64(left.components.attoseconds / 1_000_000_000) + 1

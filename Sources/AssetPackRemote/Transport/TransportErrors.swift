@@ -46,4 +46,9 @@ enum TransportErrors {
         let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         return milliseconds < 1000 ? "\(milliseconds) ms" : String(format: "%.1f s", Double(milliseconds) / 1000)
     }
+
+    /// The retryable `timed out: no WHAT within N s` of a wait for `what` from `url`.
+    static func timedOut(_ what: String, within timeout: Duration, url: URL) -> AssetPackError {
+        AssetPackError(.io, "timed out: no \(what) within \(seconds(timeout))", path: url.absoluteString)
+    }
 }

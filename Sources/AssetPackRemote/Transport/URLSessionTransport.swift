@@ -8,10 +8,8 @@ import FoundationNetworking
 /// ``HTTPTransport`` over Foundation's `URLSession` (FoundationNetworking, on libcurl, on Linux): what apps use
 /// on Apple platforms, with the system's proxy settings and TLS trust.
 ///
-/// One session serves every request, at most ``maximumConnectionsPerHost`` connections at a time; nothing is
-/// cached (ranges and hashes are checked by the fetcher, not by a cache). Bodies stream through a delegate
-/// into a buffer of at most ``bufferLimit`` bytes per response (see ``HTTPBody``), so memory is bounded by
-/// the responses in flight times that limit, whatever the files' sizes.
+/// One session serves every request, nothing cached; each body streams into a buffer of at most
+/// ``bufferLimit`` bytes, so memory is bounded by the responses in flight times that limit.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// Most bytes buffered ahead of the reader of one response.
     public let bufferLimit: Int

@@ -10,12 +10,9 @@ import Foundation
 /// <base64 of the 64-byte signature>
 /// ```
 ///
-/// `key` is the signer's ``PublicKey/keyID`` (a hint for messages and key rotation; the signature itself is
-/// what is checked). What is signed is ``domain`` followed by the 32 bytes of the manifest file's SHA-256, so a
-/// client checks a signature of a manifest of any size without holding the manifest (it hashes it as it
-/// arrives), and a signature of a manifest cannot be replayed as a signature of anything else made with the
-/// same key. A file of the first form (header `assetpack ed25519 signature`, which signed the manifest's bytes
-/// themselves) is refused with a message that says to sign the bundle again.
+/// `key` is the signer's ``PublicKey/keyID`` (a hint for messages). What is signed is ``domain`` followed by the
+/// manifest's SHA-256, so a client checks a manifest of any size as it arrives, and the signature cannot be
+/// replayed for anything else made with the same key.
 public struct ManifestSignature: Sendable, Equatable {
     /// The signature file's path inside a bundle.
     public static let path = BundleManifest.reservedDirectory + "/manifest.sig"

@@ -3,16 +3,10 @@ import AssetPackZip
 import Foundation
 
 /// What makes a fetched manifest trusted: a signature by one of the app's public keys, a pinned bundle identity,
-/// or both. The signature is checked on the SHA-256 of the manifest file, computed as it is fetched into a spool
-/// file; the pin by reading that file through once (every check of a local manifest included). Both run before
-/// anything is installed: a manifest that fails is an error, with nothing but the (unlinked) spool written.
-///
-/// Why a signature is better than a pin: the pin must change with every bundle (the app must learn it from
-/// somewhere it already trusts), while one public key, built into the app, vouches for every later bundle.
-/// Why the pin is `BundleManifest/identity`, the value `assetpack build`, `expand` and `status` print: it hashes
-/// every entry's path, kind, size, mode and SHA-256, so it names the bytes of each file; a manifest is pinned
-/// only when each of its files has a SHA-256 (a CRC-32 is not a security check), and each file is checked
-/// against it as it is installed.
+/// or both, checked before anything is installed. A signature is better than a pin: the pin must change with
+/// every bundle, while one public key built into the app vouches for every later bundle. The pin is
+/// `BundleManifest/identity`, which names the bytes of each file, so only a manifest with a SHA-256 for every
+/// file can be pinned.
 public struct ManifestTrust: Sendable {
     /// Keys any one of which may sign the manifest; empty when no signature is required.
     public var keys: [PublicKey]
@@ -90,12 +84,9 @@ public struct ManifestTrust: Sendable {
     private var trusted: String { keys.map(\.keyID).joined(separator: ", ") }
 }
 
-/// A fetched manifest file that passed a ``ManifestTrust`` check; only the check makes one (as
-/// ``RemoteBundle/fetchManifest(with:trust:)`` and ``RemoteBundle/install(into:trust:options:fetcher:progress:network:log:)``
-/// fetch it), so code that takes a `VerifiedManifest` cannot be handed an unchecked manifest.
-///
-/// The manifest is a file (unlinked: gone once this value and its copies are), read by offset, never held in
-/// memory whole: an install plans from it a window at a time however large it is.
+/// A fetched manifest file that passed a ``ManifestTrust`` check; only the check makes one, so code that takes
+/// a `VerifiedManifest` cannot be handed an unchecked manifest. The file is unlinked and read by offset, never
+/// held in memory whole.
 public struct VerifiedManifest: Sendable {
     /// The manifest file, exactly the bytes whose SHA-256 was checked.
     public let file: any RandomAccessSource

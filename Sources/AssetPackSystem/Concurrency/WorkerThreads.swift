@@ -6,18 +6,12 @@ import Musl
 import Darwin
 #endif
 
-/// Runs code on several threads at once: the calling thread does its part, and helpers get threads of
-/// their own (pthreads, not a shared pool, so a helper may block on a lock without starving other work),
-/// all joined before the call returns. The one thread model of the package: ``OrderedPipeline`` (results
-/// in order) and ``run(count:jobs:_:)`` (results in any order) are built on it, with ``Monitor`` as the lock.
-///
-/// Helpers are expected to pull their work from a shared queue: when the system refuses a thread, that
-/// helper simply does not run, and the others (the calling thread among them) do its share.
+/// Runs code on several threads at once, all joined before the call returns: the calling thread does its
+/// part, helpers get pthreads of their own (not a shared pool, so a helper may block on a lock). Helpers pull
+/// work from a shared queue, so when the system refuses a thread the others do its share.
 package enum WorkerThreads {
-    /// Runs `body(index, worker)` for every index of `0..<count` on up to `jobs` threads, the calling thread
-    /// (worker 0) included; `worker` (below `jobs`) tells which thread runs it, for per-thread tools. Each
-    /// worker takes the next index until none is left or one has failed; the first error is rethrown once
-    /// every worker has stopped.
+    /// Runs `body(index, worker)` for every index of `0..<count` on up to `jobs` threads (the calling thread is
+    /// worker 0); the first error stops the work and is rethrown once every worker has stopped.
     package static func run<Failure: Error>(count: Int, jobs: Int,
                                             _ body: @Sendable (_ index: Int, _ worker: Int) throws(Failure) -> Void) throws(Failure) {
         guard count > 0 else { return }

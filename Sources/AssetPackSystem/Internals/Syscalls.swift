@@ -308,21 +308,6 @@ internal enum LinuxExtras {
 }
 #endif
 
-// MARK: - The fault-injection table's lock
-
-/// `pthread_mutex_init(3)` of a new mutex.
-internal func system_mutexCreate() -> UnsafeMutablePointer<pthread_mutex_t> {
-    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    pthread_mutex_init(mutex, nil)
-    return mutex
-}
-
-/// `pthread_mutex_lock(3)`.
-internal func system_mutexLock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_lock(mutex) }
-
-/// `pthread_mutex_unlock(3)`.
-internal func system_mutexUnlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) { pthread_mutex_unlock(mutex) }
-
 // MARK: - Sockets
 
 // The socket calls of the plain-HTTP client (AssetPackRemote's SocketHTTPTransport). Each takes and returns

@@ -2,10 +2,8 @@
 /// (`final`: the piece is a complete raw deflate stream), or one block of a block-deflated stream ended
 /// with a full flush (see ``ParallelDeflater``). Reusable; one per thread.
 ///
-/// With ``storesNoise`` (the default) the piece is compressed in segments of 64 KiB, and a segment that
-/// looks incompressible (`NoiseDetector`: random bytes, media, compressed data) is stored (level 0)
-/// instead of compressed: deflate would spend as much time on it as on text, to write about as many bytes.
-/// The stream stays one ordinary deflate stream, and the same input always gives the same bytes.
+/// With ``storesNoise`` (the default), a 64 KiB segment that looks incompressible (`NoiseDetector`) is stored
+/// (level 0): deflate would spend as much time on it as on text, to write about as many bytes.
 ///
 /// ```swift
 /// let deflater = try BlockDeflater(level: 6)

@@ -2,14 +2,9 @@
 /// data it can: deflate spends as much time on such bytes as on text and gains nothing, so
 /// ``BlockDeflater`` stores them instead.
 ///
-/// The test is how often two bytes of a sample are equal. For random bytes that chance is 1/256; for text
-/// it is ten to twenty times higher; a piece is noise when it is at most 1.072/256, which means an
-/// entropy of at least 7.9 bits per byte (Rényi's collision entropy, which never exceeds Shannon's).
-/// JPEG, PNG, MP4 and zip data pass as noise; text, PCM audio and most binary formats do not. The sample
-/// is four evenly spaced 4 KiB stretches (all of a small piece); pieces under 1 KiB are never judged.
-/// The arithmetic is on integers only, so the verdict — and the compressed bytes — are the same on
-/// every platform. A stretch repeated within deflate's 32 KiB window would be missed; such data is rare
-/// and then only loses its compression.
+/// The test is how often two bytes of four evenly spaced 4 KiB samples are equal: 1/256 for random bytes,
+/// ten to twenty times that for text; at most 1.072/256 is noise (Rényi entropy ≥ 7.9 bits a byte). Integer
+/// arithmetic only, so the verdict — and the compressed bytes — are the same on every platform.
 enum NoiseDetector {
     /// The smallest piece that is judged.
     static let minimumSize = 1024

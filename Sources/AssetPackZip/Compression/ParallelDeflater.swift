@@ -1,18 +1,11 @@
 /// Deflates data in independent blocks on several threads, pigz style, into ONE raw deflate stream
 /// (RFC 1951) that every inflater reads.
 ///
-/// The input is cut into blocks of ``blockSize`` bytes. Each block is compressed by a fresh compressor
-/// and ended with a full flush — an empty stored block that ends on a byte boundary, after which nothing
-/// refers back — except the last, which ends the stream. Concatenated in order, the blocks are one
-/// ordinary stream; read at the offsets recorded in the ``DeflateBlockIndex``, each block inflates on its
-/// own (``BlockParallelInflater``). The CRC-32 is computed per block and joined with
-/// ``CRC32/combine(_:_:secondLength:)``.
-///
+/// Each block of ``blockSize`` bytes is compressed by a fresh compressor and ended with a full flush (an
+/// empty stored block on a byte boundary, after which nothing refers back), the last one ending the stream;
+/// read at the offsets of the ``DeflateBlockIndex``, each inflates on its own (``BlockParallelInflater``).
 /// The output depends only on the data, the level and the block size — never on ``jobs`` — so builds stay
-/// byte-identical on any machine. Memory is bounded by (`jobs` + 1) × (one output block + 64 KiB of input),
-/// whatever the size of the data: each block is read 64 KiB at a time as it is compressed. The cost of
-/// independent blocks is small: a 4 MiB block restarts a 32 KiB window, and each flush adds 4–5 bytes.
-/// Stretches that look incompressible are stored rather than deflated (``BlockDeflater/storesNoise``).
+/// byte-identical on any machine; memory is bounded by (`jobs` + 1) × (one output block + 64 KiB of input).
 ///
 /// ```swift
 /// let deflater = try ParallelDeflater(level: 6, jobs: 4)

@@ -1,18 +1,10 @@
 import AssetPackSystem
 
 /// Produces results for the items `0..<count` on several threads and consumes them in item order on the
-/// calling thread: how independent pieces (deflate blocks, files of one archive) are compressed in
-/// parallel and still written into one file in a fixed order, so the file is the same whatever the
-/// number of threads. ``ParallelDeflater`` is built on it; a packer uses it to compress many entries
-/// into one ``ZipWriter``.
-///
-/// Memory stays bounded: an item is started only while the weights of the items started but not yet
-/// consumed stay within `window` (one item is always allowed, however heavy). The calling thread helps
-/// producing whenever the next result is not ready, so `jobs` = 1 runs everything on the calling thread,
-/// in order, without starting a thread.
-///
-/// The first error — from `produce` on any thread, or from `consume` — stops the pipeline: no new item
-/// is started, every thread is joined, results not consumed are dropped, and the error is rethrown.
+/// calling thread, so a file written from parallel pieces is the same whatever the number of threads.
+/// An item is started only while the weights of the items started but not consumed stay within `window`
+/// (one is always allowed); the calling thread helps producing, so `jobs` = 1 starts no thread. The first
+/// error stops the pipeline: every thread is joined, unconsumed results are dropped, the error is rethrown.
 package enum OrderedPipeline {
     /// Runs the pipeline.
     /// - Parameters:

@@ -2,12 +2,8 @@
 /// records and ``BlockParallelInflater`` reads. Not part of the zip format — the entry is one ordinary
 /// raw deflate stream that every unzip reads — so it travels beside the archive (in a bundle manifest).
 ///
-/// Block *k* starts at ``blocks``[k] (offsets relative to the entry's data: the first block starts at
-/// (0, 0)) and ends where block *k*+1 starts, the last one at the entry's sizes. Every block but the last
-/// ends with a full flush (an empty stored block, `00 00 FF FF`, on a byte boundary, with the compressor's
-/// dictionary reset), so it inflates on its own; the last ends the stream.
-///
-/// An index read from elsewhere is a claim, not a fact: ``spans(uncompressedSize:compressedSize:)``
+/// Block *k* starts at ``blocks``[k] (offsets relative to the entry's data) and ends where block *k*+1
+/// starts. An index read from elsewhere is a claim, not a fact: ``spans(uncompressedSize:compressedSize:)``
 /// checks it against the entry's sizes before any byte is read with it.
 package struct DeflateBlockIndex: Sendable, Hashable {
     /// Where one block starts.

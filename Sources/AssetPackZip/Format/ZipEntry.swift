@@ -127,8 +127,15 @@ extension ZipEntry {
     /// Refuses what the readers cannot decode: encryption, patched data, methods other than stored and deflate.
     /// - Throws: ``ZipError`` at the local header: `.encrypted`, `.unsupportedFeature` or `.unsupportedMethod`.
     package func checkReadable() throws(ZipError) {
+        try Self.checkReadable(isEncrypted: isEncrypted, flags: flags, method: method, offset: localHeaderOffset)
+    }
+
+    /// ``checkReadable()`` of an entry with these fields, whose local header is at `offset` (also for
+    /// ``ZipStreamEntry``).
+    static func checkReadable(isEncrypted: Bool, flags: UInt16, method: CompressionMethod,
+                              offset: UInt64) throws(ZipError) {
         func fail(_ code: ZipError.Code, _ message: String) -> ZipError {
-            ZipError(code, message, offset: localHeaderOffset)
+            ZipError(code, message, offset: offset)
         }
         if isEncrypted { throw fail(.encrypted, "entry is encrypted; encrypted entries are not supported") }
         if flags & GeneralPurposeFlag.patchedData != 0 { throw fail(.unsupportedFeature, "patched data is not supported") }

@@ -4,13 +4,9 @@ import AssetPackSystem
 /// the ``DeflateBlockIndex`` is inflated by a fresh inflater and written with `pwrite` at its offset in
 /// the output file, so one large file expands at the speed of several cores.
 ///
-/// The index comes from outside the archive and is not trusted: it is checked against the entry's sizes
-/// before anything is read (``DeflateBlockIndex/spans(uncompressedSize:compressedSize:)``), every block
-/// but the last must end with a full flush's `00 00 FF FF`, must inflate to exactly the bytes the index
-/// gives it, use up all its compressed bytes and not end the stream, the last must end it; the per-block
-/// CRC-32s are combined (``CRC32/combine(_:_:secondLength:)``) and compared with the entry's before
-/// `inflate(into:path:jobs:progress:)` returns. A bad index or damaged data is a ``ZipError``; no byte
-/// is ever written outside the entry's uncompressed size.
+/// The index comes from outside the archive and is not trusted: it is checked against the entry's sizes, and
+/// every block must end as the index says and inflate to exactly its bytes; the combined CRC-32 is compared
+/// with the entry's before the call returns. No byte is ever written outside the entry's uncompressed size.
 ///
 /// ```swift
 /// let inflater = try BlockParallelInflater(archive: archive, entry: entry, index: index)

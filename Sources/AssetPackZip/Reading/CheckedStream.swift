@@ -3,14 +3,9 @@
 /// and the CRC-32 confirmed *before* the last bytes are handed out, so damaged data throws instead of
 /// ending; after a failure every call throws the same error, so a damaged stream never looks like a clean end.
 ///
-/// Two ways in, one check: ``read(into:from:)`` pulls bytes from a ``CheckedSource`` (``ZipEntryReader``,
-/// ``ZipStreamReader``, and the runtime's readers and installer), ``take(_:)`` is handed bytes that
-/// arrive on their own (the runtime's delivered bytes, the blocks of ``BlockParallelInflater``), and
-/// ``take(crc32:length:)`` a part checked elsewhere (a block inflated on another thread), whose CRC-32 is
-/// combined (`crc32_combine`). Every mismatch is worded by ``mismatch(_:expected:found:code:)``:
-/// `WHAT mismatch: expected E (CLAIM), data has A`.
-///
-/// A plain value kept inside its reader (no allocation per entry).
+/// Bytes come in pulled from a ``CheckedSource`` (``read(into:from:)``), handed in (``take(_:)``), or as parts
+/// checked on other threads (``take(crc32:length:)``); every mismatch is worded by
+/// ``mismatch(_:expected:found:code:)``. A plain value kept inside its reader (no allocation per entry).
 package struct CheckedStream {
     /// What the data must turn out to be, and who says so.
     package struct Expectation: Sendable {

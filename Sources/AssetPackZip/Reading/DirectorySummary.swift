@@ -1,14 +1,9 @@
 import AssetPackSystem
 
-/// What an archive whose central directory is too large to hold (``ZipLimits/maxHeldDirectoryBytes``)
-/// keeps of it instead of its entries: for each entry, 8 bytes to find it by name (a 32-bit hash of the
-/// name and its position; where the record of every ``checkpointInterval``-th entry starts, from which the
-/// next few are read) and 8 for where its local header starts, which bounds the data of the entry before it
-/// (``ZipEntry/dataLimit``). At a million entries that is 16 MB, against about 190 for the entries themselves.
-///
-/// It is made in one pass over the directory that checks every record as reading the entries does, the
-/// overlap check (``OverlapCheck``) included: an archive summarized fails when it is opened, as one whose
-/// entries are held does.
+/// What an archive whose central directory is too large to hold (``ZipLimits/maxHeldDirectoryBytes``) keeps
+/// of it instead of its entries: 8 bytes an entry to find it by name (a hash and its position, plus every
+/// ``checkpointInterval``-th record's offset) and 8 for its local header's offset, which bounds the data of
+/// the entry before it. It is made in one pass that checks every record as holding the entries does.
 struct DirectorySummary: Sendable {
     /// One entry, as found by name.
     private struct NameSlot: Sendable {

@@ -60,14 +60,10 @@ enum EndRecordLocator {
         return endOffset - size
     }
 
-    /// The end record whose comment reaches exactly to the end of the file, the one furthest from the end
-    /// if several do: a later one lies inside its comment, so it is the outer archive and the later one
-    /// belongs to an archive hidden in the comment. Failing that, the one closest to the end whose comment
-    /// fits (some tools miscount the comment, or append bytes after the archive). Failing that too, the one
-    /// closest to the end whose comment runs past the end of the file: its length field is wrong, or the
-    /// comment was cut off, and the comment is what there is. Info-ZIP's `unzip`, libarchive and Python's
-    /// `zipfile` take such a record too (APPNOTE 4.3.16 gives no other place for it); every check of the
-    /// record and the directory it points to still applies (``locate(in:)``).
+    /// The end record whose comment reaches exactly to the end of the file (the one furthest from the end if
+    /// several do: a later one belongs to an archive hidden in its comment); failing that, the one closest to
+    /// the end whose comment fits (bytes appended after the archive); failing that, the one closest to the end
+    /// whose comment runs past the end of the file, as Info-ZIP's `unzip`, libarchive and Python's `zipfile` take.
     static func findEndRecord(_ tail: [UInt8]) -> (Int, EndOfCentralDirectory)? {
         var exact: (Int, EndOfCentralDirectory)?
         var fallback: (Int, EndOfCentralDirectory)?

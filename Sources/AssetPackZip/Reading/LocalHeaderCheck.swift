@@ -1,9 +1,6 @@
 /// Reads an entry's local header (APPNOTE 4.3.7) and checks it against the central header: same name and
 /// method, and — when there is no data descriptor — same CRC-32 and sizes. Returns where the data starts.
-///
-/// The fixed part, the name and up to ``extraAllowance`` bytes of extra fields are read with one `pread`;
-/// only a longer extra field costs a second read. A reader that reads the header together with the data
-/// of a small entry passes those bytes in as `head`.
+/// One `pread` covers the header unless its extra field passes ``extraAllowance`` bytes.
 enum LocalHeaderCheck {
     /// Extra-field bytes read together with the fixed part and the name (Info-ZIP writes 28 or fewer).
     static let extraAllowance = 128

@@ -1,8 +1,6 @@
-/// Reads one entry's data from a ``StreamInput`` and stops exactly at its end, for ``ZipStreamReader``.
-/// The same contract as ``ZipEntryReader``, kept by the same ``CheckedStream``: never more bytes than
-/// declared, and size and CRC-32 verified before the end is reported. Where the data ends comes either from
-/// the local header (``Length/declared``) or, for deflate with a data descriptor, from the deflate stream
-/// itself (``Length/descriptor``), after which the descriptor is read from the bytes zlib left unconsumed.
+/// Reads one entry's data from a ``StreamInput`` and stops exactly at its end, for ``ZipStreamReader``, checked
+/// by a ``CheckedStream`` as ``ZipEntryReader`` is. The end comes from the local header or, for deflate with a
+/// data descriptor, from the deflate stream itself, after which the descriptor is read.
 final class StreamEntryData: CheckedSource {
     /// Where the entry's data ends.
     enum Length {

@@ -31,7 +31,8 @@ enum StreamLocalHeader {
     /// Info-ZIP writes empty files to a pipe); that descriptor is consumed here.
     static func dataLength(of entry: ZipStreamEntry, header: LocalFileHeader,
                            input: StreamInput) throws(ZipError) -> StreamEntryData.Length {
-        try checkSupported(entry)
+        try ZipEntry.checkReadable(isEncrypted: entry.isEncrypted, flags: entry.flags, method: entry.method,
+                                   offset: entry.localHeaderOffset)
         guard entry.hasDataDescriptor else { return .declared(try declaredValues(header, entry: entry)) }
         if entry.method == .deflate { return .descriptor(zip64: entry.hasZip64Field) }
         guard try consumeEmptyDescriptor(from: input) else {
@@ -39,20 +40,6 @@ enum StreamLocalHeader {
                            + "through the central directory; read this archive with ZipArchive", offset: entry.localHeaderOffset)
         }
         return .declared(DataDescriptor(crc32: 0, compressedSize: 0, uncompressedSize: 0))
-    }
-
-    private static func checkSupported(_ entry: ZipStreamEntry) throws(ZipError) {
-        let offset = entry.localHeaderOffset
-        if entry.isEncrypted {
-            throw ZipError(.encrypted, "entry is encrypted; encrypted entries are not supported", offset: offset)
-        }
-        if entry.flags & GeneralPurposeFlag.patchedData != 0 {
-            throw ZipError(.unsupportedFeature, "patched data is not supported", offset: offset)
-        }
-        guard entry.method.isSupported else {
-            throw ZipError(.unsupportedMethod, "compression method \(entry.method) is not supported (only stored and deflate)",
-                           offset: offset)
-        }
     }
 
     /// CRC-32 and sizes from the header, with Zip64 values applied (``LocalFileHeader/declaredSizes(extra:)``).

@@ -12,9 +12,8 @@ import AssetPackSystem
 /// }
 /// ```
 ///
-/// An archive whose central directory is larger than ``ZipLimits/maxHeldDirectoryBytes`` (about 100,000
-/// entries) is checked whole when opened but does not hold its entries: go through them with
-/// ``entries(from:)``; ``entries`` reads them all into memory on first use.
+/// An archive whose central directory is larger than ``ZipLimits/maxHeldDirectoryBytes`` does not hold its
+/// entries: go through them with ``entries(from:)``.
 public final class ZipArchive: Sendable {
     /// Where the bytes come from.
     public let source: any RandomAccessSource
@@ -90,11 +89,9 @@ public final class ZipArchive: Sendable {
         return held.index.position(of: name).map { held.entries[$0] }
     }
 
-    /// An entry with exactly this name, looked for first right after the entry at position `previous`
-    /// (a reader going through the archive in its own order finds each name there, without hashing it or
-    /// taking the index's lock), else as ``entry(named:)`` finds it. When the archive holds the name more
-    /// than once, the entry found may be a later one than ``entry(named:)``'s: check its size and CRC-32
-    /// against what you expect, as a reader does anyway.
+    /// An entry with exactly this name, looked for first right after the entry at position `previous` (a
+    /// reader going through the archive in order finds it there without hashing), else as ``entry(named:)``
+    /// finds it; for a name held twice it may be the later entry.
     /// - Complexity: O(1) on average.
     package func entry(named name: String, after previous: Int) -> ZipEntry? {
         guard store.isLoaded else { return entry(named: name) }

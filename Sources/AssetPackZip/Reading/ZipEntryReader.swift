@@ -1,8 +1,6 @@
-/// A stream of one entry's uncompressed bytes. It checks what a caller cannot forget to check (with a
-/// `CheckedStream`): it never yields more bytes than the entry declares, and it verifies the exact size
-/// and the CRC-32 before it hands out the last bytes — a damaged entry throws instead of ending. A
-/// truncated or damaged deflate stream is an error, never a hang. One reader per thread; open as many as
-/// you like.
+/// A stream of one entry's uncompressed bytes: it never yields more bytes than the entry declares, and it
+/// verifies the exact size and the CRC-32 before it hands out the last bytes, so a damaged entry throws
+/// instead of ending. One reader per thread; open as many as you like.
 public final class ZipEntryReader: ByteStream, CheckedSource {
     /// The entry being read.
     public let entry: ZipEntry

@@ -1,14 +1,9 @@
 import AssetPackSystem
 
 /// The lookup tables of an archive: name → entry, and directory → children, with directories synthesized
-/// from longer names (APKs and many jars have no directory entries). Each table is built at its first
-/// use, by whichever thread asks first: opening an archive only to go through its entries (a listing,
-/// a fingerprint) builds neither, and finding one name does not build the directory table.
-///
-/// Names are compared by their exact UTF-8 bytes, never normalized: Swift's `String` equality treats
-/// canonically equivalent spellings (`é` and `e` + U+0301) as equal, but an archive may hold both as
-/// different entries. The one exception: a name is read without the `./` it starts with
-/// (``EntryName/withoutLeadingCurrentFolder(_:)``), as every extractor reads it.
+/// from longer names (APKs and many jars have no directory entries); each is built at its first use.
+/// Names are compared by their exact UTF-8 bytes (an archive may hold `é` and `e` + U+0301 as two entries),
+/// read without a leading `./`, as every extractor reads them.
 final class ZipIndex: @unchecked Sendable {
     /// A name compared byte for byte. It keeps the string it is made from (an entry's own name shares
     /// its storage), so a table of 50,000 names copies none of them.

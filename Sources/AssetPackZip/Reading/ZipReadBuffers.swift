@@ -3,10 +3,8 @@
 /// A reader opened with ``ZipArchive/open(_:buffers:)`` borrows them until it is released; a reader opened
 /// while they are lent out allocates its own, so sharing them is never wrong, only slower.
 ///
-/// With the buffers, a small entry (local header and data within the input buffer) costs one `pread`;
-/// entries read in archive order cost one `pread` per input buffer: when an entry starts where the one
-/// read before it from the same archive ended, the whole buffer is filled, and the entries that follow are
-/// taken from it (a pack archive of small files, or a zip expanded in path order, is read in 256 KiB reads).
+/// With the buffers, a small entry costs one `pread`, and entries read in archive order share one `pread`
+/// per input buffer (a pack archive of small files is read in 256 KiB reads).
 ///
 /// ```swift
 /// let buffers = ZipReadBuffers()              // one per worker thread

@@ -1,10 +1,6 @@
-/// One entry as its local file header describes it (APPNOTE 4.3.7), met while reading an archive front to
-/// back with ``ZipStreamReader``. A plain value: safe to pass between threads.
-///
-/// A forward-only reader never sees the central directory, so this holds less than ``ZipEntry``: no external
-/// attributes (the kind comes from the name alone) and, when the local header defers them to a data
-/// descriptor (bit 3), no CRC-32 or sizes. ``ZipStreamReader/currentEntry`` has those filled in once the
-/// entry's data has been read to its end and verified.
+/// One entry as its local file header describes it (APPNOTE 4.3.7), met by ``ZipStreamReader``. It holds less
+/// than ``ZipEntry``: no external attributes (the kind comes from the name alone) and, with a data descriptor,
+/// no CRC-32 or sizes until ``ZipStreamReader/currentEntry`` has the entry read to its end and verified.
 public struct ZipStreamEntry: Sendable, Hashable {
     /// The decoded name (UTF-8, Unicode Path extra field, or CP437), exactly as stored, never normalized.
     public let name: String

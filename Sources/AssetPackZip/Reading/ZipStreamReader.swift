@@ -1,12 +1,8 @@
-/// Reads a zip archive front to back, entry by entry, from a stream that cannot seek — a pipe, a socket,
-/// or the compressed asset stream Android's `AssetManager.open()` hands you — the way Java's
-/// `ZipInputStream` does. The central directory is never consulted: each entry's end comes from its local
-/// header (APPNOTE 4.3.7) or, for deflate with a data descriptor (bit 3), from the end of the deflate stream
-/// followed by the descriptor (APPNOTE 4.3.9). Memory stays bounded: one input buffer, one inflater.
-///
-/// The reader itself is the ``ByteStream`` of the current entry's data, with the same checks as
-/// ``ZipEntryReader``: never more bytes than declared, and size and CRC-32 verified before the end is
-/// reported. Data the caller does not read is read, verified and dropped by the next ``nextEntry()``.
+/// Reads a zip archive front to back from a stream that cannot seek (a pipe, a socket, Android's
+/// `AssetManager.open()`), as Java's `ZipInputStream` does: each entry's end comes from its local header
+/// (APPNOTE 4.3.7) or, for deflate with a data descriptor, from the end of the deflate stream (APPNOTE 4.3.9).
+/// The reader itself is the ``ByteStream`` of the current entry's data, checked as ``ZipEntryReader`` checks;
+/// data the caller does not read is read, verified and dropped by the next ``nextEntry()``.
 ///
 /// ```swift
 /// let reader = ZipStreamReader(FileDescriptorStream(descriptor: 0, name: "stdin"), name: "assets.zip")

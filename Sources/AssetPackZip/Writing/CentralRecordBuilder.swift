@@ -3,12 +3,9 @@ enum CentralRecordBuilder {
     /// "Made by" Unix (3), spec version 6.3.
     static let versionMadeBy: UInt16 = 3 << 8 | 63
 
-    /// An extra field that says nothing (alignment padding for an alignment of 1, the form Android's
-    /// `zipalign` writes), given to the central record of a UTF-8 name whose local header has an extra field
-    /// (reserved room, padding) when the central record would have none. Info-ZIP `unzip` converts a UTF-8
-    /// name to the locale's character set while it reads a header's extra field: in a locale that is not
-    /// UTF-8 (`LANG` unset, `C`) it then saw a converted local name and an unconverted central one, warned
-    /// "mismatching local filename" and exited 1.
+    /// An extra field that says nothing (`zipalign`'s padding for an alignment of 1), given to the central
+    /// record of a UTF-8 name whose local header has an extra field: Info-ZIP `unzip` converts a name while it
+    /// reads a header's extra field, so in a non-UTF-8 locale it otherwise warns "mismatching local filename".
     static let utf8NameCompanion: [UInt8] = {
         var field = ByteWriter()
         ExtraField.append(id: ExtraFieldID.alignmentPadding, data: [1, 0], to: &field)

@@ -1,9 +1,6 @@
-/// The names a ``ZipWriter`` has written, so that a second entry of one name is refused, in little memory:
-/// a 64-bit hash of each name's bytes. While the names come in increasing order (a folder's trailing `/` left
-/// out), as a packer writes them, a name past the last cannot repeat one: the hashes are only kept in an array,
-/// which the few names out of order are looked up in; past ``setAfter`` of those, every hash goes in a set.
-/// Two different names share a hash with a chance of about n² / 2⁶⁵ (one in 36 million at a million entries);
-/// the second is then refused as a duplicate, and a new writer (another seed) takes it.
+/// The names a ``ZipWriter`` has written, as 64-bit hashes, so that a second entry of one name is refused.
+/// While names come in increasing order (as a packer writes them) a new name cannot repeat one, so the hashes
+/// only go in a set past ``setAfter`` names out of order. Two names share a hash with a chance of about n² / 2⁶⁵.
 struct EntryNames {
     /// Names out of order looked up in the array before the hashes go in a set.
     static let setAfter = 64

@@ -32,7 +32,7 @@ extension ZipWriter {
     ///   unsupported method, or stored data whose length is not `uncompressedSize`; `.io` when writing fails.
     @discardableResult
     package func addPrecompressed(_ name: String, method: CompressionMethod, crc32: UInt32, uncompressedSize: UInt64,
-                                 compressedData: UnsafeRawBufferPointer, permissions: UInt32 = 0o644,
+                                 compressedData: [UInt8], permissions: UInt32 = 0o644,
                                  modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
         try addPrecompressed(name, method: method, crc32: crc32, uncompressedSize: uncompressedSize,
                              permissions: permissions, modified: modified) { () throws(ZipError) in

@@ -3,12 +3,8 @@ import AssetPackSystem
 import Foundation
 
 /// The body of a response read from an ``HTTPConnection``, as the ``ResponseHead/Framing`` says: a length,
-/// chunks (RFC 9112, 7.1: extensions and trailer fields read and ignored), or up to the server's close.
-///
-/// Each ``next()`` returns at most ``SocketHTTPTransport/chunkSize`` bytes, received straight from the
-/// socket, waiting at most the request's timeout for them. A body read to its end hands its connection back
-/// to the pool when the server keeps it open; a body cancelled, failed or cut short closes it. Ending early
-/// is a retryable `AssetPackError/Code/io` error naming the URL and how far the body got.
+/// chunks (RFC 9112, 7.1), or up to the server's close. A body read to its end hands its connection back to
+/// the pool; one cancelled, failed or cut short closes it.
 final class SocketBody: HTTPBody, @unchecked Sendable {
     private enum State {
         case length(remaining: UInt64)

@@ -4,22 +4,11 @@ import Foundation
 
 /// ``HTTPTransport`` for plain `http://` on its own HTTP/1.1 client over sockets, without URLSession.
 ///
-/// **Why it exists.** FoundationNetworking's URLSession on Linux hands a body over in 16 KiB pieces, each
-/// copied into a `Data`, passed through an `OperationQueue` and given a timer: 0.35–0.4 s of CPU per 208 MB
-/// on the benchmark machine, against 0.07 s for `curl`. This client receives body chunks of up to
-/// ``chunkSize`` bytes straight from the socket into the array the fetcher gets, and never buffers ahead of
-/// its reader (TCP's flow control holds the server back), so memory is one chunk per response.
-///
-/// What it does: connections kept alive and reused (at most ``maximumConnectionsPerHost`` idle per host;
-/// the fetcher bounds the ones in use), `Content-Length`, chunked and close-delimited bodies, the request's
-/// timeout on connecting, on the head and on each body read, cancellation, and redirects (301, 302, 303,
-/// 307, 308; at most ``maximumRedirects``) to `http://` targets when the request allows plain HTTP. An
-/// `https://` target goes to the `secure` transport given (TLS is URLSession's job). A connection dropped
-/// mid-body is a retryable `AssetPackError/Code/io` error naming the URL; a head that is not HTTP/1.x or
-/// longer than ``maximumHeadBytes`` is one too, with the reason.
-///
-/// It speaks to the server directly: use ``RoutingTransport`` (the default), which sends requests through
-/// URLSession when a proxy is configured.
+/// It exists because URLSession on Linux hands a body over in small `Data` pieces through an `OperationQueue`,
+/// several times the CPU of `curl`; this client receives chunks of up to ``chunkSize`` bytes straight from the
+/// socket and never buffers ahead of its reader, so memory is one chunk per response. It keeps connections
+/// alive, follows redirects to `http://` targets when the request allows plain HTTP, and hands `https://`
+/// targets to the `secure` transport. It never speaks to a proxy: use ``RoutingTransport`` (the default).
 public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
     /// Most idle connections kept per host.
     public let maximumConnectionsPerHost: Int

@@ -2,12 +2,8 @@ import AssetPack
 import AssetPackSystem
 import Foundation
 
-/// How the socket client waits for a socket: `poll(2)` on the calling thread (one that may block: the
-/// fetcher never calls a transport from the cooperative pool) in slices of at most ``slice`` ms, so a wait
-/// notices its deadline, the fetch's cancellation and a cancelled body within a slice.
-///
-/// A wait happens only when the socket has nothing to read (or no room to write): on a fast network the
-/// bytes are there and a read never waits.
+/// How the socket client waits for a socket: `poll(2)` on the calling thread in slices of at most ``slice``
+/// ms, so a wait notices its deadline, the fetch's cancellation and a cancelled body within a slice.
 struct SocketWait {
     /// The longest `poll` between two checks.
     static let slice: Int32 = 20
@@ -49,13 +45,8 @@ struct SocketWait {
             } catch {
                 throw SocketFailure.error(error, url: url)
             }
-            if left <= .zero { throw timedOut() }
+            if left <= .zero { throw TransportErrors.timedOut(what, within: timeout, url: url) }
         }
-    }
-
-    /// `timed out: no WHAT within N s`.
-    func timedOut() -> AssetPackError {
-        AssetPackError(.io, "timed out: no \(what) within \(TransportErrors.seconds(timeout))", path: url.absoluteString)
     }
 }
 
