@@ -9,8 +9,7 @@ import AssetPackZip
 /// **Symbolic links.** A link inside the tree is listed by its parent (as the file system shows it) but
 /// never followed, wherever it points: `open`, `list`, ``size(of:)`` and ``randomAccess(_:)`` of a path
 /// that is or passes through a link throw ``AssetPackError/Code/symlink``, and ``filePath(_:)`` returns
-/// nil. So a walk of a tree that holds a link fails loudly instead of reading outside the root, and the
-/// packer and expander never see a link as a file. Only the root itself is resolved normally.
+/// nil, so nothing is read outside the root. Only the root itself is resolved normally.
 ///
 /// FIFOs, sockets and devices are refused with `.unsupported` (opening one never blocks).
 public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetSource {

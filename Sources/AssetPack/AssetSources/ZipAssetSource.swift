@@ -9,8 +9,7 @@ import AssetPackZip
 ///
 /// Random access: a stored entry is a byte range of the archive (a `SliceSource`, verified against the
 /// entry's CRC-32 first), so a stored zip inside it can be opened with `ZipArchive` in place; a deflated
-/// entry gives nil and must be read
-/// forward-only. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
+/// entry gives nil. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
 /// the regular file of its data (`ArchiveEntryPolicy`).
 public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The archive read.

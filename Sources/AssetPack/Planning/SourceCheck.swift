@@ -1,8 +1,8 @@
 import AssetPackSystem
 import AssetPackZip
 
-/// The checks that keep a wrong source from "succeeding" with nothing (`assetpack expand app.apk --root
-/// asets`, a typo, used to install an empty tree and record it complete), or with less than it holds:
+/// The checks that keep a wrong source (`assetpack expand app.apk --root asets`, a typo) from "succeeding"
+/// with nothing, or with less than it holds:
 /// - the folder a source starts at must exist and be a folder: the root of an archive (``AssetStorage/archive(_:root:)``)
 ///   and the folder of a folder source (``AssetStorage/folder(root:)``) — checked before planning;
 /// - a tree without a single file is refused unless the caller allows it (``ExpansionOptions/allowsEmpty``);

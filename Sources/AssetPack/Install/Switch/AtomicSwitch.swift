@@ -6,9 +6,8 @@ import AssetPackSystem
 /// aside first (`.<name>.assetpack-previous`), which leaves a moment without a destination — a call after a
 /// crash in that moment finds the complete staging tree and finishes the switch.
 ///
-/// Either way the previous tree ends under the aside name before anything of it is removed: a tree being
-/// removed must never wait under the staging name, where its record (still there while its files go) would
-/// make a later install of that same version take it for a complete staging tree.
+/// Either way the previous tree ends under the aside name before anything of it is removed: under the
+/// staging name, its record would pass it off as a complete staging tree of that version.
 enum AtomicSwitch {
     /// Switches `staging` in as `destination` (both in `parent`). Returns the name the previous tree now
     /// has (``StagingNames/previous(for:)``), to be removed, or nil when there was none.
