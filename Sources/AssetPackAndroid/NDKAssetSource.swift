@@ -64,7 +64,7 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
             tree = try ManifestStoredTree(found.manifest, origin: "assets/\(Self.joined(rootPath, found.path))")
             listing = .manifest
         } else if let apkPath {
-            tree = CentralDirectoryTree(archive: try Self.openArchive(apkPath, limits: limits),
+            tree = CentralDirectoryTree(archive: try zipLayer(ZipArchive(path: apkPath, limits: limits)),
                                         prefix: rootPath.isRoot ? "assets" : "assets/" + rootPath.string)
             listing = .centralDirectory(apk: apkPath)
         } else {
@@ -149,14 +149,6 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     private static func readManifest(_ manager: NDKAssetManager, root: AssetPath) throws(AssetPackError) -> BundleManifest.Located? {
         try BundleManifest.locate(named: root.isRoot ? "assets" : "assets/" + root.string) { name in
             manager.open(joined(root, name))
-        }
-    }
-
-    private static func openArchive(_ path: String, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
-        do {
-            return try ZipArchive(path: path, limits: limits)
-        } catch {
-            throw AssetPackError(error)
         }
     }
 }

@@ -58,12 +58,7 @@ public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetS
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let shown = diskPath(path)
         let opened = try openFile(path)
-        let source: FileSource
-        do {
-            source = try FileSource(path: shown)
-        } catch {
-            throw AssetPackError(error, path: shown)
-        }
+        let source = try zipLayer(FileSource(path: shown), path: shown)
         // FileSource opens by path; make sure it opened the very file the link-free walk found.
         let reopened = try io(FileDescriptor(rawValue: source.descriptor).status(path: shown))
         guard reopened.device == opened.status.device, reopened.inode == opened.status.inode else {

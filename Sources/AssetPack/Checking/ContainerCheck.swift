@@ -82,13 +82,7 @@ public struct ContainerCheck: Sendable {
     /// Checks the container at `path`.
     /// - Throws: ``AssetPackError`` when it is not a readable zip (`.io`, `.archive`, `.limitExceeded`).
     public init(path: String, options: Options = Options()) throws(AssetPackError) {
-        let archive: ZipArchive
-        do {
-            archive = try ZipArchive(path: path, limits: options.limits)
-        } catch {
-            throw AssetPackError(error)
-        }
-        self.init(archive: archive, options: options)
+        self.init(archive: try zipLayer(ZipArchive(path: path, limits: options.limits)), options: options)
     }
 
     /// Checks the container `archive`.

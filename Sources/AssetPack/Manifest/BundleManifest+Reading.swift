@@ -111,11 +111,7 @@ extension BundleManifest {
 
     /// The text of the one-line file `stream` (``OneLineFile``); `origin` names it in errors.
     private static func readOneLine(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> String {
-        do {
-            return OneLineFile.text(try stream.readAll(limit: OneLineFile.maxSize))
-        } catch {
-            throw AssetPackError(error, path: origin)
-        }
+        OneLineFile.text(try zipLayer(stream.readAll(limit: OneLineFile.maxSize), path: origin))
     }
 
     /// The manifest's name inside a bookkeeping folder.

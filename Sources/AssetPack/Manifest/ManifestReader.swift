@@ -231,7 +231,7 @@ extension BundleManifest {
                      into sink: any ManifestEntrySink) throws(AssetPackError) -> BundleManifest {
         let parser = JSONPullParser(chunkSize: ManifestReader.chunkSize, limit: maxEncodedSize, code: .manifest, origin: origin) {
             (buffer) throws(AssetPackError) -> Int in
-            do throws(ZipError) { return try stream.read(into: buffer) } catch { throw AssetPackError(error, path: origin) }
+            try zipLayer(stream.read(into: buffer), path: origin)
         }
         let reader = try ManifestReader(parser, origin: origin)
         let running = RunningIdentity()

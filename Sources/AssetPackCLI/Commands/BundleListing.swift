@@ -86,11 +86,7 @@ enum BundleListing {
 
     /// The packed archive at bundle path `path` of `folder`, opened.
     private static func packedArchive(_ path: String, in folder: String) throws(AssetPackError) -> ZipArchive {
-        do {
-            return try ZipArchive(path: folder + "/" + path)
-        } catch {
-            throw AssetPackError(error)
-        }
+        try zipLayer(ZipArchive(path: folder + "/" + path))
     }
 
     /// What the text listing needs before its first row: counts, the total size, the widest name and the
@@ -146,7 +142,7 @@ enum BundleListing {
 
         /// Adds `row` (compact JSON: no line break in it).
         func append(_ row: [UInt8]) throws(AssetPackError) {
-            do { try spool.append(row + [UInt8(ascii: "\n")]) } catch { throw AssetPackError(error) }
+            try zipLayer(spool.append(row + [UInt8(ascii: "\n")]))
         }
 
         /// Hands each row to `emit`, in the order they were added.
@@ -155,8 +151,7 @@ enum BundleListing {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
             defer { buffer.deallocate() }
             while true {
-                let count: Int
-                do { count = try spool.read(into: buffer) } catch { throw AssetPackError(error) }
+                let count = try zipLayer(spool.read(into: buffer))
                 guard count > 0 else { break }
                 var start = 0
                 for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
