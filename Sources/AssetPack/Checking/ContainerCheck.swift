@@ -17,10 +17,8 @@ import AssetPackZip
 /// - alignment (``Options/alignment``): the data of every stored plain file and archive the manifest refers
 ///   to starts at a multiple of it (4 by default, as `zipalign 4` leaves it; 4096 for page alignment).
 ///
-/// What applies depends on where the bundle is (``Layout``): an APK or a zip read in place needs all three;
-/// in an App Bundle (`MODULE/assets/…` beside `MODULE/manifest/AndroidManifest.xml`) alignment is left to
-/// bundletool, which aligns the APKs it builds, while a compressed archive there means `noCompress` was
-/// missed; an IPA (`Payload/NAME.app/…`) is unpacked at install, so only the files are compared.
+/// What applies depends on where the bundle is (``Layout``): an APK or a zip needs all three; in an App
+/// Bundle alignment is left to bundletool; an IPA is unpacked at install, so only the files are compared.
 ///
 /// A container with no bundle is a problem too. Everything found is in ``problems``; the container must be
 /// a readable zip (else the initializer throws). Only central directories and local headers are read.

@@ -2,13 +2,10 @@ import AssetPackSystem
 import AssetPackZip
 
 /// Reads a bundle's manifest from its JSON text with the one tokenizer (``JSONPullParser``), a chunk at a time:
-/// any valid layout, white space and member order; members it does not know skipped; a member it knows given twice
-/// refused (a signed manifest must mean one thing to every reader, and the entries of a first `entries` are handed
-/// on before a second could replace them). Entries come out in runs of ``runSize``, checked to be in path order
-/// (byte order of their UTF-8, as ``BundleManifest/entries`` says and the packer writes): the identity is a hash
-/// over that order, so a manifest out of order could be checked only with its entries all in hand, and is
-/// refused, naming the first entry out of place. Every fault is one `.manifest` error naming a byte offset or an
-/// entry's path.
+/// any layout and member order; unknown members skipped; a known member given twice refused (a signed manifest
+/// must mean one thing to every reader). Entries come out in runs of ``runSize``, checked to be in path order
+/// (the identity is a hash over that order); a manifest out of order is refused, naming the first entry out of
+/// place. Every fault is one `.manifest` error naming a byte offset or an entry's path.
 final class ManifestReader {
     /// Bytes read from a stream at a time.
     static let chunkSize = 256 << 10

@@ -9,8 +9,7 @@ import Foundation
 enum BundleListing {
     /// Prints the text of `list BUNDLE` for the bundle `folder` through `emit`, in pieces of about 64 KiB, as
     /// the manifest is read: once for the heading's counts and the width of the names, once for the rows;
-    /// then each packed archive's table as it is read. No list of entries is held, so a bundle of a million
-    /// files is listed in a few megabytes.
+    /// then each packed archive's table as it is read. No list of entries is held.
     /// - Throws: `.invalidArgument` when the folder has no manifest; the reader's and the zip layer's errors;
     ///   `.manifest` when the manifest changed between the two readings.
     static func printTable(folder: String, emit: (String) -> Void) throws {
@@ -36,9 +35,8 @@ enum BundleListing {
     }
 
     /// Prints the line of `list --json BUNDLE` for the bundle `folder` from one reading of the manifest: the files'
-    /// and folders' rows are spooled (``RowSpool``) while the packed archives are tallied, because the line's
-    /// members come in key order (`archives`, `files`, `folders`); then each packed archive's entries are printed
-    /// as it is read, and the spooled rows after them. No list of entries is held in memory.
+    /// and folders' rows are spooled (``RowSpool``), because the line's members come in key order (`archives`,
+    /// `files`, `folders`); each packed archive's entries are printed as it is read, the spooled rows after them.
     /// - Throws: as ``printTable(folder:emit:)``; `.io` when the temporary folder cannot take the spool.
     static func printJSON(folder: String) throws {
         let source = DirectorySource(root: folder)
@@ -181,8 +179,8 @@ enum BundleListing {
 
         init(_ file: BundleManifest.Entry) { self.file = file }
 
-        /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``: a
-        /// million rows through the encoder took 14 s): `crc32` is 8 hex digits, `mode` octal; `storage` is the
+        /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``):
+        /// `crc32` is 8 hex digits, `mode` octal; `storage` is the
         /// form (`plain` without one) and `file` the bundle file that holds the data (the file itself when plain);
         /// `blocks` counts the block index.
         var json: [UInt8] {
