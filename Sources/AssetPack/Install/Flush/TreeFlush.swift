@@ -37,31 +37,17 @@ enum TreeFlush {
     /// Flushes every file and folder of `plan` in `staging`, then `staging` itself, except the files at the
     /// positions `skipping` (already on the device: linked from a flushed tree). `openFolders`: folders not in
     /// the plan that its items were written into (a window's, made by an earlier window), flushed with its own.
-    /// `also` names files that are not in the plan, in a folder directly below `staging` (the record's):
-    /// those that exist are flushed too, then that folder. `wholeFileSystem` forces one way (for tests); nil chooses.
-    static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil, skipping: Set<Int> = [],
-                      openFolders: [AssetPath] = [], also: (folder: String, files: [String])? = nil) throws(AssetPackError) {
-        if try flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: wholeFileSystem, skipping: skipping,
-                                          openFolders: openFolders, also: also) {
-            try io(staging.fd.syncFileSystem(path: staging.path))
-        }
-    }
-
-    /// Does what ``flush(_:in:wholeFileSystem:skipping:openFolders:also:)`` does, except where one `syncfs`
-    /// is the way: then it flushes nothing and returns true, and the caller owes one `syncfs` of `staging`
-    /// before anything relies on these files. A windowed install pays that once, after its last window,
-    /// instead of once a window with the writing stopped (``EarlyWriteback`` keeps the device busy meanwhile).
+    /// Where one `syncfs` is the way, it flushes nothing and returns true: the caller owes one `syncfs` of
+    /// `staging` (a windowed install pays it once, after its last window). `wholeFileSystem` forces one way
+    /// (for tests); nil chooses.
     static func flushUnlessWholeFileSystem(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
-                                           skipping: Set<Int> = [], openFolders: [AssetPath] = [],
-                                           also: (folder: String, files: [String])? = nil) throws(AssetPackError) -> Bool {
+                                           skipping: Set<Int> = [], openFolders: [AssetPath] = []) throws(AssetPackError) -> Bool {
         let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
         let folders = plan.items.lazy.filter { $0.kind == .directory }.count  // each flushed on its own too
         if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders + openFolders.count) {
             return true
         }
-        var unreadable = try flushFiles(files, of: plan, in: staging)
-        if let also, try !flushFiles(also.files, inFolder: also.folder, of: staging) { unreadable = true }
-        if unreadable { try io(staging.fd.syncFileSystem(path: staging.path)) }
+        if try flushFiles(files, of: plan, in: staging) { try io(staging.fd.syncFileSystem(path: staging.path)) }
         let paths = plan.items.filter { $0.kind == .directory && !$0.path.isRoot }.map(\.path) + openFolders
         try flushFolders(paths, in: staging)
         return false
@@ -80,7 +66,11 @@ enum TreeFlush {
         guard let folder = try io(staging.existingDirectory(at: [name])) else { return true }
         var readable = true
         for name in names where try io(folder.status(name))?.kind == .file {
-            if try !flushFile(name, in: folder) { readable = false }
+            guard let file = try openForFlush(name, in: folder) else {
+                readable = false
+                continue
+            }
+            try io(file.fd.sync(path: file.path))
         }
         try io(folder.fd.sync(path: folder.path))
         return readable
@@ -116,13 +106,6 @@ enum TreeFlush {
             for file in opened { try io(file.fd.sync(path: file.path)) }
         }
         return (0..<jobs).contains { denied[$0] == true }
-    }
-
-    /// `fsync` of one file; false when it cannot be opened for reading (no permission).
-    private static func flushFile(_ name: String, in folder: Descriptor) throws(AssetPackError) -> Bool {
-        guard let file = try openForFlush(name, in: folder) else { return false }
-        try io(file.fd.sync(path: file.path))
-        return true
     }
 
     /// `name` in `folder` opened to be flushed; nil when it cannot be opened for reading (no permission).

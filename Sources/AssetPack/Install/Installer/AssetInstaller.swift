@@ -104,11 +104,8 @@ public struct AssetInstaller: Sendable {
         } else {
             return nil
         }
-        return hasLeftovers ? nil : recorded
+        return hasStagingTree || hasPreviousTree ? nil : recorded
     }
-
-    /// True when an interrupted call left a staging or previous tree beside the destination.
-    var hasLeftovers: Bool { hasStagingTree || hasPreviousTree }
 
     /// True when a staging tree (``StagingNames/staging(for:)``) is beside the destination.
     var hasStagingTree: Bool { existsBeside(StagingNames.staging(for: name)) }
