@@ -219,11 +219,10 @@ final class ManifestReader {
 
 extension BundleManifest {
     /// Reads the manifest from `stream` a chunk at a time (``ManifestReader``), each run of entries checked
-    /// (``checkEntries(_:origin:)``) and handed to `sink` while one helper thread adds it to the running identity
-    /// (``ContentIdentity/Running``) and another reads the next run; then checks the format and the identity, and only
-    /// then throws what `sink` threw (the first; it is handed nothing after): a damaged or forged manifest is
-    /// reported as such, whatever its entries would have led to. `expectedSize`, when known, lets the first run
-    /// say about how many entries there are. Returns the manifest without its entries.
+    /// (``checkEntries(_:origin:)``) and handed to `sink` while helper threads hash it and read the next run;
+    /// then checks the format and the identity, and only then throws what `sink` threw (so a forged manifest
+    /// is reported as such). `expectedSize` lets the first run say about how many entries there are. Returns
+    /// the manifest without its entries.
     static func read(_ stream: any ByteStream, expectedSize: UInt64?, origin: String,
                      into sink: any ManifestEntrySink) throws(AssetPackError) -> BundleManifest {
         let parser = JSONPullParser(chunkSize: ManifestReader.chunkSize, limit: maxEncodedSize, code: .manifest, origin: origin) {

@@ -36,9 +36,8 @@ enum SourceCheck {
 
     /// Refuses `path` of a tree planned without a manifest when it lies in a bookkeeping folder at the top
     /// (`BundleManifest.isReservedName(_:)`: `assetpack-meta`, an install's `.assetpack`), as a nested
-    /// archive's entry there is refused. A bundle is planned from its manifest, whose folder is rightly no
-    /// part of its tree; without one the folder is no bundle's, and skipping it would drop its files without
-    /// a word (`assetpack build` refuses such a folder at the top of what it packs, for the same reason).
+    /// archive's entry there is refused: without a manifest the folder is no bundle's, and skipping it would
+    /// drop its files without a word.
     /// - Throws: `.conflict` naming `source` (the archive or folder on disk) and `path`.
     static func notBookkeeping(_ path: AssetPath, source: String) throws(AssetPackError) {
         guard BundleManifest.isReservedName(path.firstComponent) else { return }

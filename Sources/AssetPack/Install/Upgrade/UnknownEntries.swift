@@ -27,11 +27,8 @@ struct UnknownEntries {
     }
 
     /// Carries (or, when ``removes``, leaves out) every unknown entry; returns their paths in path order, a
-    /// folder once with a `/` at its end. Nothing when the installed tree has no record.
-    ///
-    /// The entries are found first and carried after: a record that claims path order but is not in it
-    /// (edited by hand) is found out when it has been read to its end, and the entries are then found again
-    /// from the record sorted in memory, before anything is carried.
+    /// folder once with a `/` at its end. Nothing when the installed tree has no record. The entries are all
+    /// found before any is carried, so a record that falsely claims path order is found out first.
     /// - Throws: `.conflict` when the new tree uses the name of an unknown file and removal was not asked
     ///   for; `.io` when an entry cannot be carried.
     func carry() throws(AssetPackError) -> [String] {
