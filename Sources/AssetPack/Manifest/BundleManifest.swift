@@ -105,9 +105,8 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         /// Where the independently decodable deflate blocks of a packed entry start, for a file the packer
         /// deflated in blocks (larger than its block size, 4 MiB by default): one `[uncompressed offset,
         /// compressed offset]` pair per block, offsets relative to the file and to the entry's data, the
-        /// first `[0, 0]`; every block but the last ends with a full flush. The expander inflates such an
-        /// entry on several cores (`AssetPackZip.BlockParallelInflater`), checking every pair against the
-        /// entry; any other unzip reads the entry as one ordinary deflate stream. Nil otherwise.
+        /// first `[0, 0]`; every block but the last ends with a full flush, so any other unzip reads the entry
+        /// as one ordinary deflate stream. Nil otherwise.
         public var blocks: [[UInt64]]?
         /// For a file with ``blocks``: the SHA-256 of each block's uncompressed bytes, in order (64 hex digits
         /// each), so that a client can fetch and check one block alone, and reuse the blocks of an installed

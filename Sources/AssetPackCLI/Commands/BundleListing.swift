@@ -180,9 +180,8 @@ enum BundleListing {
         init(_ file: BundleManifest.Entry) { self.file = file }
 
         /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``):
-        /// `crc32` is 8 hex digits, `mode` octal; `storage` is the
-        /// form (`plain` without one) and `file` the bundle file that holds the data (the file itself when plain);
-        /// `blocks` counts the block index.
+        /// `crc32` is 8 hex digits, `mode` octal; `storage` is the form (`plain` without one) and `file` the
+        /// bundle file that holds the data; `blocks` counts the block index.
         var json: [UInt8] {
             let storage = file.storage
             var row = JSONObjectText()

@@ -1,7 +1,7 @@
 import AssetPackSystem
 
 /// A destination that ``AssetInstaller`` installs into, seen without its source: what is there
-/// (``status(at:)``, ``InstallStatus``) and how to remove it (``uninstall(at:)``). With a source, the
+/// (``status(at:)``, ``InstallStatus``) and how to remove it (``uninstall(at:dryRun:)``). With a source, the
 /// installer answers the same and more: ``AssetInstaller/status()``, ``AssetInstaller/verify()``.
 public enum InstalledTree {}
 

@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// What ``InstalledTree/uninstall(at:)`` removed. Encoded, its stored fields by name (what
+/// What ``InstalledTree/uninstall(at:dryRun:)`` removed. Encoded, its stored fields by name (what
 /// `assetpack uninstall --json` prints beside `removed`).
 public struct UninstallResult: Sendable, Equatable, Encodable {
     /// The destination, absolute.
@@ -59,7 +59,7 @@ extension InstalledTree {
 }
 
 extension AssetInstaller {
-    /// Removes the installed tree of ``destination`` (see ``InstalledTree/uninstall(at:)``).
+    /// Removes the installed tree of ``destination`` (see ``InstalledTree/uninstall(at:dryRun:)``).
     @discardableResult
     public func uninstall() throws(AssetPackError) -> UninstallResult {
         try InstalledTree.uninstall(at: destination)
