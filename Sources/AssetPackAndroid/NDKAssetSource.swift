@@ -5,25 +5,21 @@ import AssetPackZip
 /// `root` of the APK's `assets/`. The same source file is compiled for Android (the NDK, `libandroid`)
 /// and for Linux (the host shim over Android 10's `libandroidfw`); only the C module differs.
 ///
-/// **Listing.** The NDK lists regular files only, never folders, so the tree comes from elsewhere:
-/// from the packed bundle's manifest (`assetpack-meta/manifest.json` under `root`) when it has one — read through the NDK, so no path is needed — and otherwise from the APK's central directory, read with
-/// `ZipArchive` from `apkPath` (the app's `ApplicationInfo.sourceDir`). ``listing`` says which.
+/// **Listing.** The NDK lists regular files only, never folders, so the tree comes from the packed
+/// bundle's manifest under `root` (read through the NDK) when it has one, else from the APK's central
+/// directory at `apkPath` (`ApplicationInfo.sourceDir`). ``listing`` says which.
 ///
-/// **Reading** is the NDK's: ``open(_:)`` streams the asset with `AAsset_read` (Android inflates a
-/// deflated entry as it goes); ``randomAccess(_:)`` hands out a stored asset as a byte range of the
-/// APK through `AAsset_openFileDescriptor64`, so a packed zip stored in the APK is read with its
-/// central directory, on several threads; a deflated asset gives nil there. Where the tree records a
-/// size and CRC-32 (the central directory; the manifest for a plain file), the stream checks both
-/// before it reports the end.
+/// **Reading** is the NDK's: ``open(_:)`` streams with `AAsset_read`; ``randomAccess(_:)`` hands out a
+/// stored asset as a byte range of the APK (`AAsset_openFileDescriptor64`), nil for a deflated one. Where
+/// the tree records a size and CRC-32, the stream checks both before it reports the end.
 ///
 /// **The NDK's quirks, and what the source does about them:**
 /// - a folder never opens: a path the tree knows as a folder, and the root, fail with `.notFound`
 ///   without asking the NDK (Android 10 opens a folder's own directory entry `"dir/"`, and `""`, as
 ///   0-byte assets on a zip that has such entries);
 /// - names with a trailing or leading `/`, and empty names, never reach the NDK (``NDKAssetManager``);
-/// - a missing folder and an empty one list the same, `[]`; `AssetWalker` tells an empty folder
-///   from a file by `open` failing with `.notFound`, as on Android;
-/// - no listed name is empty (the legacy AssetManager's phantom `""` never reaches the walker).
+/// - a missing folder and an empty one list the same, `[]`; no listed name is empty (the legacy
+///   AssetManager's phantom `""`).
 ///
 /// A path the tree does not hold is still asked of the NDK (so the bundle's identity file, say, opens by
 /// name), and one the tree holds as a file that the NDK cannot open fails with `.io`, never `.notFound`,
@@ -64,7 +60,7 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
             tree = try ManifestStoredTree(found.manifest, origin: "assets/\(Self.joined(rootPath, found.path))")
             listing = .manifest
         } else if let apkPath {
-            tree = CentralDirectoryTree(archive: try Self.openArchive(apkPath, limits: limits),
+            tree = CentralDirectoryTree(archive: try zipLayer(ZipArchive(path: apkPath, limits: limits)),
                                         prefix: rootPath.isRoot ? "assets" : "assets/" + rootPath.string)
             listing = .centralDirectory(apk: apkPath)
         } else {
@@ -149,14 +145,6 @@ public struct NDKAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     private static func readManifest(_ manager: NDKAssetManager, root: AssetPath) throws(AssetPackError) -> BundleManifest.Located? {
         try BundleManifest.locate(named: root.isRoot ? "assets" : "assets/" + root.string) { name in
             manager.open(joined(root, name))
-        }
-    }
-
-    private static func openArchive(_ path: String, limits: ZipLimits) throws(AssetPackError) -> ZipArchive {
-        do {
-            return try ZipArchive(path: path, limits: limits)
-        } catch {
-            throw AssetPackError(error)
         }
     }
 }

@@ -21,11 +21,9 @@ struct AssetPackCommand: ParsableCommand {
 
     /// Ignores SIGXFSZ before anything runs: a write past the file-size limit (`ulimit -f`) then fails with
     /// EFBIG and is reported like any other write error, instead of killing the process mid-file.
-    /// On glibc, also bounds the heap (`CurrentProcess.boundMallocHeap`): the size from which
-    /// allocations get their own mapping stays at its default 128 KiB (glibc otherwise raises it after the first
-    /// large block is freed, and the large arrays of a plan stay in the heap after they are freed: a 50,000-file
-    /// expansion peaked 5 MB higher), and the threads share one arena per core (with glibc's eight per core, a
-    /// million-file upgrade from a server peaked at 66 MiB instead of 59).
+    /// On glibc, also bounds the heap (`CurrentProcess.boundMallocHeap`): the mmap threshold stays at 128 KiB
+    /// (glibc raises it after the first large free, keeping a plan's freed arrays in the heap) and the threads
+    /// share one arena per core instead of eight.
     ///
     /// Then parses and runs the command as argument-parser's `main()` does, with two additions: with
     /// `--json`, a command-line error is a JSON line too, and a mistyped command gets a suggestion.

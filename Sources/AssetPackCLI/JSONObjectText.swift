@@ -1,8 +1,7 @@
 import AssetPack
 
 /// One JSON object written as UTF-8 member by member, as `JSONEncoder` with sorted keys and unescaped slashes
-/// writes it, for the rows that `list --json` prints by the million (the encoder costs several microseconds a
-/// row; this, a fraction of one). The caller adds the members in sorted order of their keys.
+/// writes it, for the rows that `list --json` prints by the million. The caller adds members in key order.
 struct JSONObjectText {
     /// The text so far: `{` and the members added.
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]

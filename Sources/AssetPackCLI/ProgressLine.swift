@@ -31,7 +31,7 @@ final class ProgressLine: @unchecked Sendable {
     /// A line when `quiet` is false and stderr is a terminal or `forced` (`--progress`), nil otherwise; it
     /// becomes the line ``Reporting`` clears.
     static func onTerminal(unless quiet: Bool, forced: Bool = false) -> ProgressLine? {
-        let terminal = Reporting.stderrIsTerminal
+        let terminal = CurrentProcess.standardErrorIsTerminal
         guard !quiet, terminal || forced else { return nil }
         let line = ProgressLine(columns: CurrentProcess.standardErrorColumns, inPlace: terminal)
         Reporting.liveLine = line

@@ -67,7 +67,4 @@ enum Reporting {
     static func writeError(_ text: String) {
         CurrentProcess.writeToStandardError(Array(text.utf8))
     }
-
-    /// True when stderr is a terminal (the progress line goes there only then).
-    static var stderrIsTerminal: Bool { CurrentProcess.standardErrorIsTerminal }
 }

@@ -14,7 +14,9 @@ import TestSupport
         let source = DirectorySource(root: scratch.file("tree"))
         let plan = try ExpansionPlanner.plan(source, options: ExpansionOptions())
         let staging = try Descriptor.directory(scratch.file("tree"))
-        try TreeFlush.flush(plan, in: staging, wholeFileSystem: wholeFileSystem)
+        if try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: wholeFileSystem) {
+            try staging.fd.syncFileSystem(path: staging.path)
+        }
     }
 
     @Test func aMissingFileOfThePlanFailsTheFlushNamingIt() throws {
@@ -24,7 +26,8 @@ import TestSupport
         let victim = try #require(plan.items.first { $0.kind == .file }).path.string
         try FileManager.default.removeItem(atPath: scratch.file("tree/" + victim))
         let error = #expect(throws: AssetPackError.self) {
-            try TreeFlush.flush(plan, in: try Descriptor.directory(scratch.file("tree")), wholeFileSystem: false)
+            _ = try TreeFlush.flushUnlessWholeFileSystem(plan, in: Descriptor.directory(scratch.file("tree")),
+                                                         wholeFileSystem: false)
         }
         #expect(error?.path?.hasSuffix(victim) == true)
     }
@@ -41,17 +44,19 @@ import TestSupport
         }
         let plan = try ExpansionPlanner.plan(DirectorySource(root: scratch.file("tree")), options: ExpansionOptions())
         #expect(plan.fileCount > 2 * TreeFlush.batch)
-        try TreeFlush.flush(plan, in: try Descriptor.directory(scratch.file("tree")), wholeFileSystem: false)
+        _ = try TreeFlush.flushUnlessWholeFileSystem(plan, in: Descriptor.directory(scratch.file("tree")),
+                                                     wholeFileSystem: false)
         let victim = try #require(plan.items.last { $0.kind == .file }).path.string
         try FileManager.default.removeItem(atPath: scratch.file("tree/" + victim))
         let error = #expect(throws: AssetPackError.self) {
-            try TreeFlush.flush(plan, in: try Descriptor.directory(scratch.file("tree")), wholeFileSystem: false)
+            _ = try TreeFlush.flushUnlessWholeFileSystem(plan, in: Descriptor.directory(scratch.file("tree")),
+                                                         wholeFileSystem: false)
         }
         #expect(error?.path?.hasSuffix(victim) == true)
     }
 
-    /// The record's contents are written before the tree is flushed and flushed with it: per file, they are
-    /// flushed too (a failing flush of one is the flush's error); missing ones are passed over.
+    /// The record's files are flushed after the tree's (a failing flush of one is the flush's error); missing
+    /// ones are passed over.
     @Test func filesBesideThePlanAreFlushedWithIt() throws {
         let scratch = try TemporaryDirectory("tree-flush-record")
         try AssetTree.standard.write(to: scratch.file("tree"))
@@ -62,13 +67,13 @@ import TestSupport
         let record = (folder: ".assetpack", files: ["installed.json", "source"])
         let fault = FaultInjection.Fault("fsync", fails: .ioError, under: scratch.path, endingWith: "installed.json")
         try FaultInjection.with(fault) {
-            try TreeFlush.flush(plan, in: staging, wholeFileSystem: false)  // not asked for: not flushed
+            _ = try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: false)  // not the record's
             let error = #expect(throws: AssetPackError.self) {
-                try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, also: record)
+                try TreeFlush.flushRecord(in: staging, also: record)
             }
             #expect(error?.path?.hasSuffix(".assetpack/installed.json") == true)
         }
-        try TreeFlush.flush(plan, in: staging, wholeFileSystem: false, also: record)
+        try TreeFlush.flushRecord(in: staging, also: record)
     }
 
     @Test func theSystemsPendingWriteBackIsReadOnLinux() {

@@ -46,10 +46,8 @@ final class ArchiveHandle: @unchecked Sendable {
     }
 
     /// Lets go of an archive stored in a source, opened on first use: its parsed entries and its descriptor
-    /// go once no reader holds it, and a later ``archive()`` opens it again. For an expansion that has read
-    /// all it needs from it (``ArchiveReleases``): a bundle's pack archives would otherwise all stay open
-    /// until the end, with every entry of every pack (a million-file bundle's take about 200 MB, and each
-    /// holds a descriptor). An archive given open is kept.
+    /// go once no reader holds it, and a later ``archive()`` opens it again (``ArchiveReleases``). An archive
+    /// given open is kept.
     func release() {
         guard opensOnDemand else { return }
         monitor.withLock { opened = nil }

@@ -50,7 +50,7 @@ public enum AssetSources {
     public static func zipArchive(path: String) throws(AssetPackError) -> ZipArchive {
         let isInput = path == standardInput, name = isInput ? "stdin" : path
         let status = isInput ? nil : try io(FileSystem.status(path, followingLinks: true))
-        if let status, status.kind == .file { return try zip(ZipArchive(path: path)) }
+        if let status, status.kind == .file { return try zipLayer(ZipArchive(path: path)) }
         let input = try? FileDescriptor(rawValue: 0).status(path: name)
         guard isInput || (status != nil && status?.device == input?.device && status?.inode == input?.inode) else {
             guard let status else { throw AssetPackError(.notFound, "no such file or folder", path: path) }
@@ -61,12 +61,7 @@ public enum AssetSources {
             throw AssetPackError(.invalidArgument, "is the terminal: pipe a zip into it (cat app.zip | assetpack …)", path: name)
         }
         let spooled = try SpooledFile(copying: FileDescriptorStream(descriptor: 0, name: name), name: name, in: nil)
-        return try zip(ZipArchive(source: spooled))
-    }
-
-    /// Runs a call of the zip layer, throwing its failure as an ``AssetPackError``.
-    private static func zip<T>(_ call: @autoclosure () throws(ZipError) -> T) throws(AssetPackError) -> T {
-        do { return try call() } catch { throw AssetPackError(error) }
+        return try zipLayer(ZipArchive(source: spooled))
     }
 
     /// `source` itself when it holds no bundle manifest, else the ``PackedBundleSource`` view over it.

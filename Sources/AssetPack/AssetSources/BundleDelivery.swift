@@ -2,11 +2,9 @@
 /// The AssetPack library does no networking itself; `AssetPackRemote` implements this protocol over HTTP,
 /// and tests may implement it over anything.
 ///
-/// A delivery only moves bytes: it is asked for a stored file of the bundle (a plain file, or a packing
-/// archive), whole or as a byte range, and streams those bytes, in order, into a ``DeliverySink``. What the
-/// bytes mean — inflating a packed entry, checking its SHA-256 and CRC-32 against the manifest, writing it into
-/// the staging tree, resuming, reusing installed blocks — is decided by the installer
-/// (``DeliveredBundleSource``), so no delivery can skip a check.
+/// A delivery only moves bytes: asked for a stored file of the bundle, whole or as a byte range, it streams
+/// them in order into a ``DeliverySink``. Inflating, checking and resuming are the installer's, so no
+/// delivery can skip a check.
 ///
 /// Calls come from the installer's worker threads, several at once, and block until the bytes are in:
 /// implementations must be safe to call from several threads and must not need the calling thread to make

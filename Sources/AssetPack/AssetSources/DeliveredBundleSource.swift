@@ -3,20 +3,13 @@ import AssetPackZip
 /// A packed bundle whose manifest file is here and whose stored files are fetched through a ``BundleDelivery``
 /// (a bundle on a web server): the source ``AssetInstaller`` installs from when the bundle is remote.
 ///
-/// The installer plans it exactly as a local bundle, from its manifest file, a window at a time as it reads
-/// it (the same reader, planner, staging tree, journal, atomic switch and install record): the entries are
-/// never all in memory, however large the bundle. Only the bytes of each file come from ``delivery``, and only
-/// for the files it must write: a file the installed tree holds unchanged is linked, as in a local upgrade.
-/// Each file is written into the staging tree as it arrives (a packed entry inflated on the way, never held in
-/// memory) and checked before it counts: its size, CRC-32 and, when the manifest has one, SHA-256. A file the
-/// manifest indexes in blocks (``BundleManifest/Storage/blockSHA256``) is written block by block, each block
-/// checked against its SHA-256, recorded in the file's `BlockJournal` (so a killed install resumes at the
-/// block) and taken from the installed copy of the file (``installedTree``) instead of the network when that
-/// copy's bytes hash the same.
+/// The installer plans it exactly as a local bundle, from its manifest; only the bytes of the files it must
+/// write come from ``delivery``, each checked as it arrives (size, CRC-32 and, when listed, SHA-256). A file
+/// indexed in blocks (``BundleManifest/Storage/blockSHA256``) is written block by block, resumable at the
+/// block, each taken from the installed copy (``installedTree``) instead of the network when it hashes the same.
 ///
 /// Check the manifest file against something you trust (`AssetPackRemote.ManifestTrust` does, as it spools
-/// it) before making this source: everything written is checked against it. The manifest is read and checked
-/// as a local bundle's is, its ``BundleManifest/identity`` against its entries and against ``identity``.
+/// it) before making this source: everything written is checked against it.
 ///
 /// As an ``AssetSource`` it holds the bundle's bookkeeping files only: ``open(_:)`` gives the manifest
 /// (``BundleManifest/path``) and the identity (``BundleManifest/identityPath``) and throws

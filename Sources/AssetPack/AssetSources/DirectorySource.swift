@@ -9,8 +9,7 @@ import AssetPackZip
 /// **Symbolic links.** A link inside the tree is listed by its parent (as the file system shows it) but
 /// never followed, wherever it points: `open`, `list`, ``size(of:)`` and ``randomAccess(_:)`` of a path
 /// that is or passes through a link throw ``AssetPackError/Code/symlink``, and ``filePath(_:)`` returns
-/// nil. So a walk of a tree that holds a link fails loudly instead of reading outside the root, and the
-/// packer and expander never see a link as a file. Only the root itself is resolved normally.
+/// nil, so nothing is read outside the root. Only the root itself is resolved normally.
 ///
 /// FIFOs, sockets and devices are refused with `.unsupported` (opening one never blocks).
 public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
@@ -59,12 +58,7 @@ public struct DirectorySource: AssetSource, SizedAssetSource, RandomAccessAssetS
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let shown = diskPath(path)
         let opened = try openFile(path)
-        let source: FileSource
-        do {
-            source = try FileSource(path: shown)
-        } catch {
-            throw AssetPackError(error, path: shown)
-        }
+        let source = try zipLayer(FileSource(path: shown), path: shown)
         // FileSource opens by path; make sure it opened the very file the link-free walk found.
         let reopened = try io(FileDescriptor(rawValue: source.descriptor).status(path: shown))
         guard reopened.device == opened.status.device, reopened.inode == opened.status.inode else {

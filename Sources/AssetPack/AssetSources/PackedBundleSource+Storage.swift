@@ -18,11 +18,7 @@ extension PackedBundleSource {
             return try streamEntry(entry, of: archive, for: path)
         }
         let found = try requireEntry(entry, in: zip, archive: archive, for: path)
-        do {
-            return try zip.open(found)
-        } catch {
-            throw AssetPackError(error)
-        }
+        return try zipLayer(zip.open(found))
     }
 
     /// The bytes of the stored file for random access: a plain file as `base` gives it, or a stored entry
@@ -55,22 +51,14 @@ extension PackedBundleSource {
             throw missingStorage(error, archive, for: path)
         }
         guard let bytes else { return nil }
-        do {
-            return try ZipArchive(source: bytes)
-        } catch {
-            throw AssetPackError(error)
-        }
+        return try zipLayer(ZipArchive(source: bytes))
     }
 
     /// Reads the archive stored at `archive` front to back up to entry `entry`; the reader then yields its data.
     private func streamEntry(_ entry: String, of archive: AssetPath, for path: AssetPath) throws(AssetPackError) -> any ByteStream {
         let reader = ZipStreamReader(try openStored(archive, for: path), name: "\(base.name): \(archive)")
-        do {
-            while let next = try reader.nextEntry() {
-                if next.name == entry { return reader }
-            }
-        } catch {
-            throw AssetPackError(error)
+        while let next = try zipLayer(reader.nextEntry()) {
+            if next.name == entry { return reader }
         }
         throw missingEntry(entry, archive: archive, for: path)
     }

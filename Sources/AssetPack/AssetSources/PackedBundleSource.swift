@@ -12,10 +12,8 @@ import AssetPackZip
 /// - A file the manifest lists but the bundle lacks is a `.manifest` error, never "not found" (which the
 ///   walker would take for an empty folder).
 ///
-/// The view is deliberately not an ``AssetStorage/folder(root:)``: reading its files from disk would
-/// bypass verification. Its ``storage`` names the bundle and the manifest instead, so the expander plans
-/// from the manifest and verifies against it. Use ``AssetSources/view(of:)`` to get this view only when a
-/// manifest is present.
+/// Its ``storage`` names the bundle and the manifest, never a folder (reading the files from disk would
+/// bypass verification). ``AssetSources/view(of:)`` gives this view only when a manifest is present.
 public struct PackedBundleSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The bundle as stored (a folder, an archive, an APK's `assets`).
     public let base: any AssetSource
@@ -78,8 +76,8 @@ public struct PackedBundleSource: AssetSource, SizedAssetSource, RandomAccessAss
 
     /// Random access to the file at `path` when `base` offers it: a plain file as `base` gives it, a file
     /// packed stored as a byte range of its archive; nil otherwise (deflated, or `base` is forward-only).
-    /// A packed file's bytes are checked against its entry's CRC-32 first, as every stored entry handed out
-    /// as a byte range is; a plain file's, as `base` hands them out; only the size is compared with the manifest's.
+    /// A packed file's bytes are checked against its entry's CRC-32 first; only the size is compared with the
+    /// manifest's.
     /// - Throws: as ``open(_:)``; `.verification` when the size differs from the manifest's.
     public func randomAccess(_ path: AssetPath) throws(AssetPackError) -> (any RandomAccessSource)? {
         let file = try requireFile(path)

@@ -65,11 +65,8 @@ extension ZipArchive {
     /// A stored, unencrypted file entry's data as a byte range of the archive, once its size and CRC-32
     /// are verified; nil for any other entry.
     ///
-    /// The range is read once, front to back, before it is handed out (``ZipArchive/verify(_:)``): whoever
-    /// reads it next — a `ZipArchive` opening a nested archive in place, above all — trusts bytes no other
-    /// checksum covers (the inner central directory with its names and modes, the inner local headers), so a
-    /// damaged entry must fail here, as the entry's CRC-32 mismatch, naming this archive and the entry.
-    /// The later reads of the range then mostly come from the page cache.
+    /// The range is read once before it is handed out (``ZipArchive/verify(_:)``): a nested archive read in
+    /// place trusts bytes no other checksum covers (its central directory and local headers).
     /// - Throws: ``AssetPackError`` wrapping the zip layer's error (`.archive` for a mismatch).
     func storedSlice(of entry: ZipEntry) throws(AssetPackError) -> (any RandomAccessSource)? {
         guard ArchiveEntryPolicy.isFile(entry), entry.method == .stored, !entry.isEncrypted else { return nil }

@@ -9,8 +9,7 @@ import AssetPackZip
 ///
 /// Random access: a stored entry is a byte range of the archive (a `SliceSource`, verified against the
 /// entry's CRC-32 first), so a stored zip inside it can be opened with `ZipArchive` in place; a deflated
-/// entry gives nil and must be read
-/// forward-only. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
+/// entry gives nil. Symbolic-link entries are refused with `.symlink`; a FIFO, socket or device entry reads as
 /// the regular file of its data (`ArchiveEntryPolicy`).
 public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSource {
     /// The archive read.
@@ -30,13 +29,7 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     /// Opens the archive at `path` and makes a source over its folder `root`.
     /// - Throws: ``AssetPackError`` wrapping the zip layer's error (`.io`, `.archive`, `.limitExceeded`).
     public init(path: String, root: String = "", limits: ZipLimits = .default) throws(AssetPackError) {
-        let opened: ZipArchive
-        do {
-            opened = try ZipArchive(path: path, limits: limits)
-        } catch {
-            throw AssetPackError(error)
-        }
-        self.init(archive: opened, root: root)
+        self.init(archive: try zipLayer(ZipArchive(path: path, limits: limits)), root: root)
     }
 
     /// The archive's path, and the root folder when there is one.
@@ -51,11 +44,7 @@ public struct ZipAssetSource: AssetSource, SizedAssetSource, RandomAccessAssetSo
     /// - Throws: `.notFound` for a folder or a missing path, `.symlink`, `.unsupported` (encryption, method), `.archive`.
     public func open(_ path: AssetPath) throws(AssetPackError) -> any ByteStream {
         let entry = try fileEntry(path)
-        do {
-            return try archive.open(entry)
-        } catch {
-            throw AssetPackError(error)
-        }
+        return try zipLayer(archive.open(entry))
     }
 
     /// The uncompressed size of the file entry at `path`; nil for a folder, a link or a missing path.

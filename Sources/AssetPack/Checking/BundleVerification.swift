@@ -7,10 +7,8 @@ import AssetPackZip
 /// against the archive's own headers), entries the manifest does not name included. A file whose manifest
 /// entry has a SHA-256 is hashed as it is read and must match it. The first failure is thrown, naming the file.
 ///
-/// The manifest is taken as the expander takes it: read a run at a time, each entry checked as it comes,
-/// names that collide refused, planned and checked 16,384 files at a time (`ManifestPlanner`, as a
-/// large first install is; a manifest not laid out as the packer writes it is planned whole), so its
-/// entry list is never held whole, and each packing archive's entries are held only while it is read.
+/// The manifest is planned as the expander plans it (`ManifestPlanner`, a window at a time), so its entry
+/// list is never held whole, and each packing archive's entries are held only while it is read.
 ///
 /// - Complexity: reads every byte of the bundle's files once, and every packed entry once more.
 public enum BundleVerification {

@@ -6,12 +6,10 @@ import AssetPackZip
 /// mapped in place, and is every file the manifest lists there with the size and CRC-32 it records.
 ///
 /// A bundle is found by its manifest at any depth: an entry `…/assetpack-meta/manifest.json` makes the folder
-/// above it a bundle (`assets/assets.bundle` in an APK,
-/// `base/assets/…` in an AAB, `Payload/App.app/…` in an IPA). Its manifest is read by the one manifest
-/// reader (``BundleManifest/locate(in:)``, identity checks included) through ``ZipAssetSource``, and its
-/// packing archives are opened as the expander opens them: in place when stored, spooled when not.
+/// above it a bundle (`assets/assets.bundle` in an APK, `base/assets/…` in an AAB, `Payload/App.app/…` in an
+/// IPA). Its manifest and archives are read as the expander reads them (``BundleManifest/locate(in:)``).
 ///
-/// What is compared, without reading file data (the central directories say it all):
+/// What is compared, without reading file data:
 /// - a plain file: the container's entry, its uncompressed size and its CRC-32;
 /// - a packed file: the archive's entry in the container (stored, aligned), and inside the archive the
 ///   entry the manifest names, its size and CRC-32 — and, for a file with a block index, its compressed
@@ -19,16 +17,11 @@ import AssetPackZip
 /// - alignment (``Options/alignment``): the data of every stored plain file and archive the manifest refers
 ///   to starts at a multiple of it (4 by default, as `zipalign 4` leaves it; 4096 for page alignment).
 ///
-/// What applies depends on where the bundle is (``Layout``): an APK or a zip read in place needs all three;
-/// in an App Bundle (`MODULE/assets/…` beside `MODULE/manifest/AndroidManifest.xml`) alignment is left to
-/// bundletool, which aligns the APKs it builds, while a compressed archive there means `noCompress` was
-/// missed; an IPA (`Payload/NAME.app/…`) is unpacked at install, so only the files are compared.
+/// What applies depends on where the bundle is (``Layout``): an APK or a zip needs all three; in an App
+/// Bundle alignment is left to bundletool; an IPA is unpacked at install, so only the files are compared.
 ///
 /// A container with no bundle is a problem too. Everything found is in ``problems``; the container must be
-/// a readable zip (else the initializer throws).
-///
-/// An app can run the check on its own APK (`ApplicationInfo.sourceDir`) as well: it reads only central
-/// directories and local headers.
+/// a readable zip (else the initializer throws). Only central directories and local headers are read.
 public struct ContainerCheck: Sendable {
     /// How strict the check is.
     public struct Options: Sendable {
@@ -87,13 +80,7 @@ public struct ContainerCheck: Sendable {
     /// Checks the container at `path`.
     /// - Throws: ``AssetPackError`` when it is not a readable zip (`.io`, `.archive`, `.limitExceeded`).
     public init(path: String, options: Options = Options()) throws(AssetPackError) {
-        let archive: ZipArchive
-        do {
-            archive = try ZipArchive(path: path, limits: options.limits)
-        } catch {
-            throw AssetPackError(error)
-        }
-        self.init(archive: archive, options: options)
+        self.init(archive: try zipLayer(ZipArchive(path: path, limits: options.limits)), options: options)
     }
 
     /// Checks the container `archive`.

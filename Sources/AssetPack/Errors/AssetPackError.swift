@@ -151,3 +151,10 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
 package func io<T>(_ call: @autoclosure () throws(SystemError) -> T) throws(AssetPackError) -> T {
     do { return try call() } catch { throw AssetPackError(error) }
 }
+
+/// Runs a call of the zip layer, throwing its failure as an ``AssetPackError`` whose path is `path`, else the
+/// archive's (``AssetPackError/init(_:path:)``).
+@inline(__always)
+package func zipLayer<T>(_ call: @autoclosure () throws(ZipError) -> T, path: String? = nil) throws(AssetPackError) -> T {
+    do { return try call() } catch { throw AssetPackError(error, path: path) }
+}

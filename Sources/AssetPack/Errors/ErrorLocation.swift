@@ -2,9 +2,7 @@ import AssetPackZip
 
 /// Where the bytes an error is about lie, in the two parts ``AssetPackError`` keeps apart: the file or
 /// folder on disk (``file``, its ``AssetPackError/path``) and, for an archive stored in a source, that
-/// archive's path in it (``member``, its ``AssetPackError/entry``). An archive nested in `app.zip` at
-/// `pk/inner.zip` is `app.zip` + `pk/inner.zip`, and an error about its entry `x` reads
-/// `app.zip: pk/inner.zip: entry "x": …`, with `app.zip` as the path and `pk/inner.zip` as the entry.
+/// archive's path in it (``member``, its ``AssetPackError/entry``): `app.zip: pk/inner.zip: entry "x": …`.
 struct ErrorLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file or folder on disk, as given: an archive or file itself, or the source that holds ``member``.
     let file: String

@@ -7,14 +7,9 @@ extension BundleManifest {
     /// million entries; `encodedJSON()` refuses to write a larger one, so every bundle built can be read.
     public static let maxEncodedSize = 512 << 20
 
-    /// Reads and checks the manifest of the bundle `source`; nil when it has none. This is the one reader
-    /// of manifests: the packed-bundle view, the planner, the packer's incremental build, the NDK source
-    /// and the container check all use it (``locate(in:)``, ``locate(named:opening:)``).
-    ///
-    /// The manifest is ``path`` (under ``reservedDirectory``), read a chunk at a time (`ManifestReader`).
-    /// Checks: at most ``maxEncodedSize`` bytes of valid JSON; a known format, valid paths, complete file
-    /// entries in path order; an ``identity`` that matches the entries (``ContentIdentity``); and, when the
-    /// same folder has the small `identity` file, that it holds the same identity.
+    /// Reads and checks the manifest of the bundle `source` (at ``path``); nil when it has none. Checks: at
+    /// most ``maxEncodedSize`` bytes of valid JSON; a known format, valid paths, complete file entries in path
+    /// order; an ``identity`` that matches the entries and the small `identity` file beside it, when there.
     /// - Throws: `.manifest` for a manifest that fails a check; `.limitExceeded` past the size; read errors.
     public static func read(from source: any AssetSource) throws(AssetPackError) -> BundleManifest? {
         try locate(in: source)?.manifest
@@ -111,11 +106,7 @@ extension BundleManifest {
 
     /// The text of the one-line file `stream` (``OneLineFile``); `origin` names it in errors.
     private static func readOneLine(_ stream: any ByteStream, origin: String) throws(AssetPackError) -> String {
-        do {
-            return OneLineFile.text(try stream.readAll(limit: OneLineFile.maxSize))
-        } catch {
-            throw AssetPackError(error, path: origin)
-        }
+        OneLineFile.text(try zipLayer(stream.readAll(limit: OneLineFile.maxSize), path: origin))
     }
 
     /// The manifest's name inside a bookkeeping folder.

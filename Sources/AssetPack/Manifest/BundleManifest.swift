@@ -4,17 +4,8 @@ import AssetPackSystem
 /// tree (the app's original asset folder) and how each file is stored in the bundle, so the expander can
 /// plan without walking, report progress against known totals, check free space, and verify every byte.
 ///
-/// Everything under the bundle's bookkeeping folder (``reservedDirectory``) belongs to assetpack and is never copied.
-///
-/// **Why `assetpack-meta`.** A bundle travels through other tools' packaging, and each of them drops some
-/// names by default: aapt and AGP's `ignoreAssetsPattern` (`!.svn:!.git:!.ds_store:!*.scc:.*:<dir>_*:!CVS:
-/// !thumbs.db:!picasa.ini:!*~`) drop names starting with `.`, folders starting with `_` and names ending in
-/// `~`; SwiftPM skips dot-names when it gathers resources and takes a folder whose name has an extension
-/// for one opaque file; Xcode gives folders with some extensions a meaning of their own (`.bundle`,
-/// `.lproj`, `.xcassets`). `assetpack-meta` has none of those: no leading `.` or `_`, no trailing `~`, no
-/// extension, lowercase ASCII (aapt refuses names that are not ASCII; no case-folding surprise), and no
-/// tool reserves it (`CVS`, `thumbs.db`, …). The tool's name in it makes a clash with a folder of the
-/// app's own assets unlikely; the packer refuses a source folder that has one at its top.
+/// Everything under the bundle's bookkeeping folder (``reservedDirectory``) belongs to assetpack and is never
+/// copied; why it is named `assetpack-meta` is in <doc:BookkeepingFolder>.
 public struct BundleManifest: Codable, Sendable, Equatable {
     /// The bookkeeping folder at a bundle's root, as the packer writes it.
     public static let reservedDirectory = "assetpack-meta"
@@ -30,18 +21,12 @@ public struct BundleManifest: Codable, Sendable, Equatable {
     /// True when `name`, at the root of a tree, is reserved: the bundle's bookkeeping folder
     /// (``reservedDirectory``) or an install's record folder (``installRecordDirectory``). The packer refuses
     /// a source that holds one at its top, and the installer never expands one from a source.
-    public static func isReservedName(_ name: String) -> Bool {
+    public static func isReservedName<Name: StringProtocol>(_ name: Name) -> Bool {
         name == reservedDirectory || name == installRecordDirectory
     }
 
-    /// True when `name` (a path's first component, without a copy of it) is reserved (``isReservedName(_:)``).
-    package static func isReservedName(_ name: Substring) -> Bool {
-        name == reservedDirectory || name == installRecordDirectory
-    }
-    /// The format version this code writes: 2 since manifests may carry SHA-256s (``Entry/sha256``,
-    /// ``Storage/blockSHA256``) and the packed data's offset (``Storage/dataOffset``), whose identity is
-    /// computed differently (``ContentIdentity``). A reader of format 1 would refuse such a manifest as
-    /// damaged; the number makes it say why.
+    /// The format version this code writes: 2, whose manifests may carry SHA-256s and the packed data's
+    /// offset (``Storage/dataOffset``), with the identity computed differently (``ContentIdentity``).
     public static let currentFormat = 2
     /// The format versions this code reads: 1 (no hashes) and 2.
     public static let readableFormats = 1...2
@@ -120,9 +105,8 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         /// Where the independently decodable deflate blocks of a packed entry start, for a file the packer
         /// deflated in blocks (larger than its block size, 4 MiB by default): one `[uncompressed offset,
         /// compressed offset]` pair per block, offsets relative to the file and to the entry's data, the
-        /// first `[0, 0]`; every block but the last ends with a full flush. The expander inflates such an
-        /// entry on several cores (`AssetPackZip.BlockParallelInflater`), checking every pair against the
-        /// entry; any other unzip reads the entry as one ordinary deflate stream. Nil otherwise.
+        /// first `[0, 0]`; every block but the last ends with a full flush, so any other unzip reads the entry
+        /// as one ordinary deflate stream. Nil otherwise.
         public var blocks: [[UInt64]]?
         /// For a file with ``blocks``: the SHA-256 of each block's uncompressed bytes, in order (64 hex digits
         /// each), so that a client can fetch and check one block alone, and reuse the blocks of an installed

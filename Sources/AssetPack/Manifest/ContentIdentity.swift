@@ -8,12 +8,8 @@ import AssetPackSystem
 ///   `kind \t size \t crc32 \t mode \t path \n` per entry. Bundles built before SHA-256s keep the identity
 ///   they had, so their installs stay up to date.
 /// - Version 2, when any entry has one: `assetpack-identity-2` then
-///   `kind \t size \t crc32 \t sha256 \t mode \t path \n` (`-` for an entry without a hash). The identity is
-///   what the up-to-date check compares (locally, and over HTTP before anything else is fetched), so it covers
-///   the strong hash: two bundles with the same identity have the same bytes, not merely the same CRC-32s,
-///   which are easy to forge. The cost: a bundle rebuilt with hashes has a new identity, so an install of the
-///   same tree made from an older bundle goes through the normal upgrade once, which relinks every file
-///   (size, CRC-32 and mode still match) and rewrites none.
+///   `kind \t size \t crc32 \t sha256 \t mode \t path \n` (`-` for an entry without a hash), so that two
+///   bundles with the same identity have the same bytes, not merely the same (easily forged) CRC-32s.
 public enum ContentIdentity {
     /// The identity in `text`: a bundle's identity as printed and recorded, or as earlier versions of assetpack
     /// recorded and printed it (`assetpack-1 manifest <identity>`); any other text as it is.

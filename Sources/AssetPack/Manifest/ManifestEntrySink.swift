@@ -49,10 +49,9 @@ private final class ManifestEntryVisitor: ManifestEntrySink {
 
 extension BundleManifest {
     /// Reads the manifest of the bundle `source` as ``locate(in:)`` does (every check included), handing
-    /// each entry to `visit` as it is read instead of keeping the list: a listing of a million-file bundle
-    /// holds one run of entries at a time. Returns where the manifest was (its ``BundleManifest/entries``
-    /// empty); nil when `source` has no manifest. What `visit` throws is thrown once the manifest is known
-    /// to be intact (the first; it sees nothing after).
+    /// each entry to `visit` as it is read instead of keeping the list. Returns where the manifest was (its
+    /// ``BundleManifest/entries`` empty); nil when `source` has no manifest. What `visit` throws (the first;
+    /// it sees nothing after) is thrown once the manifest is known to be intact.
     package static func visitEntries(in source: any AssetSource,
                                      _ visit: (BundleManifest.Entry) throws(AssetPackError) -> Void) throws(AssetPackError) -> Located? {
         try withoutActuallyEscaping(visit) { (escaping) throws(AssetPackError) -> Located? in

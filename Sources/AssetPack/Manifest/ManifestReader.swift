@@ -2,13 +2,10 @@ import AssetPackSystem
 import AssetPackZip
 
 /// Reads a bundle's manifest from its JSON text with the one tokenizer (``JSONPullParser``), a chunk at a time:
-/// any valid layout, white space and member order; members it does not know skipped; a member it knows given twice
-/// refused (a signed manifest must mean one thing to every reader, and the entries of a first `entries` are handed
-/// on before a second could replace them). Entries come out in runs of ``runSize``, checked to be in path order
-/// (byte order of their UTF-8, as ``BundleManifest/entries`` says and the packer writes): the identity is a hash
-/// over that order, so a manifest out of order could be checked only with its entries all in hand, and is
-/// refused, naming the first entry out of place. Every fault is one `.manifest` error naming a byte offset or an
-/// entry's path.
+/// any layout and member order; unknown members skipped; a known member given twice refused (a signed manifest
+/// must mean one thing to every reader). Entries come out in runs of ``runSize``, checked to be in path order
+/// (the identity is a hash over that order); a manifest out of order is refused, naming the first entry out of
+/// place. Every fault is one `.manifest` error naming a byte offset or an entry's path.
 final class ManifestReader {
     /// Bytes read from a stream at a time.
     static let chunkSize = 256 << 10
@@ -222,16 +219,15 @@ final class ManifestReader {
 
 extension BundleManifest {
     /// Reads the manifest from `stream` a chunk at a time (``ManifestReader``), each run of entries checked
-    /// (``checkEntries(_:origin:)``) and handed to `sink` while one helper thread adds it to the running identity
-    /// (``ContentIdentity/Running``) and another reads the next run; then checks the format and the identity, and only
-    /// then throws what `sink` threw (the first; it is handed nothing after): a damaged or forged manifest is
-    /// reported as such, whatever its entries would have led to. `expectedSize`, when known, lets the first run
-    /// say about how many entries there are. Returns the manifest without its entries.
+    /// (``checkEntries(_:origin:)``) and handed to `sink` while helper threads hash it and read the next run;
+    /// then checks the format and the identity, and only then throws what `sink` threw (so a forged manifest
+    /// is reported as such). `expectedSize` lets the first run say about how many entries there are. Returns
+    /// the manifest without its entries.
     static func read(_ stream: any ByteStream, expectedSize: UInt64?, origin: String,
                      into sink: any ManifestEntrySink) throws(AssetPackError) -> BundleManifest {
         let parser = JSONPullParser(chunkSize: ManifestReader.chunkSize, limit: maxEncodedSize, code: .manifest, origin: origin) {
             (buffer) throws(AssetPackError) -> Int in
-            do throws(ZipError) { return try stream.read(into: buffer) } catch { throw AssetPackError(error, path: origin) }
+            try zipLayer(stream.read(into: buffer), path: origin)
         }
         let reader = try ManifestReader(parser, origin: origin)
         let running = RunningIdentity()

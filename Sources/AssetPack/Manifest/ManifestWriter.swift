@@ -2,9 +2,7 @@ import Foundation
 
 extension BundleManifest {
     /// The manifest as deterministic JSON: sorted keys, no white space inside a value, one entry per line
-    /// (so line tools and diffs still work on it), trailing newline. Compact because it is read at every
-    /// expansion and fetched by every remote client: pretty-printed, 50,000 small files made 22 MB of it,
-    /// this spelling about two thirds of that. The text `Writer` writes, kept in memory.
+    /// (so line tools and diffs still work on it), trailing newline. The text `Writer` writes, kept in memory.
     /// - Throws: `.limitExceeded` when the text would be longer than ``maxEncodedSize``, which no reader
     ///   would take: a bundle that could not be expanded is not written.
     public func encodedJSON() throws(AssetPackError) -> [UInt8] {
@@ -21,7 +19,7 @@ extension BundleManifest {
     }
 
     /// Writes the text of ``encodedJSON()`` front to back, one entry at a time, handing it to `output` in
-    /// pieces of about 64 KiB: a manifest of a million entries is never held whole. The members after
+    /// pieces of about 64 KiB, never held whole. The members after
     /// `"entries"` (which sorts first) are written last, so the content identity can be worked out on the
     /// way (``identity()``) when the entries come in path order.
     package struct Writer {

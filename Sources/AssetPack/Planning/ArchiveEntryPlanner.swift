@@ -3,21 +3,16 @@ import AssetPackZip
 /// Plans the entries of one zip archive from its central directory, entry by entry, before anything is
 /// written: each name must be a safe relative path (``ArchiveEntryPolicy``), encrypted or unsupported
 /// entries and declared compression bombs fail here, FIFO, socket and device entries become regular files,
-/// links are refused unless allowed. Every entry goes to the ``PlanBuilder``, which refuses duplicates, case and normalization
-/// twins, and a file that is also a folder — what a walk of the archive's folded index could not notice
-/// (a leading `/`, empty components, a name stored twice, a directory entry beside a file of that name).
-/// A directory entry's local header is read and checked here, since no reader opens it later.
-/// Files and folders keep the permissions their entries state, through ``PermissionPolicy``
-/// (``ArchiveEntryPolicy/filePermissions(_:)``); an entry that states none gets the default.
+/// links are refused unless allowed. Every entry goes to the ``PlanBuilder``, which refuses duplicates, case
+/// and normalization twins, and a file that is also a folder. A directory entry's local header is read and
+/// checked here, since no reader opens it later. Permissions: ``ArchiveEntryPolicy/filePermissions(_:)``.
 ///
 /// One loop serves both archives the expander meets; a small ``Rules`` value says how they differ:
 /// - an archive given as the source (``Rules/source(root:options:)``: `assetpack expand app.zip`): the
-///   tree below its folder `root`, exactly as a `list`/`open` walk would find it, without a `list` and an
-///   `open` per file. Entries outside the root are never expanded and not checked; a bookkeeping folder at
-///   the top is refused (``SourceCheck/notBookkeeping(_:source:)``: the archive has no manifest, or it would
-///   have been planned from it); every `.zip` file is planned as unzipped
-///   into its folder (after every entry of the source is in) unless ``ExpansionOptions/keepZips``; links
-///   are refused even when allowed, since the source is read through `list` and `open`, which have none.
+///   tree below its folder `root`, as a `list`/`open` walk would find it. Entries outside the root are not
+///   checked; a bookkeeping folder at the top is refused (``SourceCheck/notBookkeeping(_:source:)``); every
+///   `.zip` file is planned as unzipped into its folder unless ``ExpansionOptions/keepZips``; links are
+///   refused even when allowed, since `list` and `open` have none.
 /// - an archive found in a tree (``Rules/nested(into:)``), unzipped into its folder, one level: links are
 ///   created when allowed.
 struct ArchiveEntryPlanner {

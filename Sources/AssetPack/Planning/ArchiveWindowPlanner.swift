@@ -1,18 +1,14 @@
 import AssetPackZip
 
 /// Plans an archive given as the source (`assetpack expand huge.zip`) a window at a time, as its central
-/// directory is read (``ZipArchive/entries(from:)``), so that neither its entries nor its plan is ever
-/// whole in memory: each entry becomes an item as ``ArchiveEntryPlanner`` makes it (carrying its entry,
-/// ``ExpansionItem/Origin/scannedEntry(_:_:)``), the items go through a ``PlanWindowBuilder``, and every
-/// ``windowSize`` items are handed on as one window. The tree's identity (``TreeIdentity``, independent of
-/// order) is summed as the windows go, and is the one the whole plan of the archive would have.
+/// directory is read (``ZipArchive/entries(from:)``): each entry becomes an item (``ArchiveEntryPlanner``),
+/// the items go through a ``PlanWindowBuilder``, and every ``windowSize`` items are one window. The tree's
+/// identity (``TreeIdentity``, independent of order) is summed as the windows go.
 ///
-/// Archives come in their writer's order, not in path order: `zip -r` and `jar` write a folder's entries
-/// in the order the file system lists them, and go into each subfolder where they meet it. That is fine as
-/// long as each folder's entries come in one run, which the builder checks. What it cannot decide here
-/// makes the archive need a whole plan (``run(handOver:)`` returns nil), which decides and words it: a
-/// folder that comes back after another, two names that may collide, a `.zip` file to unzip into its
-/// folder, a bookkeeping folder at the top (the archive may be a bundle).
+/// Archives come in their writer's order (`zip -r` and `jar` follow the file system's listing), which is
+/// fine while each folder's entries come in one run. What cannot be decided here (a folder that comes
+/// back, names that may collide, a `.zip` to unzip, a bookkeeping folder at the top) makes
+/// ``run(handOver:)`` return nil: the archive needs a whole plan, which decides and words it.
 struct ArchiveWindowPlanner {
     let source: ResolvedSource
     let options: ExpansionOptions

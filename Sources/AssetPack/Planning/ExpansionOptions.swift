@@ -23,19 +23,16 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// kernel (``Durability/none``: still safe against the process being killed). See ``Durability``.
     public var durability: Durability
     /// Expand a tree that holds no file (only folders, or nothing) instead of refusing it. Off by default:
-    /// an empty tree is almost always a mistake — a misspelt root, an empty download — and installing it
-    /// would record an empty destination as complete. See `SourceCheck`.
+    /// an empty tree is almost always a mistake (a misspelt root, an empty download).
     public var allowsEmpty: Bool
     /// Also check every file of a local bundle against the SHA-256 its manifest records (when it has one),
-    /// computed as it is written (read back, for a file inflated in blocks on several threads). Off by default: a bundle shipped inside the app is as trusted as
-    /// the app's code, the CRC-32 checked in the stream catches damage, and SHA-256 in software costs about as
-    /// much CPU as inflating. Files of a delivered bundle (``DeliveredBundleSource``) are always checked
-    /// against their SHA-256, as they arrive, whatever this says.
+    /// computed as it is written. Off by default: a bundle shipped inside the app is as trusted as its code,
+    /// the CRC-32 catches damage, and SHA-256 costs about as much CPU as inflating. Files of a delivered
+    /// bundle (``DeliveredBundleSource``) are always checked against their SHA-256.
     public var checksSHA256 = false
     /// On an upgrade or a repair, remove what the installed tree holds that assetpack did not write (files and
     /// folders the app or the user put into the destination), listing it in ``ExpansionResult/unknownDeleted``.
-    /// Off by default: such entries are carried into the new tree and listed in ``ExpansionResult/unknownKept``,
-    /// so an install never loses data it did not write. See `UnknownEntries`.
+    /// Off by default: such entries are carried into the new tree and listed in ``ExpansionResult/unknownKept``.
     public var removesUnknownEntries = false
     /// Where an archive stored in the source that can only be read front to back is copied, to be read at
     /// random (an unlinked file): an install's staging tree, on the destination's file system and within its

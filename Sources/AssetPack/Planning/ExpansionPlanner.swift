@@ -1,11 +1,8 @@
 import Foundation
 import AssetPackZip
 
-/// Turns a source into an ``ExpansionPlan``. The source is resolved once (`ResolvedSource`); a source
-/// holding a manifest (a packed bundle) is planned from the manifest alone, without a
-/// walk; any other source is walked with `list`/`open` and each `.zip` file found is planned as unzipped
-/// into its parent folder (unless ``ExpansionOptions/keepZips``). A packed-bundle view
-/// (``AssetStorage/packedBundle(base:manifest:)``) is planned from the bundle under it.
+/// Turns a source into an ``ExpansionPlan``: a source holding a manifest is planned from the manifest
+/// alone; any other is walked with `list`/`open` (`TreePlanner`).
 public enum ExpansionPlanner {
     /// Plans the expansion of `source`.
     /// - Throws: ``AssetPackError``: `.manifest` for a bad manifest, `.unsafePath` for a bad name,

@@ -1,10 +1,8 @@
 import AssetPackSystem
 
-/// Where an expansion stands, reported through the progress callback (``AssetInstaller/installSynchronously(progress:cancellation:)``,
-/// ``AssetInstaller/install(progress:)``); ``InstallUpdate`` is the same, throttled, for an async sequence. Totals are known from the start
-/// (they come from the plan), except in the first install of a very large bundle, which is planned a window of its
-/// manifest at a time and adds each window's files and bytes to the totals as it reaches it; files kept from an
-/// interrupted run or hard-linked from the previous version count as done as soon as they are recognized.
+/// Where an expansion stands, reported through the progress callback (``AssetInstaller/install(progress:)``).
+/// Totals come from the plan; a very large bundle, planned a window at a time, adds each window's files
+/// and bytes as it reaches it. Files kept from an interrupted run or hard-linked count as done at once.
 public struct ExpansionProgress: Sendable, Equatable {
     /// The step the expansion is in.
     public enum Phase: String, Sendable {

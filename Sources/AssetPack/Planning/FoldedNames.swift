@@ -5,8 +5,7 @@
 /// An open-addressing table with linear probing, at most half full. A slot holds 32 bits of the folded
 /// key's hash (seeded per process, as Swift's `Hasher` is, so that an archive cannot be built to make
 /// every name collide), a bit for a path that is not ASCII, and the position plus one (0 is empty). An
-/// ASCII path, the usual case, is folded byte by byte and compared to a candidate without a copy of
-/// either; the folded key of any other path is made once with Foundation and kept.
+/// ASCII path is folded byte by byte without a copy; any other's folded key is made once and kept.
 struct FoldedNames {
     /// What ``find(_:in:)`` found: the position of the item whose path folds alike, or where to insert.
     enum Lookup {

@@ -1,9 +1,7 @@
 import AssetPackSystem
 
-/// How an install plans its source: the one place that chooses, and says why. The installer knows only
-/// windows (``PlanWindow``): a source that can be planned as it is read is handed on ``windowItems`` items
-/// at a time, so that an install's memory does not grow with the tree; any other is planned whole and
-/// handed on as one window. Both go through the same transaction loop (`InstallTransaction`).
+/// How an install plans its source: the one place that chooses. A source that can be planned as it is read
+/// is handed on ``windowItems`` items at a time (``PlanWindow``); any other is planned whole, as one window.
 ///
 /// | source | planned by | its stamp is known |
 /// | --- | --- | --- |

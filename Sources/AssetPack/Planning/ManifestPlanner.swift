@@ -1,12 +1,8 @@
 /// Plans a bundle from its manifest as the manifest is read (a ``ManifestEntrySink``): each entry becomes an
 /// item (``ManifestItems``), collected by `Collector`, and every ``windowSize`` items are handed on as the
-/// plan of one window, so that the plan of a huge bundle is never whole in memory. No walk.
-///
-/// The one planner of a manifest, whole or windowed: with a ``PlanWindowBuilder`` it hands on windows as the
-/// entries come; with a ``PlanBuilder`` and a window of `.max` items it hands on the whole plan, in path order
-/// and every collision decided and worded, as one window. When a window builder cannot decide an item (a name
-/// that may collide), the planner stops taking entries and says so (``needsWholePlan``): the bundle must then be
-/// planned whole.
+/// plan of one window. With a ``PlanBuilder`` and a window of `.max` items it hands on the whole plan, every
+/// collision decided, as one window. When a ``PlanWindowBuilder`` cannot decide an item (a name that may
+/// collide), the planner stops and says so (``needsWholePlan``): the bundle must then be planned whole.
 final class ManifestPlanner<Collector: PlanCollector>: ManifestEntrySink {
     private var items: ManifestItems
     private var builder: Collector

@@ -4,9 +4,7 @@ import Foundation
 /// Collects a plan's items and refuses two items that would land on the same place: exact duplicates,
 /// a file and a directory with one name, and names equal up to case or Unicode normalization (which
 /// collide on the case-insensitive, normalizing file systems of Apple platforms). Parent directories are
-/// added as items of their own, so every directory is created explicitly; one added only because an item
-/// lies below it has the default permissions until an item of its own (a folder entry that comes later in
-/// its archive) states others.
+/// added as items of their own, with the default permissions until a later entry of their own states others.
 package struct PlanBuilder {
     private struct Seen {
         var path: AssetPath
@@ -167,9 +165,7 @@ package struct PlanBuilder {
     }
 
     /// The comparison key: each component in Unicode canonical composition (NFC), lowercased. An ASCII
-    /// path (the usual case) is already NFC and lowercases byte by byte, without Foundation's
-    /// normalization, which would cost far more than the rest of planning. (``FoldedNames`` folds ASCII
-    /// paths itself, without making this string.)
+    /// path is already NFC, so it skips Foundation's costly normalization.
     package static func foldedKey(_ path: AssetPath) -> String {
         if path.string.utf8.allSatisfy({ $0 < 0x80 }) { return path.string.lowercased() }
         return path.components.map { $0.precomposedStringWithCanonicalMapping.lowercased() }.joined(separator: "/")

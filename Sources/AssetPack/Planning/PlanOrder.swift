@@ -1,9 +1,7 @@
 /// Puts a plan's items in path order (``AssetPath/<(_:_:)``) in place.
 ///
-/// Items that already are in order (a walk, a manifest, an archive written in order) cost one pass of
-/// comparisons and nothing else. Others are sorted as positions over one flat copy of their paths' bytes
-/// (one allocation, compared eight bytes at a time), then moved by following each cycle of the
-/// permutation once, so no second copy of the items exists at any time.
+/// Items already in order cost one pass of comparisons. Others are sorted as positions over one flat copy
+/// of their paths' bytes, then moved by following each cycle of the permutation (no second copy of the items).
 enum PlanOrder {
     /// Sorts `items` by path.
     /// - Complexity: O(*n*) comparisons when `items` is sorted already, else O(*n* log *n*).

@@ -1,10 +1,8 @@
 import AssetPackSystem
 
 /// Collects a plan's items from entries that come folder by folder — every path below a folder in one
-/// run, as in path order (``AssetPath/<(_:_:)``, the order the packer writes a manifest in) or in the
-/// order `zip -r` walks a tree — and hands them over a window at a time (``takeWindow()``), so that a huge
-/// tree is expanded without its whole plan in memory. It refuses the reserved names and the total size
-/// that ``PlanBuilder`` refuses, and adds each item's missing folders the same way.
+/// run, as in path order or in the order `zip -r` walks a tree — and hands them over a window at a time
+/// (``takeWindow()``). It refuses what ``PlanBuilder`` refuses, and adds missing folders the same way.
 ///
 /// For collisions it keeps only what a later item can still collide with: the folders that hold the last
 /// item, each with the folded forms (``PlanBuilder/foldedKey(_:)``) of its children so far, as hashes. That
@@ -14,10 +12,9 @@ import AssetPackSystem
 /// was added to it the first time (a folder's entry stated before its contents, as `bsdtar` writes them):
 /// then it is entered again, once, and all its children still come while it is open.
 ///
-/// It never words a collision. A folder met again, or a name whose folded hash a sibling already has (a
-/// collision, a name stored twice, or very rarely two names with one hash), makes ``isUndecided`` true and
-/// every later item is ignored: the caller then plans the tree whole with ``PlanBuilder``, which decides
-/// and words it.
+/// It never words a collision: a folder met again, or a name whose folded hash a sibling already has,
+/// makes ``isUndecided`` true and every later item is ignored; the caller then plans the tree whole with
+/// ``PlanBuilder``, which decides and words it.
 struct PlanWindowBuilder {
     /// A folder that holds the last item, the hashes of the folded names of its children so far, and the
     /// names of its child folders that were left before anything was added to them.
@@ -85,10 +82,9 @@ struct PlanWindowBuilder {
     }
 
     /// Adds `item` as a child of the deepest open folder (opening it when it is a folder; `implied`: a
-    /// folder of a later item's path); false, and undecided, when a sibling's name folds to the same hash. A folder stated earlier and left empty is
-    /// entered again instead (its entry was handed over with it): archivers that walk a tree breadth
-    /// first, as libarchive's `bsdtar` does, state a folder's subfolders before they fill each one. Its
-    /// children then all come while it is open again, so no collision among them goes unnoticed.
+    /// folder of a later item's path); false, and undecided, when a sibling's name folds to the same hash. A
+    /// folder stated earlier and left empty is entered again instead (`bsdtar` states a folder's subfolders
+    /// before it fills each one).
     private mutating func insert(_ item: ExpansionItem, implied: Bool) -> Bool {
         if item.kind == .directory, chain[chain.count - 1].unvisited.remove(Array(item.path.name.utf8)) != nil {
             if !implied { return reject() }  // stated twice: the whole plan decides

@@ -47,11 +47,9 @@ struct ResolvedSource: Sendable {
     }
 
     /// The permission bits the item at `path` (a `kind` of the tree) gets: what the source states for it,
-    /// through ``PermissionPolicy`` — the same rule for every kind of source. A folder source states the
-    /// mode of the node on disk (`lstat` of the path its walk found, links refused on the way); an archive source the mode of the
-    /// entry (``ArchiveEntryPolicy``, as when the archive is planned from its central directory); a folder
-    /// an archive only implies, an entry made where no Unix mode is recorded and a source read only
-    /// through `list`/`open` state none, and get the defaults.
+    /// through ``PermissionPolicy``: a folder source states the mode on disk (`lstat`), an archive source the
+    /// entry's (``ArchiveEntryPolicy``); an implied folder, an entry without a Unix mode and a `list`/`open`
+    /// source state none, and get the defaults.
     /// - Throws: `.io` when the node on disk cannot be examined.
     func permissions(of path: AssetPath, kind: ExpansionItem.Kind) throws(AssetPackError) -> UInt32 {
         let directory = kind == .directory

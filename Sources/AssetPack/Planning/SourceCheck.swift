@@ -1,8 +1,8 @@
 import AssetPackSystem
 import AssetPackZip
 
-/// The checks that keep a wrong source from "succeeding" with nothing (`assetpack expand app.apk --root
-/// asets`, a typo, used to install an empty tree and record it complete), or with less than it holds:
+/// The checks that keep a wrong source (`assetpack expand app.apk --root asets`, a typo) from "succeeding"
+/// with nothing, or with less than it holds:
 /// - the folder a source starts at must exist and be a folder: the root of an archive (``AssetStorage/archive(_:root:)``)
 ///   and the folder of a folder source (``AssetStorage/folder(root:)``) — checked before planning;
 /// - a tree without a single file is refused unless the caller allows it (``ExpansionOptions/allowsEmpty``);
@@ -36,9 +36,8 @@ enum SourceCheck {
 
     /// Refuses `path` of a tree planned without a manifest when it lies in a bookkeeping folder at the top
     /// (`BundleManifest.isReservedName(_:)`: `assetpack-meta`, an install's `.assetpack`), as a nested
-    /// archive's entry there is refused. A bundle is planned from its manifest, whose folder is rightly no
-    /// part of its tree; without one the folder is no bundle's, and skipping it would drop its files without
-    /// a word (`assetpack build` refuses such a folder at the top of what it packs, for the same reason).
+    /// archive's entry there is refused: without a manifest the folder is no bundle's, and skipping it would
+    /// drop its files without a word.
     /// - Throws: `.conflict` naming `source` (the archive or folder on disk) and `path`.
     static func notBookkeeping(_ path: AssetPath, source: String) throws(AssetPackError) {
         guard BundleManifest.isReservedName(path.firstComponent) else { return }

@@ -5,10 +5,8 @@
 /// plan it, adds its modification time in nanoseconds: a file edited in place to other bytes of the same size
 /// then changes the identity, so the tree is never called up to date after it.
 ///
-/// Summing makes it independent of the order the items come in: a huge archive is planned a window at a
-/// time in its own order (``ArchiveWindowPlanner``) and must have the identity that its whole plan, in
-/// path order, has. It tells trees apart, as a stamp must; it is no signature (a manifest's identity,
-/// ``ContentIdentity``, is the one a bundle is trusted by).
+/// Summing makes it independent of the order the items come in (``ArchiveWindowPlanner`` plans in the
+/// archive's order). It tells trees apart; it is no signature (``ContentIdentity`` is the one trusted).
 struct TreeIdentity {
     private var first: UInt64 = 0
     private var second: UInt64 = 0

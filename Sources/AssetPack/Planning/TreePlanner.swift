@@ -6,13 +6,10 @@ import AssetPackZip
 /// not-found). Sizes come from ``SizedAssetSource`` when offered, CRC-32s from the central directory of a
 /// source that is an archive (``AssetStorage/archive(_:root:)``); otherwise the file is read once to
 /// measure both; permissions from what the source states (``ResolvedSource/permissions(of:kind:)``).
-/// Each file's origin is named as the source was resolved (``ResolvedSource``).
 /// Every `.zip` file met is planned as unzipped — one level, never recursively — into its parent folder
 /// (`binary/photos.zip` holding `photos/frog.jpg` gives `binary/photos/frog.jpg`), unless
-/// ``ExpansionOptions/keepZips`` is set. A bookkeeping folder at the top is refused, not skipped
-/// (``SourceCheck/notBookkeeping(_:source:)``): the source has no manifest. An archive given as
-/// the source is planned from its central directory instead (``ArchiveEntryPlanner``): the same tree,
-/// checked entry by entry, without a `list` and an `open` per file.
+/// ``ExpansionOptions/keepZips`` is set. A bookkeeping folder at the top is refused
+/// (``SourceCheck/notBookkeeping(_:source:)``).
 struct TreePlanner {
     let source: ResolvedSource
     let options: ExpansionOptions

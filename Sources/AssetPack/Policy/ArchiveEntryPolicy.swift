@@ -4,23 +4,18 @@ import AssetPackZip
 /// or given as the source): its name is one safe relative path, its bytes can be read, and the sizes it
 /// declares are not a bomb. Each refusal names the archive and the entry.
 ///
-/// **Names.** The name must be a valid ``AssetPath`` (no `..`, `.`, empty components, absolute start,
-/// backslash, drive letter, NUL or control character; components of at most 255 bytes, at most 3,072
-/// bytes and 128 levels in all). An empty name is refused. A name without the UTF-8 flag (APPNOTE 4.4.4
+/// **Names.** The name must be a valid ``AssetPath``; an empty name is refused. A name without the UTF-8 flag (APPNOTE 4.4.4
 /// bit 11) is IBM code page 437 text by the zip specification, so bytes that are not UTF-8 are accepted as
 /// that text (`caf` + 0x82 is `café`); a name *with* the flag whose bytes are not UTF-8 is refused, because
 /// the archive contradicts itself.
 ///
 /// **`./`.** A name's leading `./` is dropped (any number of them), and a folder entry that is `./` alone
-/// is the folder the archive is expanded into: tar-style tools name the entries of `.` so (`bsdtar -a -cf
-/// x.zip .` writes `./`, `./a/`, `./a/b.txt`), and `unzip`, Python's `zipfile` and 7-Zip extract them into
-/// that folder. A `.` anywhere else in a name is still refused.
+/// is the folder the archive is expanded into (`bsdtar -a -cf x.zip .` writes `./`, `./a/`, `./a/b.txt`, which
+/// `unzip` and 7-Zip extract so). A `.` anywhere else in a name is still refused.
 ///
 /// **Kinds.** An entry whose mode says FIFO, socket or device (`EntryKind.special`) is written as a regular
-/// file holding its data (possibly none), with the default permissions — never as a special file. Info-ZIP's
-/// `zip` reading from a pipe (`some-command | zip out.zip -`) records the pipe's FIFO mode for the entry, and
-/// `unzip` and Python's `zipfile` extract it as a regular file too. (A FIFO or device on disk in a folder
-/// source is still refused: that is a node, not data.)
+/// file holding its data, with the default permissions, as `unzip` does (`some-command | zip out.zip -`
+/// records the pipe's FIFO mode). A FIFO or device on disk in a folder source is still refused.
 enum ArchiveEntryPolicy {
     /// True when the entry is expanded as a regular file: a file entry, or a FIFO, socket or device entry.
     static func isFile(_ entry: ZipEntry) -> Bool {

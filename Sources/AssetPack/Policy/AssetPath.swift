@@ -5,10 +5,8 @@ import AssetPackSystem
 /// and C1), each component fits the platform's name limit, and the whole path fits ``maxPathBytes`` and
 /// ``maxDepth``. Constructing one is the check (``init(_:)``); holding one is the proof.
 ///
-/// **Storage.** A path is held as its one text `a/b/c` (``string``), not as one string per component:
-/// a plan of a million files then holds a million strings, not several million, and a path made from a
-/// zip entry's name shares that name's storage. ``components`` is computed when asked for; code that
-/// runs per file reads the bytes instead (`withUTF8(_:)`, `componentCount`, `hasSameParent(as:)`).
+/// A path is held as its one text `a/b/c` (``string``), not one string per component; ``components`` is
+/// made when asked for, so code that runs per file reads the bytes instead (`withUTF8(_:)`, `componentCount`).
 public struct AssetPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The path as `a/b/c`, "" for the root: the components joined by `/`, without a `/` at either end.
     public let string: String

@@ -7,8 +7,8 @@
 /// Strict: strings must be valid UTF-8 without raw control characters (escapes decoded, `\u` surrogate pairs
 /// joined, a lone surrogate refused), numbers must follow the grammar, nesting is at most ``maxDepth`` deep, a
 /// string at most ``maxStringBytes`` long, the text at most `limit` bytes, and ``finish()`` refuses anything but
-/// white space after the value. Memory is one chunk and one string: nothing else of the text is kept. Every
-/// refusal is one ``AssetPackError`` of the code given at creation, naming the byte offset and the reason.
+/// white space after the value. Memory is one chunk and one string. Every refusal is one ``AssetPackError``
+/// of the code given at creation, naming the byte offset and the reason.
 final class JSONPullParser {
     /// The deepest nesting of arrays and objects taken.
     static let maxDepth = 64

@@ -1,11 +1,9 @@
 import AssetPackZip
 import CSHA256
 
-/// SHA-256 (FIPS 180-4), used for content identities (bundle manifests, walked trees, archive
-/// fingerprints). Dependency-free; whole 64-byte blocks are compressed straight from the caller's bytes,
-/// with the CPU's SHA instructions when it has them (x86 SHA extensions, asked once per process: the
-/// `CSHA256` target), else with the portable Swift block function below, which is also the reference the
-/// tests hold the fast one to.
+/// SHA-256 (FIPS 180-4), dependency-free: whole 64-byte blocks are compressed straight from the caller's
+/// bytes, with the CPU's SHA instructions when it has them (x86 SHA extensions: the `CSHA256` target), else
+/// with the portable block function below, the reference the tests hold the fast one to.
 package struct SHA256: Sendable {
     /// The working words H0…H7.
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =

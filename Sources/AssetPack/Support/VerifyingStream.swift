@@ -1,9 +1,8 @@
 import AssetPackZip
 
 /// A stream that checks another stream against a size and CRC-32 recorded elsewhere (a bundle manifest)
-/// with the zip layer's ``CheckedStream``, the check ``ZipEntryReader`` makes against an entry's headers:
-/// it never hands out more than `expectedSize` bytes, and it confirms the exact size and the CRC-32
-/// before it hands out the last bytes, so damaged data throws instead of ending.
+/// with the zip layer's ``CheckedStream``: never more than `expectedSize` bytes, and the exact size and
+/// CRC-32 confirmed before the last bytes are handed out, so damaged data throws instead of ending.
 ///
 /// Failures are ``ZipError``s with code ``ZipError/Code/verification`` whose `archive` is the name given
 /// here; ``AssetPackError/init(_:path:)`` turns them into ``AssetPackError/Code/verification`` naming it.

@@ -6,15 +6,12 @@
 /// - `list` returns nothing and `open` fails with `.notFound` → an empty directory;
 /// - any other error propagates.
 ///
-/// Every name `list` returns is checked with ``AssetPath/appending(_:)``, so `..`, names holding `/`,
-/// NUL, backslashes or control characters fail the walk with `.unsafePath`, and nesting is bounded by
-/// ``AssetPath/maxDepth``. A name listed twice (byte for byte) is reported once; names that differ only
-/// in Unicode normalization or case are both reported.
+/// Every name `list` returns is checked with ``AssetPath/appending(_:)`` (an unsafe one fails the walk with
+/// `.unsafePath`). A name listed twice (byte for byte) is reported once; names that differ only in Unicode
+/// normalization or case are both reported.
 ///
-/// The reserved folders at the root (`BundleManifest.isReservedName(_:)`: a bundle's
-/// `assetpack-meta` and an install's `.assetpack`) are skipped: they hold assetpack's own bookkeeping,
-/// never app assets. Deeper folders of those names are ordinary assets. (The expander walks only sources
-/// without a manifest, where such a folder is no bundle's: it walks them too, and refuses them.)
+/// The reserved folders at the root (`BundleManifest.isReservedName(_:)`) are skipped (deeper folders of
+/// those names are ordinary assets); the expander walks them too, and refuses them.
 ///
 /// Items come in ``AssetPath`` order (parents before their children, siblings by UTF-8 bytes), whatever
 /// order the source lists them in.

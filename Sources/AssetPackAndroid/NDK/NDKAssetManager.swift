@@ -1,12 +1,10 @@
 import CAndroidAssets
 
 /// Android's native asset manager, the `AAssetManager*` of `<android/asset_manager.h>`, through the few
-/// calls assetpack makes. The one place that calls the NDK's manager and folder functions; the rules
-/// below keep every caller clear of the NDK's quirks.
+/// calls assetpack makes; the rules below keep every caller clear of the NDK's quirks.
 ///
-/// An app gets the pointer from `AAssetManager_fromJava(env, context.getAssets())` (see the README's
-/// Android section); it stays valid while the Java `AssetManager` object lives, so keep a reference to it.
-/// The NDK's manager may be used from several threads at once (Android locks it inside).
+/// An app gets the pointer from `AAssetManager_fromJava(env, context.getAssets())`; it stays valid while
+/// the Java `AssetManager` object lives. It may be used from several threads at once (Android locks it).
 ///
 /// On Linux the same calls reach Android 10's `libandroidfw` through the host shim (`Tools/AndroidHostShim`).
 public struct NDKAssetManager: @unchecked Sendable {

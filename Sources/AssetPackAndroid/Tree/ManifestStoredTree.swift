@@ -17,7 +17,7 @@ struct ManifestStoredTree: StoredTree {
     /// - Throws: `.manifest` when a storage path is not a safe path, or is both a file and a folder.
     init(_ manifest: BundleManifest, origin: String) throws(AssetPackError) {
         self.origin = origin
-        for entry in manifest.entries where !Self.isReserved(entry.path) {
+        for entry in manifest.entries where !BundleManifest.isReservedName(entry.path.prefix { $0 != "/" }) {
             switch entry.kind {
             case .directory:
                 try add(try path(entry.path), as: .directory)
@@ -64,10 +64,6 @@ struct ManifestStoredTree: StoredTree {
 
     private func refuse(_ message: String) -> AssetPackError {
         AssetPackError(.manifest, "manifest \(message)", path: origin)
-    }
-
-    private static func isReserved(_ path: String) -> Bool {
-        BundleManifest.isReservedName(String(path.prefix { $0 != "/" }))
     }
 
     private static func key(_ path: AssetPath) -> Key { Array(path.string.utf8) }

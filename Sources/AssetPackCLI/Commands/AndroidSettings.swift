@@ -4,13 +4,10 @@ import AssetPackPacker
 /// What `assetpack build --print-android-settings` prints after the summary: the Gradle and aapt settings
 /// that put the bundle just built into an APK as it is.
 ///
-/// `noCompress` keeps the packed zips (or the one archive) stored in the APK, so the app reads them in
-/// place instead of through a second layer of deflate (and old Android refused compressed assets over
-/// 1 MiB): without it aapt deflates any asset that shrinks, a pack archive of stored members among them.
-/// An ignore list is needed only when aapt's default (``AaptIgnoreList/defaultPattern``), which AGP's
-/// `ignoreAssetsPattern` uses too, would leave out a name of this bundle — a folder of the app's own named
-/// `_*` or `.*`, say: the bundle's bookkeeping folder, `assetpack-meta`, survives it. Then the settings
-/// give the default without the entries that match, and name what each would leave out.
+/// `noCompress` keeps the packed zips stored in the APK, so the app reads them in place (without it aapt
+/// deflates any asset that shrinks; old Android refused compressed assets over 1 MiB). An ignore list is
+/// given only when aapt's default (``AaptIgnoreList/defaultPattern``) would leave out a name of this bundle
+/// (a folder named `_*` or `.*`): the default without the entries that match, naming what each would drop.
 enum AndroidSettings {
     /// The settings for the bundle `summary` describes; a folder bundle's names are read from its manifest.
     static func text(for summary: BuildSummary) -> String {

@@ -9,8 +9,7 @@ import Foundation
 enum BundleListing {
     /// Prints the text of `list BUNDLE` for the bundle `folder` through `emit`, in pieces of about 64 KiB, as
     /// the manifest is read: once for the heading's counts and the width of the names, once for the rows;
-    /// then each packed archive's table as it is read. No list of entries is held, so a bundle of a million
-    /// files is listed in a few megabytes.
+    /// then each packed archive's table as it is read. No list of entries is held.
     /// - Throws: `.invalidArgument` when the folder has no manifest; the reader's and the zip layer's errors;
     ///   `.manifest` when the manifest changed between the two readings.
     static func printTable(folder: String, emit: (String) -> Void) throws {
@@ -36,9 +35,8 @@ enum BundleListing {
     }
 
     /// Prints the line of `list --json BUNDLE` for the bundle `folder` from one reading of the manifest: the files'
-    /// and folders' rows are spooled (``RowSpool``) while the packed archives are tallied, because the line's
-    /// members come in key order (`archives`, `files`, `folders`); then each packed archive's entries are printed
-    /// as it is read, and the spooled rows after them. No list of entries is held in memory.
+    /// and folders' rows are spooled (``RowSpool``), because the line's members come in key order (`archives`,
+    /// `files`, `folders`); each packed archive's entries are printed as it is read, the spooled rows after them.
     /// - Throws: as ``printTable(folder:emit:)``; `.io` when the temporary folder cannot take the spool.
     static func printJSON(folder: String) throws {
         let source = DirectorySource(root: folder)
@@ -86,11 +84,7 @@ enum BundleListing {
 
     /// The packed archive at bundle path `path` of `folder`, opened.
     private static func packedArchive(_ path: String, in folder: String) throws(AssetPackError) -> ZipArchive {
-        do {
-            return try ZipArchive(path: folder + "/" + path)
-        } catch {
-            throw AssetPackError(error)
-        }
+        try zipLayer(ZipArchive(path: folder + "/" + path))
     }
 
     /// What the text listing needs before its first row: counts, the total size, the widest name and the
@@ -146,7 +140,7 @@ enum BundleListing {
 
         /// Adds `row` (compact JSON: no line break in it).
         func append(_ row: [UInt8]) throws(AssetPackError) {
-            do { try spool.append(row + [UInt8(ascii: "\n")]) } catch { throw AssetPackError(error) }
+            try zipLayer(spool.append(row + [UInt8(ascii: "\n")]))
         }
 
         /// Hands each row to `emit`, in the order they were added.
@@ -155,8 +149,7 @@ enum BundleListing {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 1)
             defer { buffer.deallocate() }
             while true {
-                let count: Int
-                do { count = try spool.read(into: buffer) } catch { throw AssetPackError(error) }
+                let count = try zipLayer(spool.read(into: buffer))
                 guard count > 0 else { break }
                 var start = 0
                 for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
@@ -186,10 +179,9 @@ enum BundleListing {
 
         init(_ file: BundleManifest.Entry) { self.file = file }
 
-        /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``: a
-        /// million rows through the encoder took 14 s): `crc32` is 8 hex digits, `mode` octal; `storage` is the
-        /// form (`plain` without one) and `file` the bundle file that holds the data (the file itself when plain);
-        /// `blocks` counts the block index.
+        /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``):
+        /// `crc32` is 8 hex digits, `mode` octal; `storage` is the form (`plain` without one) and `file` the
+        /// bundle file that holds the data; `blocks` counts the block index.
         var json: [UInt8] {
             let storage = file.storage
             var row = JSONObjectText()

@@ -48,9 +48,7 @@ extension AssetInstaller {
     /// size, permissions, CRC-32, and folders and link targets — and the recorded identity with the source's.
     /// It never writes, creates or removes anything; ``repair(progress:cancellation:)`` writes what differs.
     ///
-    /// Runs under the install lock (which creates nothing). It reads every file (on ``ExpansionOptions/jobs``
-    /// threads), so it costs about what reading the tree costs; the fast up-to-date check of
-    /// ``installSynchronously(progress:cancellation:)`` reads two small files instead and trusts the tree.
+    /// Runs under the install lock and reads every file (on ``ExpansionOptions/jobs`` threads).
     /// - Returns: ``VerifyResult/Outcome/upToDate``, ``VerifyResult/Outcome/damaged`` or
     ///   ``VerifyResult/Outcome/outdated``, with the entries that differ and those the record does not know.
     /// - Throws: ``AssetPackError``, as ``installSynchronously(progress:cancellation:)`` does.
@@ -65,14 +63,10 @@ extension AssetInstaller {
     /// The deep check of ``verify()``, then the repair of what differs, through the same staging tree and
     /// atomic switch as ``installSynchronously(progress:cancellation:)``.
     ///
-    /// A repair is an upgrade to the same version in which the entries that differ are treated as missing:
-    /// every other file is hard-linked from the installed tree into staging (as an upgrade links unchanged
-    /// files), the differing ones are written from the source and verified, a new record is written, and
-    /// the tree is switched in whole. A reader sees the damaged tree or the repaired one, and an error
-    /// leaves the damaged tree as it was. Like an upgrade, it carries the names the record does not know
-    /// (``VerifyResult/unknown``) into the new tree, unless ``ExpansionOptions/removesUnknownEntries`` asks for
-    /// their removal. A destination that holds another version, or none, is installed as
-    /// ``installSynchronously(progress:cancellation:)`` does, except that damaged files are never reused.
+    /// A repair is an upgrade to the same version in which the entries that differ are treated as missing
+    /// (the others are hard-linked, as an upgrade links them): a reader sees the damaged tree or the repaired
+    /// one, and an error leaves the damaged tree as it was. Names the record does not know are carried over
+    /// as by an upgrade. Another version, or none, is installed, never reusing damaged files.
     /// - Parameters:
     ///   - progress: reported while repairing or installing, as for ``installSynchronously(progress:cancellation:)``.
     ///   - cancellation: stops a repair at the next file; the destination keeps its damaged tree.

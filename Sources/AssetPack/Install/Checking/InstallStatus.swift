@@ -90,9 +90,8 @@ extension InstalledTree {
 
 extension AssetInstaller {
     /// The state of the destination compared with this installer's source: ``InstallStatus/State/outdated``
-    /// when the installed identity is not the source's. The source's identity comes as the up-to-date check
-    /// finds it: a bundle's identity file, an archive's fingerprint when the record holds the same one,
-    /// otherwise a plan of the source (a walk of a plain folder). No installed file's contents are read.
+    /// when the installed identity is not the source's (found as the up-to-date check finds it, else by a
+    /// plan of the source). No installed file's contents are read.
     public func status() throws(AssetPackError) -> InstallStatus {
         var status = try InstallStatus.inspect(InstallLocation(self))
         let identity = try sourceStamp(recorded: status.installed?.identity)

@@ -32,7 +32,7 @@ struct InstallLocation: Sendable {
     }
 
     /// The destination, absolute.
-    var destination: String { (parentPath == "/" ? "" : parentPath) + "/" + name }
+    var destination: String { AssetInstaller.path(of: name, in: parentPath) }
 
     /// `.<name>.assetpack-staging`, beside the destination.
     var stagingName: String { StagingNames.staging(for: name) }

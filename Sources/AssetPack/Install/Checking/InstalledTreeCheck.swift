@@ -49,10 +49,8 @@ public struct InstalledTreeProblem: Sendable, Hashable, CustomStringConvertible,
 /// not what it holds); the record folder `.assetpack/` itself is left out. Names are compared by their bytes,
 /// as ``AssetPath`` compares paths.
 ///
-/// The tree is walked in the record's path order (each folder's names in byte order) and the record is read
-/// alongside (``OrderedRecord``), so the check holds the entry at hand of each list, not the record: its memory
-/// grows with the problems it finds, not with the tree. Without contents (``InstallStatus``) it costs one
-/// `fstatat` per entry; with them every file is read once more, on up to `jobs` threads, a batch at a time.
+/// The tree is walked in the record's path order with the record read alongside (``OrderedRecord``). Without
+/// contents it costs one `fstatat` per entry; with them every file is read once more, on up to `jobs` threads.
 struct InstalledTreeCheck {
     /// The installed tree.
     let tree: Descriptor

@@ -2,13 +2,10 @@ import AssetPackSystem
 
 /// Overlaps the device's write-back of a durable expansion with the expansion itself, for the case where
 /// the final flush is one `syncfs(2)` (``TreeFlush``: little else waiting for write-back). The kernel
-/// starts writing dirty pages only after about 30 s or past a share of memory, so without this the
-/// whole tree's data and metadata would be written while the final flush waits. Here a helper thread
-/// calls `syncfs` every ``interval`` while the files are written: by the end most of the tree is on
-/// the device and the final flush waits for the rest. It decides nothing: the final flush still runs
-/// and is what the record relies on. A flush is skipped while less than ``worthFlushing`` waits for the
-/// device: an upgrade that mostly links files it already has dirties little, and a `syncfs` then only
-/// forces journal commits that its links and removals must wait for.
+/// starts writing dirty pages only after about 30 s or past a share of memory, so here a helper thread
+/// calls `syncfs` every ``interval`` while the files are written. It decides nothing: the final flush
+/// still runs and is what the record relies on. A flush is skipped while less than ``worthFlushing``
+/// waits (a mostly linking upgrade: a `syncfs` would only force journal commits its links wait for).
 enum EarlyWriteback {
     /// Time between two flushes of the helper thread.
     static let interval: UInt64 = 100_000_000

@@ -4,36 +4,15 @@ import AssetPackSystem
 /// programs' writes as it can. Two ways, both complete:
 ///
 /// - **per file:** `fsync(2)` of every file of the plan, then of every folder (deepest first, the staging
-///   folder last), on several threads. It waits only for assetpack's own data, most of which is already on
-///   its way: write-back of every file of 64 KiB or more is started (`sync_file_range(SYNC_FILE_RANGE_WRITE)`)
-///   as soon as it is written (``FileMaterializer``). Concurrent `fsync` calls share the journal's commits,
-///   so more threads than cores pay off: they wait for the device, not the CPU. A worker takes ``batch``
+///   folder last), on several threads (they wait for the device, not the CPU). A worker takes ``batch``
 ///   files at a time, starts the write-back of each, then flushes each: on a journaling file system the
-///   first `fsync` then commits the blocks of the whole batch at once, and the others cost little more than
-///   the device's cache flush (the app tree's flush with 1 GiB of other writes waiting took 0.12 s instead
-///   of 0.21 s with each file's write-back started by its own `fsync`). Still, each file or folder costs
-///   about 40 µs more than one `syncfs` on the benchmark machine. Flushing each file on helper threads as
-///   soon as it was written was tried (2026-11-25, and again on 2026-11-27 in batches on 4 helper threads)
-///   and saved nothing: each such `fsync` commits the journal, and a commit holds up the writers creating
-///   files meanwhile. Neither did 32 or 64 threads, batches of 4 or 8, the folders flushed on the same
-///   threads as the files, nor waiting for a batch's data (`sync_file_range`) before its `fsync` calls
-///   (2026-11-27: the flush of the app tree took 0.10–0.14 s in every variant, on a file system without a
-///   journal where each `fsync` is a write of the inode and a cache flush). Nor did writing the small files
-///   first and flushing them on 8 helper threads while the large ones were written (2026-11-27, 19:40): more
-///   metadata writes and more system time (0.44–0.59 s against 0.34–0.41 s). On that machine (a virtual
-///   one: each device request costs an exit and an interrupt) the floor is the kernel's, not this code's:
-///   `Tools/Benchmarks/flush-floor.c`, which only starts the write-back of the app tree's 2,923 small files
-///   and then `fsync`s them and its 768 folders on 16 threads, needs 0.12–0.15 s with 1 GiB of other writes
-///   waiting and 25–32 µs of CPU an entry (on 4 to 64 threads alike), while the expansion without the flush
-///   already keeps both cores busy.
+///   first `fsync` then commits the whole batch. What else was tried: the CrashSafety article.
 /// - **whole file system:** one `syncfs(2)`, which waits for every dirty page of the file system, other
-///   programs' included (on a phone, every app shares the data partition): with 1 GiB of them the app
-///   tree's durable expansion took 0.89 s against 0.55 s with none, about 0.33 ms per foreign MiB; the
-///   flushes per file took 0.74 s there, `--no-sync` 0.51 s.
+///   programs' included (on a phone, every app shares the data partition).
 ///
-/// So `syncfs` is used when what the whole system has waiting for write-back (Linux's `/proc/meminfo`,
-/// assetpack's own data included) is at most ``foreignBytesPerFile`` per file of the plan, the point where
-/// both cost the same; per-file flushes otherwise, and where there is no `syncfs`.
+/// `syncfs` is used when what the whole system has waiting for write-back (Linux's `/proc/meminfo`) is at
+/// most ``foreignBytesPerFile`` per file of the plan, the point where both cost the same; per-file flushes
+/// otherwise, and where there is no `syncfs`.
 ///
 /// A file that cannot be opened again for reading (written with no read permission for its owner) makes
 /// the flush fall back to one `syncfs` (or, without it, nothing is lost: such files were flushed as written).
@@ -52,37 +31,23 @@ enum TreeFlush {
     static var descriptorBudget: Int { Int(min(CurrentProcess.openFileLimit ?? 2048, 1 << 20)) / 2 }
 
     /// Bytes of pending write-back that cost as much to wait for as one file's `fsync` (40 µs at 0.33 ms
-    /// a MiB, rounded up).
+    /// a MiB, rounded up; measured on the benchmark machine).
     static let foreignBytesPerFile: UInt64 = 128 << 10
 
     /// Flushes every file and folder of `plan` in `staging`, then `staging` itself, except the files at the
     /// positions `skipping` (already on the device: linked from a flushed tree). `openFolders`: folders not in
     /// the plan that its items were written into (a window's, made by an earlier window), flushed with its own.
-    /// `also` names files that are not in the plan, in a folder directly below `staging` (the record's):
-    /// those that exist are flushed too, then that folder. `wholeFileSystem` forces one way (for tests); nil chooses.
-    static func flush(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil, skipping: Set<Int> = [],
-                      openFolders: [AssetPath] = [], also: (folder: String, files: [String])? = nil) throws(AssetPackError) {
-        if try flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: wholeFileSystem, skipping: skipping,
-                                          openFolders: openFolders, also: also) {
-            try io(staging.fd.syncFileSystem(path: staging.path))
-        }
-    }
-
-    /// Does what ``flush(_:in:wholeFileSystem:skipping:openFolders:also:)`` does, except where one `syncfs`
-    /// is the way: then it flushes nothing and returns true, and the caller owes one `syncfs` of `staging`
-    /// before anything relies on these files. A windowed install pays that once, after its last window,
-    /// instead of once a window with the writing stopped (``EarlyWriteback`` keeps the device busy meanwhile).
+    /// Where one `syncfs` is the way, it flushes nothing and returns true: the caller owes one `syncfs` of
+    /// `staging` (a windowed install pays it once, after its last window). `wholeFileSystem` forces one way
+    /// (for tests); nil chooses.
     static func flushUnlessWholeFileSystem(_ plan: ExpansionPlan, in staging: Descriptor, wholeFileSystem: Bool? = nil,
-                                           skipping: Set<Int> = [], openFolders: [AssetPath] = [],
-                                           also: (folder: String, files: [String])? = nil) throws(AssetPackError) -> Bool {
+                                           skipping: Set<Int> = [], openFolders: [AssetPath] = []) throws(AssetPackError) -> Bool {
         let files = plan.items.indices.filter { plan.items[$0].kind == .file && !skipping.contains($0) }
         let folders = plan.items.lazy.filter { $0.kind == .directory }.count  // each flushed on its own too
         if wholeFileSystem ?? wholeFileSystemIsCheaper(files: files.count + folders + openFolders.count) {
             return true
         }
-        var unreadable = try flushFiles(files, of: plan, in: staging)
-        if let also, try !flushFiles(also.files, inFolder: also.folder, of: staging) { unreadable = true }
-        if unreadable { try io(staging.fd.syncFileSystem(path: staging.path)) }
+        if try flushFiles(files, of: plan, in: staging) { try io(staging.fd.syncFileSystem(path: staging.path)) }
         let paths = plan.items.filter { $0.kind == .directory && !$0.path.isRoot }.map(\.path) + openFolders
         try flushFolders(paths, in: staging)
         return false
@@ -101,7 +66,11 @@ enum TreeFlush {
         guard let folder = try io(staging.existingDirectory(at: [name])) else { return true }
         var readable = true
         for name in names where try io(folder.status(name))?.kind == .file {
-            if try !flushFile(name, in: folder) { readable = false }
+            guard let file = try openForFlush(name, in: folder) else {
+                readable = false
+                continue
+            }
+            try io(file.fd.sync(path: file.path))
         }
         try io(folder.fd.sync(path: folder.path))
         return readable
@@ -137,13 +106,6 @@ enum TreeFlush {
             for file in opened { try io(file.fd.sync(path: file.path)) }
         }
         return (0..<jobs).contains { denied[$0] == true }
-    }
-
-    /// `fsync` of one file; false when it cannot be opened for reading (no permission).
-    private static func flushFile(_ name: String, in folder: Descriptor) throws(AssetPackError) -> Bool {
-        guard let file = try openForFlush(name, in: folder) else { return false }
-        try io(file.fd.sync(path: file.path))
-        return true
     }
 
     /// `name` in `folder` opened to be flushed; nil when it cannot be opened for reading (no permission).

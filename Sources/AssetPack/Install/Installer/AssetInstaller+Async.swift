@@ -5,9 +5,6 @@ extension AssetInstaller {
     /// blocking work runs on a thread of its own (never on the cooperative pool), and cancelling the
     /// calling task stops it at the next file or buffer with ``AssetPackError/Code/cancelled`` (the next
     /// call resumes). See ``installSynchronously(progress:cancellation:)`` for what an install does.
-    ///
-    /// Every method named `install` is async (the blocking one is ``installSynchronously(progress:cancellation:)``),
-    /// so `try await installer.install()` means this one in any context, top-level code included.
     /// - Parameter progress: called with counts after each file and every few MiB inside large files, one
     ///   call at a time, from the installing threads; keep it short.
     /// - Returns: what was done.

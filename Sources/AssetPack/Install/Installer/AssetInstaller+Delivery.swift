@@ -7,11 +7,9 @@ extension AssetInstaller {
     /// it, complete: the ``ExpansionResult/upToDate`` result ``install(progress:)`` would return. Nil when it
     /// would have work to do.
     ///
-    /// This is the check ``isUpToDate()`` makes for a local bundle, for a bundle that is not here yet: it reads
-    /// the destination's record stamp (and makes one `stat` each for leftovers of an interrupted call), so a
-    /// client learns that nothing changed from the identity alone, before it fetches a manifest. The previous
-    /// tree an install of a delivered bundle leaves beside the destination (`.NAME.assetpack-previous`) is
-    /// removed here, under the install lock, before the answer.
+    /// This is ``isUpToDate()`` for a bundle that is not here yet: a client learns that nothing changed from the
+    /// identity alone, before it fetches a manifest. The previous tree a delivered install leaves beside the
+    /// destination is removed here, under the install lock.
     /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination; an I/O
     ///   error from removing the previous tree.
     public static func upToDateResult(identity: String, destination: String) throws(AssetPackError) -> ExpansionResult? {
@@ -32,10 +30,8 @@ extension AssetInstaller {
     }
 
     /// A new, empty file for the manifest of a bundle to be installed into `destination` to be spooled into as
-    /// it is fetched (read and written by offset; closed by its owner). It is made in the staging tree beside
-    /// the destination, never anywhere else, and unlinked at once, so nothing stays behind even after a crash;
-    /// a staging tree (and folders above it) made for it alone are removed again at once (its descriptor
-    /// still reads and writes the file). A file left under its name by a crash between the two steps is removed by the next call.
+    /// it is fetched (read and written by offset; closed by its owner): made in the staging tree beside the
+    /// destination and unlinked at once (a staging tree made for it alone is removed again at once).
     /// - Throws: ``AssetPackError/Code/invalidArgument`` when `destination` cannot be a destination; `.io`.
     package static func manifestSpool(for destination: String) throws(AssetPackError) -> FileDescriptor {
         let probe = try AssetInstaller(source: IdentityOnlySource(), destination: destination)

@@ -34,10 +34,8 @@ public struct InstallPreview: Sendable, Equatable, Encodable {
 
 extension AssetInstaller {
     /// What ``installSynchronously(progress:cancellation:)`` would do now, worked out by the install's own
-    /// planning (`InstallPlanning.choose`, `InstallPlanning.run`) and upgrade diff (`UpgradeDiff.unchanged`),
-    /// writing nothing: neither the destination, its parents nor its staging tree is created (an archive the
-    /// plan must copy to read is copied to the temporary folder and removed). Reads the source as planning
-    /// does, and the installed record. A staging tree an interrupted call left is not counted as resumed.
+    /// planning and upgrade diff, writing nothing (an archive the plan must copy to read is copied to the
+    /// temporary folder and removed). A staging tree an interrupted call left is not counted as resumed.
     /// - Throws: what the install would throw before writing: a destination it refuses, a damaged or hostile
     ///   source, an empty tree that is not allowed.
     public func dryRun() throws(AssetPackError) -> InstallPreview {

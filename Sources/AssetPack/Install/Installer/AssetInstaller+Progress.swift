@@ -7,11 +7,9 @@ extension AssetInstaller {
     /// view or a parent `Progress` (add it as a child with `addChild(_:withPendingUnitCount:)`).
     ///
     /// While files are written, `totalUnitCount` is the bytes of the tree and `completedUnitCount` the bytes
-    /// done (updated at most every 50 ms, and once more at the end); at the end every unit is complete,
-    /// also when the destination was already up to date. The progress is made cancellable: `cancel()` stops the install at the next file
-    /// or buffer, and this call then throws ``AssetPackError/Code/cancelled`` (as it does when the calling
-    /// task is cancelled); the next install resumes. A `cancellationHandler` already set is still called.
-    /// Updates come from the installing threads: hop to the main actor before touching a view.
+    /// done (at most every 50 ms, and at the end, when every unit is complete). `cancel()` stops the install
+    /// at the next file or buffer with ``AssetPackError/Code/cancelled`` (a `cancellationHandler` already set
+    /// is still called). Updates come from the installing threads: hop to the main actor before touching a view.
     /// - Parameter progress: the progress to update; one that is already cancelled installs nothing.
     @discardableResult
     public func install(reportingTo progress: Progress) async throws(AssetPackError) -> ExpansionResult {

@@ -15,38 +15,26 @@ import AssetPackSystem
 /// ``install(progress:)`` (a callback); ``installSynchronously(progress:cancellation:)`` blocks the calling
 /// thread instead. ``log`` sees what was skipped, resumed, reused or thrown away.
 ///
-/// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`, the bundle's
-///   identity plus the options that shape the tree. A call whose bundle has that identity reads that file
-///   and the bundle's small `assetpack-meta/identity`, and returns ``ExpansionResult/upToDate`` — no walk.
-///   (A source without a manifest must be walked to compute its identity.) That check trusts the tree:
-///   ``verify()`` reads every file against the record, ``repair(progress:cancellation:)`` also writes what
-///   differs again; ``status()`` and ``InstalledTree/status(at:)`` say what is there without reading contents.
+/// - **Idempotent and fast when done:** a complete destination holds `.assetpack/identity`; a call whose
+///   bundle has that identity reads it and the bundle's `assetpack-meta/identity` and returns
+///   ``ExpansionResult/upToDate``, with no walk. That check trusts the tree: ``verify()`` reads every file,
+///   ``repair(progress:cancellation:)`` also writes what differs again, ``status()`` reads no contents.
 /// - **The previous version stays usable:** the new tree is built in the hidden sibling
-///   `.<name>.assetpack-staging` on the same file system and switched in with one atomic exchange of the
-///   two names; the old tree is then removed. Nothing of assetpack's but `.assetpack/` inside the
-///   destination is left once the call returns.
-/// - **Crash-safe and resumable:** every file is checked (size and CRC-32) as it is written, a file that
-///   fails is deleted, and the record is written only once every file is in place; after a crash (or an
-///   error of the machine, or cancellation) the next call keeps the files in staging that check out once
-///   more and writes only the rest.
-/// - **Nothing left by a failure that cannot be resumed:** when the input is at fault (a damaged or
-///   hostile archive, a refused name, a limit) or a check made before writing refuses (free space), the
-///   staging tree and the parent folders the call created are removed again (`FailureCleanup` holds the
-///   rule); ``discardPartialInstall()`` removes a partial install on request.
-/// - **Power-loss safe by default:** the staging tree's files and folders are flushed (`fsync`) before
-///   the record that marks it complete is written (``ExpansionOptions/durability``, ``Durability``); `.none` skips the flush.
-/// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are
-///   hard-linked from the current tree instead of rewritten; files gone from the bundle disappear.
-/// - **What assetpack did not write is kept:** files and folders that the app or the user put inside the
-///   destination are carried into the new tree by an upgrade (or a repair) and listed in
-///   ``ExpansionResult/unknownKept``; they are removed only when ``ExpansionOptions/removesUnknownEntries``
-///   asks for it (listed in ``ExpansionResult/unknownDeleted``). A new version that puts a file where such an
-///   entry is fails with ``AssetPackError/Code/conflict`` and changes nothing. ``status()`` and
-///   ``verify()`` list such entries (``InstallStatus/unknown``, ``VerifyResult/unknown``).
-/// - **One at a time:** concurrent calls for one destination (threads or processes) wait on a `flock` of
-///   the parent folder; the later ones then find the tree complete.
-/// - **Checked up front:** the plan is complete (names validated, conflicts found) and free space is
-///   checked (``AssetPackError/Code/noSpace``) before any file is written.
+///   `.<name>.assetpack-staging` and switched in with one atomic exchange of names; the old tree is then removed.
+/// - **Crash-safe and resumable:** every file is checked (size and CRC-32) as it is written, and the record
+///   is written only once every file is in place; the next call keeps the staged files that check out.
+///   A failure the input causes (a damaged or hostile archive, a limit, no free space) removes the staging
+///   tree and the parent folders the call created (`FailureCleanup`).
+/// - **Power-loss safe by default:** the staging tree is flushed before the record that marks it complete
+///   is written (``ExpansionOptions/durability``).
+/// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are hard-linked
+///   from the current tree instead of rewritten; files gone from the bundle disappear.
+/// - **What assetpack did not write is kept** by an upgrade or repair (``ExpansionResult/unknownKept``)
+///   unless ``ExpansionOptions/removesUnknownEntries`` asks otherwise; a new file where such an entry is
+///   fails with ``AssetPackError/Code/conflict`` and changes nothing.
+/// - **One at a time:** concurrent calls for one destination wait on a `flock` of the parent folder.
+/// - **Checked up front:** names, conflicts and free space (``AssetPackError/Code/noSpace``) are checked
+///   before any file is written.
 /// - On Apple platforms the tree is excluded from backups (`URLResourceValues.isExcludedFromBackup`).
 public struct AssetInstaller: Sendable {
     /// Where the assets come from: a packed bundle (with `assetpack-meta/manifest.json`), a plain folder, or an
@@ -95,17 +83,15 @@ public struct AssetInstaller: Sendable {
         self.source = source
         self.name = String(last)
         self.parentPath = "/" + parts.dropLast().joined(separator: "/")
-        self.destination = (parentPath == "/" ? "" : parentPath) + "/" + name
+        self.destination = Self.path(of: name, in: parentPath)
         var options = options
-        options.spoolFolder = (parentPath == "/" ? "" : parentPath) + "/" + StagingNames.staging(for: name)
+        options.spoolFolder = Self.path(of: StagingNames.staging(for: name), in: parentPath)
         self.options = options
     }
 
     /// True when the destination already holds exactly this bundle. Reads only the destination's record
-    /// stamp and the bundle's `assetpack-meta/identity` (plus one `stat` each for leftovers of an interrupted
-    /// switch). An archive given as the source (``ZipAssetSource``) is compared by the fingerprint of its
-    /// central directory, which was read when it was opened (`SourceFingerprint`). Any other source
-    /// without a manifest answers false here (only an install can walk it).
+    /// stamp and the bundle's `assetpack-meta/identity`; an archive (``ZipAssetSource``) is compared by the
+    /// fingerprint of its central directory. Any other source without a manifest answers false.
     public func isUpToDate() -> Bool { upToDateStamp() != nil }
 
     /// The stamp when the destination is known complete for this source without a plan, else nil.
@@ -118,11 +104,8 @@ public struct AssetInstaller: Sendable {
         } else {
             return nil
         }
-        return hasLeftovers ? nil : recorded
+        return hasStagingTree || hasPreviousTree ? nil : recorded
     }
-
-    /// True when an interrupted call left a staging or previous tree beside the destination.
-    var hasLeftovers: Bool { hasStagingTree || hasPreviousTree }
 
     /// True when a staging tree (``StagingNames/staging(for:)``) is beside the destination.
     var hasStagingTree: Bool { existsBeside(StagingNames.staging(for: name)) }
@@ -131,9 +114,10 @@ public struct AssetInstaller: Sendable {
     var hasPreviousTree: Bool { existsBeside(StagingNames.previous(for: name)) }
 
     /// True when `sibling` exists in the destination's parent folder.
-    private func existsBeside(_ sibling: String) -> Bool {
-        FileSystem.exists((parentPath == "/" ? "" : parentPath) + "/" + sibling)
-    }
+    private func existsBeside(_ sibling: String) -> Bool { FileSystem.exists(Self.path(of: sibling, in: parentPath)) }
+
+    /// The path of `name` in the absolute folder `parent`.
+    static func path(of name: String, in parent: String) -> String { (parent == "/" ? "" : parent) + "/" + name }
 
     /// Expands the source into the destination unless it is already there (see the type's notes), on the
     /// calling thread. From Swift concurrency, use ``install(progress:)`` or ``statusUpdates(every:)``, which

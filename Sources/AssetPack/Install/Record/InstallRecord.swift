@@ -1,12 +1,10 @@
 import AssetPackSystem
 import Foundation
 
-/// What a complete destination holds, written into its `.assetpack/` folder just before the switch:
-/// the stamp (identity plus options, in the small `identity` file that the up-to-date check reads),
-/// every file with size, CRC-32 and permissions, every folder with its permissions and every symbolic link
-/// with its target (in `installed.json`, read when upgrading, to find the files that did not change, and by
-/// ``InstalledTreeCheck``), and for an archive given as the source its ``SourceFingerprint`` with the stamp
-/// (in `source`, which the up-to-date check reads instead of planning the archive).
+/// What a complete destination holds, written into its `.assetpack/` folder just before the switch: the
+/// stamp (identity plus options, in `identity`, which the up-to-date check reads), every file, folder and
+/// link with its size, CRC-32, permissions or target (`installed.json`, read by upgrades and
+/// ``InstalledTreeCheck``), and for an archive given as the source its ``SourceFingerprint`` (`source`).
 enum InstallRecord {
     /// One installed file.
     struct File: Codable, Sendable {
@@ -18,8 +16,7 @@ enum InstallRecord {
         /// when the new manifest records the same (a CRC-32 is easy to forge).
         var sha256: String? = nil
         /// The file's inode number and its modification time in nanoseconds since 1970 (`st_mtim`), as the install
-        /// left it: an upgrade links the installed file only while both are unchanged (a file written in place,
-        /// or replaced, since then is written again). Nil in a record written before 2026-11-28.
+        /// left it: an upgrade links the installed file only while both are unchanged. Nil in older records.
         var inode: UInt64? = nil
         var mtime: UInt64? = nil
     }
@@ -42,12 +39,8 @@ enum InstallRecord {
     /// Writes a record in two steps, around the flush of the tree it describes: first its contents
     /// (``writeContents(into:source:stamp:json:)``: `installed.json` and `source`), written with the tree's
     /// files so that the same flush puts them on the device; then the stamp (``writeStamp(_:into:durable:)``),
-    /// the commit point, flushed with the folder. A power loss can leave a stamp only over a complete record
-    /// and tree: the record was not flushed on its own before, and a stamp could survive a lost
-    /// `installed.json`, so that `assetpack status` called an intact tree damaged.
-    ///
-    /// `installed.json`'s text is made by `json` (which hands it to its argument piece by piece): for a
-    /// record written straight from a plan, never held whole.
+    /// the commit point, flushed with the folder, so a power loss leaves a stamp only over a complete record.
+    /// `json` hands `installed.json`'s text to its argument piece by piece.
     static func writeContents(into tree: Descriptor, source: String?, stamp: String,
                               json: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))

@@ -1,7 +1,6 @@
-/// The text of `installed.json` (``InstallRecord``), written entry by entry into one reused byte buffer
-/// and handed over in pieces of about 64 KiB: what `JSONEncoder` with sorted keys and unescaped slashes
-/// writes, without its intermediate tree and without a `String` made per entry (a path is written from
-/// the asset path's own string). Keys are written in sorted order by hand, so the order of the calls is the format:
+/// The text of `installed.json` (``InstallRecord``), written entry by entry into one reused byte buffer and
+/// handed over in pieces of about 64 KiB: what `JSONEncoder` with sorted keys and unescaped slashes writes.
+/// Keys are written in sorted order by hand, so the order of the calls is the format:
 /// ``begin(directories:)``, each ``directory(mode:path:)``, ``beginFiles(afterDirectories:)``, each
 /// ``file(crc32:mode:path:sha256:size:)``, ``endFiles(format:links:)``, each ``link(path:target:)``,
 /// then ``end(afterLinks:source:stamp:to:)``; ``handOver(to:)`` after any entry passes on a full piece.

@@ -2,11 +2,8 @@ import AssetPackSystem
 
 /// The record of a staging tree (``InstallRecord``) as `installed.json`: gathered a window of a plan at a time
 /// (``add(_:checksums:)``) and written once the tree is complete (``write(into:source:stamp:)``). Each of its
-/// three lists — folders, files, links — is a ``RecordListSpool``: its entries' JSON objects
-/// (``InstallRecordJSON``) in memory up to ``defaultMemoryLimit`` bytes and beyond that in a temporary file
-/// of the record folder, so the record of a tree is written without its entries ever being all in hand; and
-/// every list is written in path order, whatever order the source's windows came in (an archive's come in
-/// its writer's order), so that a record can be read alongside a plan.
+/// three lists — folders, files, links — is a ``RecordListSpool`` (in memory up to ``defaultMemoryLimit``
+/// bytes, beyond that in a temporary file), written in path order whatever order the windows came in.
 final class InstallRecordLists {
     /// Bytes of a list kept in memory, by default, before it goes to its temporary file.
     static let defaultMemoryLimit = 1 << 20

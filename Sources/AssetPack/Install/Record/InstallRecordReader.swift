@@ -1,8 +1,7 @@
 import AssetPackSystem
 
-/// Reads `installed.json` (``InstallRecord``) from its file 64 KiB at a time (``JSONPullParser``): a record of
-/// 50,000 files is about 10 MB of text, and reading it whole would add tens of MiB to the peak memory of an
-/// upgrade. Only the record's own shape is accepted — an object whose `files` is an array of objects with `path`
+/// Reads `installed.json` (``InstallRecord``) from its file 64 KiB at a time (``JSONPullParser``), never
+/// whole. Only the record's own shape is accepted — an object whose `files` is an array of objects with `path`
 /// (string), `size` and `mode` (unsigned integers), an optional `crc32` (unsigned integer or `null`) and an
 /// optional `sha256` (string), plus `format`, `stamp`, an optional `source` and `collation`, and optional
 /// `directories` (`path`, `mode`) and `links` (`path`, `target`) — with keys in any order, any white space, and

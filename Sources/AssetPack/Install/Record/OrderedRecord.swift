@@ -1,15 +1,12 @@
 import AssetPackSystem
 
 /// The install record of a tree (`installed.json`), each of its lists — files, folders, links — read an entry at
-/// a time in path order (``AssetPath``'s order: a folder's entries right after it), which is how the upgrade
-/// (``RecordCursor``), the sweep for unknown entries (``RecordedPaths``) and the check of an installed tree
-/// (``InstalledTreeCheck``) read a record alongside a plan or a walk in the same order, holding only the entry
-/// at hand.
+/// a time in path order (``AssetPath``'s order), so that a record is read alongside a plan or a walk holding
+/// only the entry at hand.
 ///
-/// Every record written since 2026-11-28 says it is in path order (`"collation":"path"`) and is read from its
-/// file. One written before (without the claim), or one whose claim turned out false (``RecordList/inOrder``),
-/// is read whole into memory and sorted (``init(tree:sorting:)``): slower and larger, never wrong; the next install
-/// writes it in path order.
+/// A record that says it is in path order (`"collation":"path"`) is read from its file. One without the
+/// claim (an older one), or whose claim turned out false (``RecordList/inOrder``), is read whole and sorted
+/// (``init(tree:sorting:)``): slower, never wrong.
 struct OrderedRecord {
     /// The installed tree.
     let tree: Descriptor

@@ -2,13 +2,10 @@ import AssetPackSystem
 
 /// The files an installed tree's record (`installed.json`) lists, read one at a time in path order
 /// (``OrderedRecord``) and looked up a window of paths at a time: what an upgrade compares each window of its plan
-/// with (``UpgradeDiff``). Only the entry at hand is kept, so an upgrade of a million files holds none of its
-/// record.
+/// with (``UpgradeDiff``). Only the entry at hand is kept.
 ///
-/// A window whose paths all come after the last one looked up is found by reading on (a merge of two lists in
-/// path order); one that comes before (an archive's windows come in its writer's order) reads the list again
-/// from its start. A record that claims path order falsely (edited by hand) gets the right tree, with fewer
-/// files linked.
+/// A window after the last one looked up is found by reading on; one before it (an archive's windows come
+/// in its writer's order) reads the list again from its start.
 final class RecordCursor {
     private let record: OrderedRecord
     /// The list at its start, kept when it was sorted in memory (starting again costs nothing then).

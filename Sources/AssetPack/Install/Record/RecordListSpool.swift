@@ -4,10 +4,9 @@ import AssetPackSystem
 /// in memory up to a limit and beyond it in a temporary file of the record folder, and handed back in path
 /// order (``emit(to:from:)``) whatever order the entries came in.
 ///
-/// Entries come a window at a time, each window in path order (``InstallRecordLists`` sorts it). A window
-/// that does not start after the last entry (an archive's windows come in its writer's order) starts a new
-/// *run*; the runs are merged when the list is written, one buffered reader a run, so the memory this takes
-/// is a reader's buffer per window of a tree's install however large the tree.
+/// Entries come a window at a time, each window in path order. A window that does not start after the last
+/// entry (an archive's windows) starts a new *run*; the runs are merged when the list is written, one
+/// buffered reader a run.
 struct RecordListSpool {
     /// The temporary file's name in the record folder.
     let name: String

@@ -3,11 +3,8 @@ import AssetPackSystem
 /// Which paths of an installed tree its record (`installed.json`) claims, asked in walk order: what the sweep
 /// for unknown entries (``UnknownEntries``) needs. The record's files and links are read alongside the walk
 /// (``OrderedRecord``), one entry at a time; its folders (and the folders above them) are kept as a set of
-/// 64-bit hashes, so an upgrade of a million files holds a few megabytes of its record at most.
-///
-/// The walk asks in the record's path order (``AssetPath``'s, each `/` the lowest byte: a folder's entries come
-/// right after it, before its siblings), which is a walk that takes each folder's names in byte order: each
-/// path asked about comes after the last one (a folder's ``isFolder(_:)`` after its ``isEntry(_:)``).
+/// 64-bit hashes. Each path asked about must come after the last one in ``AssetPath`` order (a folder's
+/// ``isFolder(_:)`` after its ``isEntry(_:)``), as a walk taking each folder's names in byte order asks.
 final class RecordedPaths {
     private var files: RecordList<InstallRecord.File>
     private var links: RecordList<InstallRecord.Link>

@@ -3,13 +3,9 @@ import AssetPackZip
 /// What lets the up-to-date check answer for an archive given as the source (`assetpack expand app.zip`),
 /// which has no `.assetpack/identity` of its own, without planning it: a SHA-256 over what the archive's
 /// central directory (already read when the source was opened) says about every entry — name, method,
-/// flags, sizes, CRC-32, mode — plus the root folder and the options that change the tree. Entry contents
-/// (nested archives included) are covered by their CRC-32s, as in any identity of this package. Recorded
-/// beside the stamp (`.assetpack/source`); an archive whose fingerprint differs is simply planned. The
-/// header names the version: 2 since the entries' modes are kept (an install recorded under 1 gave every
-/// file and folder the default mode, so its archive is planned again and the modes are put right).
-///
-/// Other sources without an identity (a plain folder) must be walked to be known: they have none.
+/// flags, sizes, CRC-32, mode — plus the root folder and the options that change the tree. Recorded
+/// beside the stamp (`.assetpack/source`); an archive whose fingerprint differs is simply planned. Version
+/// 2 covers the entries' modes (an install recorded under 1 is planned again, which puts its modes right).
 enum SourceFingerprint {
     /// The fingerprint of a source stored as `storage` expanded with `options`, or nil when it has none
     /// (it is no archive, ``AssetStorage/archive(_:root:)``, or its directory can no longer be read).

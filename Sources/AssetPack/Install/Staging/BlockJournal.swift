@@ -2,11 +2,9 @@ import AssetPackSystem
 
 /// Which blocks of a block-indexed file (``BlockParallelExtraction``) are written, so that a run killed
 /// in the middle of a large file resumes it instead of starting over: a small file beside it in the
-/// staging tree, `.assetpack-tmp-blocks-NAME`, with one byte per block, set to 1 once the block's bytes
-/// are all written and the block checked out (each block by its own `pwrite`, so the threads writing
-/// blocks never wait for each other). It is a hint, never trusted: the blocks it names are read back and
-/// their CRC-32s combined with the others', which must give the entry's, or the file is written again
-/// from the start. It is removed once the file is complete; the pruner removes one without its file.
+/// staging tree, `.assetpack-tmp-blocks-NAME`, one byte per block, set to 1 (by its own `pwrite`) once the
+/// block is written and checked. It is a hint, never trusted: the blocks it names are read back into the
+/// entry's combined CRC-32. It is removed once the file is complete; the pruner removes one without its file.
 final class BlockJournal: Sendable {
     /// The journal's file.
     let file: Descriptor

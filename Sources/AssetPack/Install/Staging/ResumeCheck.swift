@@ -6,10 +6,10 @@ import AssetPackZip
 ///
 /// A file is kept only when it is a regular file with no other name (a link count of 1: a hard link planted
 /// in staging would let whoever owns its other name change the asset), of the planned size and permissions,
-/// and its CRC-32, read once more, is the planned one (a crash could have left it half-written, a crash of the
-/// whole machine could have lost unflushed data, and anyone could have changed it since). When the plan does
-/// not know a file's CRC (a plain file of a folder source), the source file is read for it. A block-indexed file left unfinished beside its ``BlockJournal`` is kept as
-/// partial, with the blocks its journal records: the fill continues it (and checks those blocks again).
+/// and its CRC-32, read once more, is the planned one (a crash or power loss could have left it partial).
+/// When the plan does not know a file's CRC (a folder source), the source file is read for it. A
+/// block-indexed file left unfinished beside its ``BlockJournal`` is kept as partial, with the blocks its
+/// journal records: the fill continues it (and checks those blocks again).
 /// Everything else at a planned path is removed before the window is written.
 final class ResumeCheck {
     private let root: Descriptor

@@ -3,11 +3,9 @@ import Foundation
 
 /// The hidden sibling `.<name>.assetpack-staging` where the next version of a destination is built, on
 /// the same file system so that it can be switched in with one rename. Its `.assetpack/staging` marker
-/// says what is being built (the stamp, or for an archive the fingerprint of its central directory:
-/// `InstallPlanning.marker`), so a later call can tell what it finds there:
-/// - the marker equals the wanted marker, or the stamp file the wanted stamp (a tree completed but never
-///   switched in): an interrupted build of the same source, resumed — nothing left there is trusted, every
-///   file in it is checked against the plan again (``ResumeCheck``);
+/// says what is being built (`InstallPlanning.marker`), so a later call can tell what it finds there:
+/// - the wanted marker, or the wanted stamp (completed but never switched in): resumed, every file checked
+///   against the plan again (``ResumeCheck``);
 /// - anything else (another bundle, a previous tree left after a switch): removed and started afresh.
 enum StagingArea {
     /// What was found.

@@ -1,11 +1,9 @@
 import AssetPackSystem
 
 /// Creates a plan's folders in the staging tree, in plan order, as far as the files being written need
-/// them: the workers that write files call ``make(before:)`` for the position of each batch they take, so
-/// the folders are made while files are written, by whichever worker first needs them, instead of all of
-/// them on one thread before the first file (1,101 folders of the 50,000-file corpus took 56–72 ms that
-/// way, with the other core idle). ``makeAll()`` makes the rest (empty folders, and all of them before
-/// files are linked or links are made).
+/// them: the workers call ``make(before:)`` for the position of each batch they take, so the folders are
+/// made by whichever worker first needs them, not all on one thread before the first file. ``makeAll()``
+/// makes the rest (empty folders, and all of them before files are linked or links are made).
 ///
 /// A new folder whose bits the umask leaves alone costs one `mkdirat`; an existing one (a resumed tree) or
 /// one the umask would change is opened (never through a link) and given its bits with `fchmod`.

@@ -2,13 +2,9 @@
 ///
 /// Large files come first, largest first, one per batch, so that the pool never ends with one worker
 /// inflating a big file while the others idle (longest-processing-time-first scheduling). The other
-/// files follow in path order, in runs of siblings (each run in archive order when its files are entries of
-/// an archive) (a whole folder, unless it holds more than
-/// ``batchFiles`` files or ``batchBytes`` bytes): one worker then creates a folder's files while another
-/// works in a different folder, so they do not queue on one directory's lock, and each keeps its folder
-/// descriptor open between files.
-/// Order never matters for correctness: a batch's folders are made before its files are written
-/// (``StagingFolders``), and every file is verified on its own.
+/// files follow in path order, in runs of siblings (a whole folder, unless it holds more than ``batchFiles``
+/// files or ``batchBytes`` bytes), so workers do not queue on one directory's lock. Order never matters for
+/// correctness: a batch's folders are made first (``StagingFolders``), and every file is verified on its own.
 enum WorkOrder {
     /// Files at least this large are scheduled on their own, largest first.
     static let largeFile: UInt64 = 1 << 20

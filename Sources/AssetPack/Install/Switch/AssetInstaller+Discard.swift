@@ -2,15 +2,9 @@ import AssetPackSystem
 
 extension AssetInstaller {
     /// Removes what an unfinished install left beside the destination — the hidden staging tree
-    /// `.<name>.assetpack-staging` (its verified files would otherwise be resumed by the next
-    /// ``installSynchronously(progress:cancellation:)``) and a previous tree left by an interrupted switch — so that the
-    /// next install starts afresh. The installed destination itself is never touched; when a crash left no
-    /// destination but its previous tree aside (a file system that cannot swap two names), that tree is put
-    /// back as the destination.
-    ///
-    /// Waits for an install into the same folder to finish first (the same lock). Use it when an app gives
-    /// up on a source for good (a download it will not retry) and wants the space back; a failure the next
-    /// call cannot resume already removes its staging tree by itself (see the type's notes).
+    /// `.<name>.assetpack-staging` and a previous tree left by an interrupted switch — so that the next install
+    /// starts afresh. The installed destination is never touched; when a crash left only its previous tree
+    /// aside, that tree is put back as the destination. Waits for an install into the same folder to finish.
     /// - Returns: true when something was removed or put back; false when there was nothing to discard
     ///   (or the destination's folder does not exist).
     /// - Throws: ``AssetPackError`` naming the path that could not be removed.

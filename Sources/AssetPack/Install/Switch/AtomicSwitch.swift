@@ -6,9 +6,8 @@ import AssetPackSystem
 /// aside first (`.<name>.assetpack-previous`), which leaves a moment without a destination — a call after a
 /// crash in that moment finds the complete staging tree and finishes the switch.
 ///
-/// Either way the previous tree ends under the aside name before anything of it is removed: a tree being
-/// removed must never wait under the staging name, where its record (still there while its files go) would
-/// make a later install of that same version take it for a complete staging tree.
+/// Either way the previous tree ends under the aside name before anything of it is removed: under the
+/// staging name, its record would pass it off as a complete staging tree of that version.
 enum AtomicSwitch {
     /// Switches `staging` in as `destination` (both in `parent`). Returns the name the previous tree now
     /// has (``StagingNames/previous(for:)``), to be removed, or nil when there was none.
@@ -35,9 +34,8 @@ enum AtomicSwitch {
 
     /// Removes the previous tree `name` in `parent` (what ``perform(staging:destination:in:)`` returned), on
     /// up to ``removalThreads`` threads: each entry of its first two levels is removed on its own, then those
-    /// folders, then the tree. Removing a tree waits on the device more than on the CPU (freeing blocks,
-    /// discards), so the waits of several threads overlap. An interrupted removal leaves part of the tree under
-    /// the aside name, which the next call removes before it switches (``perform(staging:destination:in:)``).
+    /// folders, then the tree (removal waits on the device, so several threads overlap their waits). An
+    /// interrupted removal leaves the rest under the aside name for the next call.
     static func removePrevious(_ name: String, in parent: Descriptor) throws(AssetPackError) {
         guard let status = try io(parent.status(name)) else { return }
         guard status.kind == .directory, status.permissions & 0o700 == 0o700,

@@ -23,19 +23,9 @@ public struct UninstallResult: Sendable, Equatable, Encodable {
 
 extension InstalledTree {
     /// Removes the tree installed at `destination`, its record, and what an interrupted install left beside
-    /// it (its hidden staging and previous trees), under the install lock (``AssetInstaller``'s), so never
-    /// while an install of a destination in the same folder runs.
-    ///
-    /// Safe by construction:
-    /// - A folder without an install record (`.assetpack/identity`) is refused, whatever it holds: only
-    ///   a tree that assetpack installed is removed. A destination that is a file or a symbolic link is
-    ///   refused too.
-    /// - Nothing is followed: the tree is removed by descriptor, one entry at a time, and a link inside it is
-    ///   removed, never what it points to (`TreeRemoval`).
-    /// - The tree is first renamed to its hidden previous name, in one step, so the destination and its
-    ///   record disappear at once; a crash while its files are removed leaves only that hidden tree, which
-    ///   the next install or uninstall removes.
-    /// - A missing destination is not an error: nothing is installed, and only leftovers are removed.
+    /// it, under the install lock. Only a folder with an install record (`.assetpack/identity`) is removed;
+    /// links are removed, never followed; the tree is first renamed aside in one step, so a crash leaves only
+    /// a hidden tree the next call removes. A missing destination is not an error (only leftovers go).
     ///
     /// Files the app put inside the tree go with it; they are listed in ``UninstallResult/unknown``.
     /// `dryRun`: finds and refuses the same, removes nothing (`assetpack uninstall --dry-run`).

@@ -3,26 +3,14 @@ import AssetPackSystem
 /// One install under the lock: plan, prepare or resume staging, fill it a window at a time, record it,
 /// switch it in, and remove the previous tree. Each step leaves the destination either as it was or complete.
 ///
-/// Every install takes the same steps, whatever its source (`InstallPlanning` chooses how it is planned):
-/// the plan comes as windows (``PlanWindow``: a whole plan is one window), and each window is written into
-/// the staging tree as a plan of its own (``write(_:into:state:)``): what an interrupted call left there
-/// checked (``ResumeCheck``), the files the installed tree holds unchanged linked (``UpgradeDiff``), free
-/// space checked, the rest written and verified (``StagingFill``), its folders and links made, its lines
-/// added to the record (``InstallRecordLists``) and, when durable, its files and folders flushed (or, where
-/// one `syncfs` is the cheaper flush, that left to after the last window). The windows are written on a
-/// thread of their own while the next is planned (``WindowHandoff``). The record and the stamp come after
-/// the last window: a bundle's manifest is known to be intact, and an archive's identity known, only then,
-/// so a forged or damaged manifest ends like any bad input: the staging tree is removed and the
-/// destination is as it was.
+/// The plan comes as windows (``PlanWindow``: a whole plan is one window), each written into staging as
+/// a plan of its own (``write(_:into:state:)``) on a thread of its own while the next is planned
+/// (``WindowHandoff``); the steps are in the article InstallPipeline. The record and the stamp come after
+/// the last window: only then is a manifest known intact, so a forged one ends like any bad input.
 ///
-/// The install of a delivered bundle (a bundle on a server) leaves the previous tree under its aside name
-/// (``StagingNames/previous(for:)``) when it returns, for the next call for that destination to remove:
-/// removing a tree can cost as much as building the new one (each freed block may be a discard the device
-/// waits for), and an app waits for its update. The next install removes it on a thread of its own while it
-/// plans, fetches and writes (never later than its switch), and the next up-to-date check of a remote bundle
-/// under the install lock (`AssetInstaller.upToDateResult(identity:destination:)`); a local call removes it
-/// with its other leftovers. A tree under the aside name is never used again, so a removal cut short by a
-/// kill only leaves more of it for the next call.
+/// A delivered bundle's install leaves the previous tree under its aside name
+/// (``StagingNames/previous(for:)``) for the next call to remove, on a helper thread while it works:
+/// removing a tree can cost as much as building the new one, and an app waits for its update.
 struct InstallTransaction {
     let installer: AssetInstaller
     let parent: Descriptor

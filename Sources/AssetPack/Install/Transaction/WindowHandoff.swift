@@ -1,14 +1,12 @@
 import AssetPackSystem
 
 /// Hands each window of a windowed install from the thread that reads and plans the manifest to a writer
-/// thread, so that the next window is read and planned while this one is written (a bundle of tiny files
-/// spends about a fifth of its time reading its manifest). ``put(_:)`` returns once the window before it is
-/// written, so two windows are in hand at a time: one written, one planned.
+/// thread, so that the next window is planned while this one is written. ``put(_:)`` returns once the
+/// window before it is written: two windows are in hand at a time.
 ///
-/// The writer thread (``drain()``, run on a helper of ``WorkerThreads/withHelpers(_:helper:_:)``) is an
-/// optimization, never needed: a window it has not taken by the time the next one comes is written by the
-/// planning thread itself, so an install goes on (one window after another) when the system refuses the
-/// thread. The first failure of a write is kept and thrown by every later call; no window is written after it.
+/// The writer thread (``drain()``) is never needed: a window it has not taken by the time the next one comes
+/// is written by the planning thread itself (so an install goes on when the system refuses the thread). The
+/// first failure of a write is thrown by every later call; no window is written after it.
 final class WindowHandoff<Window>: @unchecked Sendable {
     private let monitor = Monitor()
     private let write: (Window) throws(AssetPackError) -> Void

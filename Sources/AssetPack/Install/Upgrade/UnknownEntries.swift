@@ -2,17 +2,14 @@ import AssetPackSystem
 
 /// What the installed tree holds that its record does not know: files and folders the app or the user put
 /// into the destination. An upgrade (or a repair) never deletes them unless asked
-/// (``ExpansionOptions/removesUnknownEntries``): by default each is carried into the new tree before it is
-/// switched in — anything but a folder hard-linked (its data stays where it is, under its old name too, until
-/// the old tree is removed after the switch, so a failed install loses nothing), a folder made anew and filled
-/// the same way — and listed in ``ExpansionResult/unknownKept``. With the option, they are left out of the new
-/// tree, so the switch removes them, and listed in ``ExpansionResult/unknownDeleted``. A name that the new tree
-/// itself uses for a file is a conflict: refused, naming the path, unless removal was asked for.
+/// (``ExpansionOptions/removesUnknownEntries``): by default each is carried into the new tree (hard-linked;
+/// a folder made anew and filled the same way, so a failed install loses nothing) and listed in
+/// ``ExpansionResult/unknownKept``; with the option, left out and listed in ``ExpansionResult/unknownDeleted``.
+/// A name that the new tree uses for a file is a conflict unless removal was asked for.
 ///
-/// The walk reads each folder of the installed tree once, its names in byte order, and asks the record
-/// (``RecordedPaths``, read alongside) about each; only unknown names are looked at further. Recorded folders
-/// are entered (an unknown file may lie inside one), recorded files and links are not. Names that are not UTF-8
-/// are carried by their bytes.
+/// The walk reads each folder of the installed tree once, its names in byte order, with the record
+/// (``RecordedPaths``) read alongside; recorded folders are entered, recorded files and links are not.
+/// Names that are not UTF-8 are carried by their bytes.
 struct UnknownEntries {
     /// The installed tree.
     let installed: Descriptor
@@ -30,11 +27,8 @@ struct UnknownEntries {
     }
 
     /// Carries (or, when ``removes``, leaves out) every unknown entry; returns their paths in path order, a
-    /// folder once with a `/` at its end. Nothing when the installed tree has no record.
-    ///
-    /// The entries are found first and carried after: a record that claims path order but is not in it
-    /// (edited by hand) is found out when it has been read to its end, and the entries are then found again
-    /// from the record sorted in memory, before anything is carried.
+    /// folder once with a `/` at its end. Nothing when the installed tree has no record. The entries are all
+    /// found before any is carried, so a record that falsely claims path order is found out first.
     /// - Throws: `.conflict` when the new tree uses the name of an unknown file and removal was not asked
     ///   for; `.io` when an entry cannot be carried.
     func carry() throws(AssetPackError) -> [String] {

@@ -3,15 +3,12 @@ import AssetPackSystem
 /// Finds the files of a plan (one window of it) that the installed tree already holds unchanged: same path,
 /// size, permissions and CRC-32 (and SHA-256, when the record and the plan both have one) in the installed
 /// record, and still the very file the install left: a regular file of that size and those permissions with the
-/// recorded inode and modification time (in nanoseconds). A file written in place since (its modification time
-/// moves) or replaced by another (another inode) is written again; so is every file of a record that has no
-/// inodes (written before 2026-11-28). This proof costs the `fstatat` the check of size and mode makes anyway;
-/// reading the file again for its CRC-32 would cost its bytes. When the plan does not know a file's CRC (a plain
-/// file of a tree without a manifest), the source file is read once to compute it — reading is cheaper
-/// than rewriting. Such files are hard-linked, not rewritten.
+/// recorded inode and modification time (in nanoseconds); a record without inodes (an older one) reuses
+/// nothing. This costs the `fstatat` the size check makes anyway, not a read. When the plan does not know a
+/// file's CRC (a folder without a manifest), the source file is read once to compute it. Such files are
+/// hard-linked, not rewritten.
 ///
-/// The window's files are taken in path order and the record read alongside them (``RecordCursor``), so
-/// that no part of the record is held: an upgrade's memory does not grow with the tree.
+/// The window's files are taken in path order and the record read alongside them (``RecordCursor``).
 struct UpgradeDiff {
     let plan: ExpansionPlan
 

@@ -1,11 +1,8 @@
 import AssetPackSystem
 
 /// Lets go of each archive that files are read from (``ArchiveHandle/release()``) as soon as the last of
-/// those files is written: a bundle's pack archives are read one after another (their members are written
-/// folder by folder), so at any time only the few being read are open, whatever the bundle's size.
-///
-/// Counting only decides when an archive is let go, never whether a file can be read: an archive let go
-/// too early (a file written twice after a retry) is opened again.
+/// those files is written, so only the few being read are open. An archive let go too early (a file written
+/// twice after a retry) is opened again.
 final class ArchiveReleases: @unchecked Sendable {
     private let monitor = Monitor()
     /// Guarded by ``monitor``: files still to be written from each archive.

@@ -4,15 +4,13 @@ import AssetPackZip
 /// Writes a packed file whose manifest records a block index on several threads: ``BlockParallelInflater``
 /// inflates the blocks at once and writes each at its offset in the file. It checks the index against the
 /// entry before reading, every block against the index with a ``CheckedStream`` of its own, and their
-/// combined CRC-32s (`crc32_combine`) against the entry with another; the entry's size and CRC-32 are
-/// checked against the plan here first, so the file is exactly as verified as one streamed by
-/// ``FileMaterializer``, and a mismatch is the same error (``WriteCheck/mismatch(_:path:origin:entry:)``).
-/// An index that does not fit is an error, never a silent fallback: it means the manifest is damaged.
+/// combined CRC-32s (`crc32_combine`) against the entry, which is checked against the plan first; a
+/// mismatch is the streamed path's error (``WriteCheck/mismatch(_:path:origin:entry:)``). An index that
+/// does not fit is an error (a damaged manifest), never a silent fallback.
 ///
-/// Each block written is recorded in a ``BlockJournal`` beside the file, so a run killed or cancelled in
-/// the middle of a large file resumes it: the blocks recorded are read back (their CRC-32s take part in
-/// the combined check) and only the others are inflated. When the kept blocks do not check out, the file
-/// is written again from the start.
+/// Each block written is recorded in a ``BlockJournal`` beside the file, so an interrupted run resumes:
+/// the recorded blocks are read back into the combined check, and when they do not check out, the file is
+/// written again from the start.
 enum BlockParallelExtraction {
     /// Write-back is started after every this many bytes when asked for: a large file is then already
     /// mostly on disk when it is finished.

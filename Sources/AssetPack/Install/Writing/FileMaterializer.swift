@@ -1,37 +1,24 @@
 import AssetPackSystem
 import AssetPackZip
 
-/// Writes one file item into a staging tree, verified, with as few system calls and copies as the data
-/// allows. The file is created under its final name (`O_EXCL`, never through a symlink); the bytes are
-/// streamed in through the item's ``WriteCheck`` — counted, never past the planned size, their CRC-32
-/// computed once as they pass, then size and CRC checked; a file that fails is removed. A small file costs
-/// `openat`, one `write` and `close` (and `fchmod` when its CRC-32 is not known in advance).
+/// Writes one file item into a staging tree, verified: created under its final name (`O_EXCL`, never
+/// through a symlink), the bytes streamed through the item's ``WriteCheck`` (never past the planned size,
+/// CRC-32 computed once as they pass, then size and CRC checked); a file that fails is removed.
 ///
-/// Why no temporary name and rename: the staging tree is invisible until it is switched in as a whole,
-/// and on resume ``ResumeCheck`` keeps a file only when its size and permission bits are the planned
-/// ones and, when the plan knows the CRC-32 (every archive entry, every file of a bundle), when the
-/// bytes read back match it — so a file a crash left half-written or unchecked is removed, whatever its
-/// name. Such a file is therefore created with its planned bits at once (when the umask, read once per
-/// expansion, leaves them alone). A file whose CRC-32 the plan does not know (a plain folder without a
-/// manifest) is created with **no** permission bits and gets its planned ones only once it is complete:
-/// a planned mode always includes the owner's read and write bits (``PermissionPolicy``), so there "has
-/// its planned mode" means "was written to the end". A temporary name per file would buy nothing more.
+/// No temporary name: the staging tree is invisible until switched in, and ``ResumeCheck`` keeps a file
+/// only when its size, bits and (when the plan knows it) CRC-32 match. So a file with a known CRC-32 is
+/// created with its planned bits at once (when the umask leaves them alone); one without (a plain folder
+/// without a manifest) is created with **no** bits and gets its planned ones (which always include the
+/// owner's read and write, ``PermissionPolicy``) only once complete.
 ///
-/// The item's origin, resolved while planning (``ExpansionItem/Origin``), decides how the bytes are copied:
-/// - a zip entry (of an archive given as the source, inside a tree, or packed in a bundle) is read with
-///   the worker's ``ZipReadBuffers`` (one `pread` for a small entry's header and data, one zlib stream per
-///   worker);
-/// - a local file (of a folder source) is opened from the worker's descriptor of its folder (`openat` with
-///   `O_NOFOLLOW`), cloned with `FICLONE` where the file system shares blocks (then only read back for
-///   the CRC-32), else read and written through the worker's buffer;
-/// - a stream comes from the source's `open`.
-///
-/// `copy_file_range` is not used: the CRC-32 must be computed from the bytes anyway, and reading them
-/// into a buffer that is then written costs the same as an in-kernel copy plus a read for the CRC.
+/// The item's origin (``ExpansionItem/Origin``) decides the copy: a zip entry is read with the worker's
+/// ``ZipReadBuffers``; a local file is opened from the worker's folder descriptor (`O_NOFOLLOW`) and cloned
+/// with `FICLONE` where the file system can (then read back for the CRC-32), else copied through the
+/// worker's buffer; a stream comes from the source's `open`. No `copy_file_range`: the CRC-32 needs the
+/// bytes in a buffer anyway.
 ///
 /// With ``Durability/flushOnCommit``, write-back of a large file is started every 32 MiB, and of every
-/// file of at least ``earlyWritebackSize`` when it is finished, so the final flush (``TreeFlush``) has
-/// little left to wait for.
+/// file of at least ``earlyWritebackSize`` when it is finished.
 struct FileMaterializer: Sendable {
     /// The source ``ExpansionItem/Origin/stream(_:)`` origins are opened from (``ExpansionPlan/source``).
     let source: any AssetSource

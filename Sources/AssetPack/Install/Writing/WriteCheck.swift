@@ -1,8 +1,7 @@
 import AssetPackZip
 
-/// The one check of every byte the installer writes — a plain copy, an inflated zip entry, delivered bytes
-/// (the blocks of a block-parallel inflate pass the same ``CheckedStream``s inside ``BlockParallelInflater``,
-/// and their mismatch is this one's) — in the same pass as the write: the zip layer's
+/// The one check of every byte the installer writes (a block-parallel inflate's blocks pass the same
+/// ``CheckedStream``s, and their mismatch is this one's), in the same pass as the write: the zip layer's
 /// ``CheckedStream`` counts the bytes (never more than expected: the bomb limit is the declared size, not
 /// what the data says) and computes their CRC-32, the SHA-256 is computed beside it when one is expected,
 /// and the last ``read(into:from:)`` or ``finish()`` compares them with what was expected.

@@ -114,12 +114,9 @@ struct DeliveredLayout: Sendable {
 
 /// Where the bytes of one delivered file, or of one block of it, go: into the staging file at their offset,
 /// inflated on the way when the bundle stores them deflated, and passed through the file's ``WriteCheck``
-/// as they are written (counted, CRC-32, SHA-256 when the manifest has it). ``finish()`` accepts them only
-/// when the check does, so nothing a ``BundleDelivery`` streams counts before it checked out; damage found
-/// on the way (a stream that does not inflate, too many bytes) is remembered and reported there too, as the
-/// check's ``AssetPackError/Code/verification``, which makes the delivery fetch the bytes again.
-///
-/// Memory: one 256 KiB buffer and, for deflated data, one zlib stream, whatever the size of the file.
+/// as they are written. ``finish()`` accepts them only when the check does; damage found on the way (a stream
+/// that does not inflate, too many bytes) is reported there too, as ``AssetPackError/Code/verification``,
+/// which makes the delivery fetch the bytes again. Memory: one 256 KiB buffer and one zlib stream.
 final class StagedFileSink: DeliverySink {
     private let file: Descriptor
     private let start: UInt64

@@ -1,8 +1,7 @@
 /// Files of a delivered bundle that one request can bring, as its delivery wants them joined
 /// (``BundleDelivery/coalescing``): members of the same pack archive, whole non-empty entries without a block
-/// index, whose data lie in the archive in order with small gaps between them. A group is asked for as one
-/// range (``DeliveryRequest``) from its first member's data to its last one's, gaps included, and split among
-/// the members as it arrives (``SplittingSink``).
+/// index, whose data lie in the archive in order with small gaps between them: one range, gaps included,
+/// split among the members as it arrives (``SplittingSink``).
 enum DeliveryGroups {
     /// One member: its plan position and where its data lie in the archive.
     struct Member: Sendable {

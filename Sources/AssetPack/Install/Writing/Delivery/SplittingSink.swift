@@ -1,10 +1,9 @@
 /// Where the bytes of one coalesced request (``DeliveryGroups``) go: the range from the first member's data
 /// to the last one's, split as it arrives into one ``StagedFileSink`` per member, gap bytes skipped.
 ///
-/// Members are consecutive and not empty (``DeliveryGroups`` leaves empty files out), so only one member's sink exists at a time (memory stays that of one file).
-/// Each member's sink is finished as soon as its last byte is in: a member that does not check out is
-/// remembered and reported by ``finish()`` as ``AssetPackError/Code/verification``, so the delivery fetches
-/// the group again (bounded by the delivery); ``restart()`` starts every member over.
+/// Members are consecutive and not empty, so only one member's sink exists at a time. A member that does not
+/// check out is reported by ``finish()`` as ``AssetPackError/Code/verification``, so the delivery fetches
+/// the group again; ``restart()`` starts every member over.
 final class SplittingSink: DeliverySink {
     /// Makes the sink of the member at an index, writing its file from its first byte.
     typealias MakeSink = (Int) throws(AssetPackError) -> StagedFileSink
