@@ -67,7 +67,8 @@ import TestSupport
 
     /// Writes `app.zip` into `dir` and cancels its install into `out` (windows of 2, one job) after `files`
     /// files; returns the options it used.
-    static func interruptedInstall(in dir: TemporaryDirectory, after files: Int) throws -> ExpansionOptions {
+    static func interruptedInstall(in dir: TemporaryDirectory, after files: Int,
+                                   entries: [(name: String, kind: Kind)] = entries) throws -> ExpansionOptions {
         try write(entries, to: dir.file("app.zip"))
         var options = options(window: 2)
         options.jobs = 1
@@ -213,17 +214,23 @@ import TestSupport
     }
 
     /// Interrupted, a windowed archive install is resumed by the next call, a window at a time again: the files
-    /// the first call wrote are checked and kept, a file tampered with in staging is written again, a stray
-    /// planted there is removed, and the tree is exactly the archive's.
-    @Test func anInterruptedWindowedArchiveInstallResumesWhatItWrote() throws {
+    /// the first call wrote are checked and kept, a file tampered with in staging is written again, strays planted
+    /// there (at the top, deep in a folder, in a planned empty folder, a folder of their own) are removed, and the
+    /// tree is exactly the archive's, in `zip -r`'s order and in `bsdtar`'s (folders stated before they are filled).
+    @Test(arguments: [false, true])
+    func anInterruptedWindowedArchiveInstallResumesWhatItWrote(breadthFirst: Bool) throws {
         let dir = try TemporaryDirectory("windowed-zip-resumed")
-        let options = try Self.interruptedInstall(in: dir, after: 4)
+        let options = try Self.interruptedInstall(in: dir, after: 4, entries: breadthFirst ? Self.breadthFirst : Self.entries)
         let staging = dir.file(".out.assetpack-staging")
         let written = try #require(FileManager.default.subpathsOfDirectory(atPath: staging).filter {
             !$0.hasPrefix(".assetpack") && (try? FileManager.default.attributesOfItem(atPath: staging + "/" + $0)[.type] as? FileAttributeType) == .typeRegular
         }.sorted().first)
         try Data("tampered".utf8).write(to: URL(fileURLWithPath: staging + "/" + written))
-        try Data("stray".utf8).write(to: URL(fileURLWithPath: staging + "/planted.txt"))
+        for stray in ["planted.txt", "game/levels/deep/planted.bin", "game/empty/planted", "game/planted/x.txt"] {
+            try FileManager.default.createDirectory(atPath: staging + "/" + (stray as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Data("stray".utf8).write(to: URL(fileURLWithPath: staging + "/" + stray))
+        }
         let again = try AssetInstaller(source: ZipAssetSource(archive: try Self.summarized(dir.file("app.zip"))),
                                        destination: dir.file("out"), options: options).installSynchronously()
         #expect(again.filesResumed >= 2, "kept \(again.filesResumed)")

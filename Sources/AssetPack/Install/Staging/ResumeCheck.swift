@@ -10,14 +10,21 @@ import AssetPackZip
 /// When the plan does not know a file's CRC (a folder source), the source file is read for it. A
 /// block-indexed file left unfinished beside its ``BlockJournal`` is kept as partial, with the blocks its
 /// journal records: the fill continues it (and checks those blocks again).
-/// Everything else at a planned path is removed before the window is written.
+/// Everything else at a planned path is removed before the window is written, and everything no window planned
+/// is removed from each folder once the plan has left it (plans come folder by folder: a whole plan in path order,
+/// a windowed one with each folder's entries in one run), so only the names planned in the open folders are held.
 final class ResumeCheck {
     private let root: Descriptor
-    /// The hashes of every path planned so far, and of the folders among them (8 bytes a path, only while
-    /// resuming): the sweep enters a planned folder without asking what it is (``check(_:)`` left only folders
-    /// there), and looks no further at a planned file.
-    private var planned: Set<Int> = []
-    private var plannedFolders: Set<Int> = []
+    private let folders: DirectoryCursor
+    /// The folders that hold the last item checked, from the root (`""`) down, each with the hashes of the names
+    /// planned in it so far.
+    private var open: [(path: String, names: Set<Int>)] = [("", [])]
+    /// Folders the plan left before it planned anything in them: it may come back to them (an archiver that walks
+    /// breadth first states a folder's subfolders before it fills each one); swept at the end when it does not.
+    private var leftEmpty: Set<String> = []
+    /// The hashes of the folders swept: one the plan comes back to is not swept again (what was planned in it
+    /// before would go).
+    private var swept: Set<Int> = []
 
     /// What an interrupted run left that can be used, in one window.
     struct Outcome {
@@ -28,7 +35,10 @@ final class ResumeCheck {
     }
 
     /// A check of the staging tree `root`.
-    init(root: Descriptor) { self.root = root }
+    init(root: Descriptor) {
+        self.root = root
+        folders = DirectoryCursor(root: root)
+    }
 
     /// The CRC-32 the file `item` of `plan` must have: the plan's, or its source file's, read.
     private static func expectedCRC(of item: ExpansionItem, in plan: ExpansionPlan) throws(AssetPackError) -> UInt32 {
@@ -45,9 +55,10 @@ final class ResumeCheck {
         var missing: Substring?
         for position in plan.items.indices {
             let item = plan.items[position]
-            planned.insert(Self.hash(item.path.string))
-            if item.kind == .directory { plannedFolders.insert(Self.hash(item.path.string)) }
             let parent = item.path.string[..<(item.path.string.lastIndex(of: "/") ?? item.path.string.startIndex)]
+            try enter(parent)
+            open[open.count - 1].names.insert(Self.hash(item.path.name[...]))
+            if item.kind == .directory { try enter(item.path.string[...]) }
             if let missing, parent == missing || parent.hasPrefix(missing + "/") { continue }
             guard let folder = cursor.existingParent(ofPath: item.path.string) else {
                 missing = parent
@@ -77,33 +88,51 @@ final class ResumeCheck {
         return outcome
     }
 
-    /// Removes from the staging tree everything that no window planned: stray names, names that are not
-    /// UTF-8 (none the plan wrote, see `FileName`), temporaries and journals left over. The record folder at
-    /// the top is the install's own (its lists are being gathered there).
-    func sweep() throws(AssetPackError) {
-        try sweep(root, at: "")
+    /// Makes the folder `path` the deepest open one: sweeps the open folders that do not hold it (the plan has left
+    /// them), and opens those between.
+    private func enter(_ path: Substring) throws(AssetPackError) {
+        while open.count > 1, case let last = open[open.count - 1].path, !(path == last || path.hasPrefix(last + "/")) {
+            let (left, names) = open.removeLast()
+            if names.isEmpty {
+                leftEmpty.insert(left)
+            } else {
+                try sweep(left, keeping: names)
+            }
+        }
+        while case let deepest = open[open.count - 1].path, path.utf8.count > deepest.utf8.count {
+            let rest = path.utf8.dropFirst(deepest.isEmpty ? 0 : deepest.utf8.count + 1)
+            let name = Substring(rest.prefix { $0 != AssetPath.slash })
+            open[open.count - 1].names.insert(Self.hash(name))
+            let folder = deepest.isEmpty ? String(name) : deepest + "/" + name
+            leftEmpty.remove(folder)
+            open.append((folder, []))
+        }
     }
 
-    private func sweep(_ folder: Descriptor, at prefix: String) throws(AssetPackError) {
+    /// Removes from the staging tree everything that no window planned, in the folders still open and those the
+    /// plan left empty: stray names, names that are not UTF-8 (none the plan wrote, see `FileName`),
+    /// temporaries and journals left over. The record folder at the top is the install's own (its lists are
+    /// being gathered there).
+    func sweep() throws(AssetPackError) {
+        while let (path, names) = open.popLast() { try sweep(path, keeping: names) }
+        for path in leftEmpty.sorted() { try sweep(path, keeping: []) }
+    }
+
+    /// Removes from the folder `path` of the staging tree (when there) every name whose hash is not in `names`.
+    private func sweep(_ path: String, keeping names: Set<Int>) throws(AssetPackError) {
+        let components = path.isEmpty ? [] : path.split(separator: "/").map(String.init)
+        guard swept.insert(Self.hash(path[...])).inserted, let folder = folders.existingDirectory(components) else { return }
         for entry in try io(folder.names()) {
-            guard let name = entry.string else {
-                try io(TreeRemoval.remove(entry, in: folder))
-                continue
-            }
-            if prefix.isEmpty && name == StagingNames.recordDirectory { continue }
-            let path = prefix + name, hash = Self.hash(path)
-            guard planned.contains(hash), !name.hasPrefix(StagingNames.temporaryPrefix) else {
-                try io(TreeRemoval.remove(name, in: folder))
-                continue
-            }
-            if plannedFolders.contains(hash) { try sweep(try io(folder.directory(name)), at: path + "/") }
+            if path.isEmpty && entry.string == StagingNames.recordDirectory { continue }
+            if let name = entry.string, names.contains(Self.hash(name[...])), !name.hasPrefix(StagingNames.temporaryPrefix) { continue }
+            try io(TreeRemoval.remove(entry, in: folder))
         }
     }
 
     /// A hash of the path's bytes (`String`'s own hash would take a decomposed name for its composed twin).
-    private static func hash(_ path: String) -> Int {
+    private static func hash(_ name: Substring) -> Int {
         var hasher = Hasher()
-        var text = path
+        var text = name
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         return hasher.finalize()
     }
