@@ -20,10 +20,14 @@ struct JobsOption: ParsableArguments {
     }
 }
 
-/// `-q/--quiet`, shared by the commands that print on success.
-struct ReportOptions: ParsableArguments {
+/// `-q/--quiet` and `--json`, shared by the commands that print on success (``JSONOption`` alone for those that
+/// always print what they found).
+struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print nothing on success.")
     var quiet = false
+
+    @Flag(help: JSONOption.help)
+    var json = false
 }
 
 /// `--progress`, shared by the commands that show a progress line (``ProgressLine``).
@@ -53,7 +57,10 @@ struct VerboseOption: ParsableArguments {
 
 /// `--json`, shared by the commands that can report as JSON (README, "JSON output").
 struct JSONOption: ParsableArguments {
-    @Flag(help: "Print one line of JSON (schema 1, see the README), also when the command fails.")
+    /// The flag's help, one wording for every command.
+    static let help: ArgumentHelp = "Print one line of JSON (schema 1, see the README), also when the command fails."
+
+    @Flag(help: help)
     var json = false
 }
 

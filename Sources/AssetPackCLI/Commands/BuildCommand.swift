@@ -63,9 +63,7 @@ struct BuildCommand: ParsableCommand {
 
     @OptionGroup var dryRunOption: DryRunOption
 
-    @OptionGroup var format: JSONOption
-
-    @OptionGroup var report: ReportOptions
+    @OptionGroup var report: OutputOptions
 
     @OptionGroup var progressOption: ProgressOption
 
@@ -93,10 +91,10 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("\(option) -: a build is written into a temporary file renamed to its name when complete, "
                                   + "never to stdout; give a name (and cat the zip into a pipe).")
         }
-        guard !(format.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
+        guard !(report.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
-        try verbose.check(quiet: report.quiet, json: format.json)
-        try progressOption.check(quiet: report.quiet, json: format.json)
+        try verbose.check(quiet: report.quiet, json: report.json)
+        try progressOption.check(quiet: report.quiet, json: report.json)
     }
 
     func run() throws {
@@ -106,11 +104,11 @@ struct BuildCommand: ParsableCommand {
         let options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
-        let line = ProgressLine.onTerminal(unless: report.quiet || format.json, forced: progressOption.progress)
+        let line = ProgressLine.onTerminal(unless: report.quiet || report.json, forced: progressOption.progress)
         Interrupt.handle(stop: nil)
         try Reporting.run {
             // With --json every path is absolute, in the messages too.
-            let json = format.json
+            let json = report.json
             func path(_ given: String) -> String { json ? JSONReport.absolute(given) : given }
             if dryRunOption.dryRun { return preview(try Packer(options: options).preview(
                 source: path(source), output: path(archive ?? output ?? "assets.bundle"), archive: archive != nil)) }
@@ -122,7 +120,7 @@ struct BuildCommand: ParsableCommand {
             }
             if let key { try BundleSigning.sign(bundle: summary.output, with: key) }
             line?.clear()
-            if format.json {
+            if report.json {
                 // Every figure of the text summary, its paths absolute.
                 var shown = summary
                 (shown.source, shown.output) = (JSONReport.absolute(summary.source), JSONReport.absolute(summary.output))
@@ -136,7 +134,7 @@ struct BuildCommand: ParsableCommand {
 
     /// Prints what `--dry-run` found the build would write.
     private func preview(_ preview: BuildPreview) {
-        if format.json { return JSONReport.print(JSONFields(preview, DryRunMark()), command: "build") }
+        if report.json { return JSONReport.print(JSONFields(preview, DryRunMark()), command: "build") }
         guard !report.quiet else { return }
         let tree = counted(preview.files, "file") + ", " + counted(preview.directories, "folder")
             + " (\(ByteCount.text(preview.bytes)) before packing)"

@@ -4,7 +4,7 @@ import AssetPack
 extension ExpandCommand {
     /// Prints `preview`.
     func preview(_ preview: InstallPreview) {
-        if format.json {
+        if report.json {
             let source = ExpandReport(source: RemoteOptions.isURL(bundle) ? bundle : JSONReport.absolute(bundle), root: root)
             JSONReport.print(JSONFields(JSONFields(preview, source), DryRunMark()), command: "expand")
         } else if !report.quiet {

@@ -9,7 +9,7 @@ extension ExpandCommand {
     func check(_ installer: AssetInstaller) throws {
         let result = try installer.verify()
         let differs = result.outcome != .upToDate
-        if format.json {
+        if report.json {
             JSONReport.print(JSONFields(JSONFields(CheckedTree(result), source()), VerifySummary(result)), command: "expand", ok: !differs)
         } else if !report.quiet {
             print((checkLines(result) + unknownLines(result)).joined(separator: "\n"))
@@ -21,7 +21,7 @@ extension ExpandCommand {
     func repair(_ installer: AssetInstaller, line: ProgressLine?, cancellation: ExpansionCancellation) throws {
         let result = try installer.repair(progress: { line?.update($0) }, cancellation: cancellation)
         line?.clear()
-        if format.json {
+        if report.json {
             let expansion = result.expansion ?? ExpansionResult(destination: result.destination, upToDate: true, identity: result.identity ?? "",
                                                                 files: result.filesChecked, bytes: result.bytesChecked, seconds: result.seconds)
             JSONReport.print(JSONFields(ExpandReport.fields(expansion, source: source().source, root: root),

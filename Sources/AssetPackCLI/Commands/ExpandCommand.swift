@@ -65,19 +65,17 @@ struct ExpandCommand: ParsableCommand {
                              discussion: "By default the expanded tree is flushed (fsync) before its record is written, as an app's first launch must do."))
     var noSync = false
 
-    @OptionGroup var report: ReportOptions
+    @OptionGroup var report: OutputOptions
 
     @OptionGroup var progressOption: ProgressOption
 
     @OptionGroup var verbose: VerboseOption
 
-    @OptionGroup var format: JSONOption
-
     @OptionGroup(title: "A bundle on a server (an https:// URL)") var remote: RemoteOptions
 
     func validate() throws {
-        try verbose.check(quiet: report.quiet, json: format.json)
-        try progressOption.check(quiet: report.quiet, json: format.json)
+        try verbose.check(quiet: report.quiet, json: report.json)
+        try progressOption.check(quiet: report.quiet, json: report.json)
         try remote.check(bundle: bundle, root: root, verify: verify || repair)
         try RootOption.check(root)
         if dryRunOption.dryRun && (verify || repair) {
@@ -99,7 +97,7 @@ struct ExpandCommand: ParsableCommand {
 
     func run() throws {
         Reporting.context.interruptedHint = "interrupted; run the same command again to resume"
-        let line = ProgressLine.onTerminal(unless: report.quiet || format.json, forced: progressOption.progress)
+        let line = ProgressLine.onTerminal(unless: report.quiet || report.json, forced: progressOption.progress)
         let cancellation = ExpansionCancellation()
         Interrupt.handle(stop: { cancellation.cancel() })
         try Reporting.run {
@@ -121,7 +119,7 @@ struct ExpandCommand: ParsableCommand {
 
     private func installer() throws(AssetPackError) -> AssetInstaller {
         // With --json every path is absolute, in the messages too.
-        let source = try AssetSources.container(path: format.json ? JSONReport.absolute(bundle) : bundle, root: root)
+        let source = try AssetSources.container(path: report.json ? JSONReport.absolute(bundle) : bundle, root: root)
         return try AssetInstaller(source: source, destination: destination, options: options())
     }
 
@@ -145,7 +143,7 @@ struct ExpandCommand: ParsableCommand {
     }
 
     func report(_ result: ExpansionResult) {
-        if format.json {
+        if report.json {
             let source = RemoteOptions.isURL(bundle) ? bundle : JSONReport.absolute(bundle)
             JSONReport.print(ExpandReport.fields(result, source: source, root: root), command: "expand")
         } else if report.quiet {

@@ -21,9 +21,7 @@ struct KeygenCommand: ParsableCommand {
                                                            valueName: "keyfile"), completion: .file())
     var out: String
 
-    @OptionGroup var report: ReportOptions
-
-    @OptionGroup var format: JSONOption
+    @OptionGroup var report: OutputOptions
 
     func run() throws {
         try Reporting.run {
@@ -35,7 +33,7 @@ struct KeygenCommand: ParsableCommand {
             let key = SigningKey.generate()
             try key.publicKey.write(to: out + ".pub")
             try key.write(to: out)
-            if format.json {
+            if report.json {
                 JSONReport.print(KeyReport(privateKey: JSONReport.absolute(out), publicKey: JSONReport.absolute(out + ".pub"),
                                            keyID: key.publicKey.keyID), command: "keygen")
             } else if !report.quiet {

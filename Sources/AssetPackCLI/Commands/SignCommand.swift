@@ -23,14 +23,12 @@ struct SignCommand: ParsableCommand {
 
     @OptionGroup var key: SigningKeyOption
 
-    @OptionGroup var report: ReportOptions
-
-    @OptionGroup var format: JSONOption
+    @OptionGroup var report: OutputOptions
 
     func run() throws {
         try Reporting.run {
-            let signature = try BundleSigning.sign(bundle: format.json ? JSONReport.absolute(bundle) : bundle, with: try key.load())
-            if format.json {
+            let signature = try BundleSigning.sign(bundle: report.json ? JSONReport.absolute(bundle) : bundle, with: try key.load())
+            if report.json {
                 let folder = JSONReport.absolute(bundle)
                 JSONReport.print(SignReport(bundle: folder, signature: folder + "/" + ManifestSignature.path,
                                             keyID: signature.keyID), command: "sign")

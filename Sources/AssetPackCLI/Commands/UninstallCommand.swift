@@ -24,17 +24,15 @@ struct UninstallCommand: ParsableCommand {
 
     @OptionGroup var dryRunOption: DryRunOption
 
-    @OptionGroup var report: ReportOptions
-
-    @OptionGroup var format: JSONOption
+    @OptionGroup var report: OutputOptions
 
     func run() throws {
         try Reporting.run {
             let dryRun = dryRunOption.dryRun
             let result = try InstalledTree.uninstall(at: destination, dryRun: dryRun)
-            if format.json && dryRun {
+            if report.json && dryRun {
                 JSONReport.print(JSONFields(UninstallSummary.fields(result), DryRunMark()), command: "uninstall")
-            } else if format.json {
+            } else if report.json {
                 JSONReport.print(UninstallSummary.fields(result), command: "uninstall")
             } else if !report.quiet {
                 print(Self.text(result, removed: dryRun ? "dry run: would remove" : "removed").joined(separator: "\n"))

@@ -18,13 +18,11 @@ struct VerifyCommand: ArchiveReadingCommand {
 
     @OptionGroup var archive: ArchiveArgument
 
-    @OptionGroup var report: ReportOptions
-
-    @OptionGroup var format: JSONOption
+    @OptionGroup var report: OutputOptions
 
     func run(bundleFolder folder: String) throws {
         let summary = try BundleVerification.verify(DirectorySource(root: folder))
-        if format.json {
+        if report.json {
             JSONReport.print(JSONFields(summary, VerifyReport(bundle: JSONReport.absolute(folder))), command: "verify")
         } else if !report.quiet {
             print("\(folder): OK, \(counted(summary.files, "file")), \(summary.bytes) bytes and "
@@ -35,7 +33,7 @@ struct VerifyCommand: ArchiveReadingCommand {
 
     func run(zip: ZipArchive) throws {
         let bytes = try zip.verify()
-        if format.json {
+        if report.json {
             JSONReport.print(VerifyReport(archive: JSONReport.absolute(archive.path), entries: zip.entryCount, bytes: bytes),
                              command: "verify")
         } else if !report.quiet {
