@@ -32,10 +32,13 @@ let package = Package(
         // SHA-256 blocks in the CPU's own instructions (x86 SHA extensions), found at run time; AssetPack's
         // portable SHA256 is the fallback and the reference it is tested against.
         .target(name: "CSHA256"),
+        // Intel's ISA-L inflater and CRC-32, loaded with dlopen where installed (compiled where its header is:
+        // Debian's libisal-dev); without it every call reports "unavailable" and zlib decodes.
+        .target(name: "CIsal", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux, .android]))]),
         // The platform layer: every system call of the package, as thin shims (not a product; `package` API).
         .target(name: "AssetPackSystem"),
         // The zip format: records, reader, writer, compression. No policy.
-        .target(name: "AssetPackZip", dependencies: ["CZlib", "AssetPackSystem"]),
+        .target(name: "AssetPackZip", dependencies: ["CZlib", "CIsal", "AssetPackSystem"]),
         // Runtime: asset sources, walker, expander, first-launch install.
         .target(name: "AssetPack", dependencies: ["AssetPackZip", "AssetPackSystem", "CSHA256"]),
         // Build time: packing rules, packer, manifest writer.

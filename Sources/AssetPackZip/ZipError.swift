@@ -60,6 +60,8 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
         case system(call: String?, errno: Int32)
         /// A zlib call returned an error status (`Z_DATA_ERROR` is -3, `Z_MEM_ERROR` -4, …).
         case zlib(call: String, status: Int32)
+        /// An ISA-L call returned an error status (`ISAL_INVALID_BLOCK` is -1, `ISAL_INVALID_SYMBOL` -2, …).
+        case isal(call: String, status: Int32)
 
         /// The errno of a failed system call.
         public var errno: Int32? {
@@ -72,6 +74,7 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .system(let call, let errno): "\(call ?? "system call"): errno \(errno)"
             case .zlib(let call, let status): "\(call): zlib status \(status)"
+            case .isal(let call, let status): "\(call): ISA-L status \(status)"
             }
         }
     }

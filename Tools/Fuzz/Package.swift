@@ -16,6 +16,12 @@ let package = Package(
             name: "FuzzZipReader",
             dependencies: ["CFuzzDriver", .product(name: "AssetPackZip", package: "assetpack")]
         ),
+        // Raw deflate streams decoded by ISA-L and by zlib: the same bytes, the same end, the same refusals
+        // (uses the zip layer's package-level Inflater: run.sh builds with -enable-testing).
+        .executableTarget(
+            name: "FuzzInflate",
+            dependencies: ["CFuzzDriver", .product(name: "AssetPackZip", package: "assetpack")]
+        ),
         // AssetPath on arbitrary names, decoded lossily and through the zip layer's name decoding.
         .executableTarget(
             name: "FuzzEntryName",

@@ -6,7 +6,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$here/corpus/zip"
 names="$here/corpus/name"
-mkdir -p "$out" "$names"
+streams="$here/corpus/deflate"
+mkdir -p "$out" "$names" "$streams"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -133,4 +134,21 @@ for name in 'a/b.txt' 'dir/' 'assets/images/logo.png' 'caf\xc3\xa9/\xe6\x97\xa5\
   printf "$name" > "$names/name-$i"
   i=$((i + 1))
 done
-echo "make-seeds: $(ls "$out" | wc -l) archives in $out, $(ls "$names" | wc -l) names in $names"
+# Raw deflate streams (FuzzInflate): the tree's files at every level and strategy, each behind a byte that
+# picks the chunk sizes.
+if have python3; then
+  python3 - "$streams" tree/sub/repeat.txt tree/hello.txt tree/sub/deeper/random.bin <<'PY'
+import sys, zlib
+out, *files = sys.argv[1:]
+n = 0
+for path in files:
+    data = open(path, "rb").read()
+    for level in (0, 1, 6, 9):
+        for strategy in (zlib.Z_DEFAULT_STRATEGY, zlib.Z_FIXED, zlib.Z_HUFFMAN_ONLY, zlib.Z_RLE):
+            packer = zlib.compressobj(level, zlib.DEFLATED, -15, 8, strategy)
+            open(f"{out}/stream-{n}", "wb").write(bytes([n % 64]) + packer.compress(data) + packer.flush())
+            n += 1
+PY
+fi
+echo "make-seeds: $(ls "$out" | wc -l) archives in $out, $(ls "$names" | wc -l) names in $names," \
+  "$(ls "$streams" | wc -l) deflate streams in $streams"
