@@ -180,6 +180,13 @@ SCENARIOS = [
                    peer="bsdtar", mkdir=True),
               Tool("unzip -q huge.zip", ["unzip", "-q", "{in}/huge.zip", "-d", "{out}"], ["{in}/huge.zip"],
                    peer="unzip")]),
+    # A foreign zip's one long deflate stream: no block index to split it by (the first 400 MB of huge.bin).
+    Scenario("expand-stream", "Expand one 400 MB `zip -6` stream (stream.zip: the first 400 MB of huge.bin)",
+             [*assetpack_expands("stream.zip"),
+              Tool("bsdtar -xf stream.zip", ["bsdtar", "-xf", "{in}/stream.zip", "-C", "{out}"], ["{in}/stream.zip"],
+                   peer="bsdtar", mkdir=True),
+              Tool("unzip -q stream.zip", ["unzip", "-q", "{in}/stream.zip", "-d", "{out}"], ["{in}/stream.zip"],
+                   peer="unzip")]),
     Scenario("build-app", "Build the app tree into one archive", [
         assetpack_archive("--level", "6"),
         assetpack_archive("--level", "6", "--threshold", "0"),
@@ -225,6 +232,8 @@ RECIPES = {
     "app.zip": ["zip", "-r", "-6", "-q", "{out}", "app"],
     "small.zip": ["zip", "-r", "-6", "-q", "{out}", "small"],
     "huge.zip": ["zip", "-r", "-6", "-q", "{out}", "huge-dir"],
+    "stream.zip": ["sh", "-c", "mkdir -p stream-dir && head -c 400000000 huge-dir/huge.bin > stream-dir/stream.bin"
+                   " && zip -r -6 -q {out} stream-dir"],
     "app.bundle": ["{ap}", "build", "app", "-o", "{out}", "-q"],
     "huge.bundle": ["{ap}", "build", "huge-dir", "-o", "{out}", "-q"],
     "small.bundle": ["{ap}", "build", "small", "-o", "{out}", "-q"],

@@ -180,6 +180,15 @@ struct FileMaterializer: Sendable {
     /// `check` accepted them.
     private func pass(_ item: ExpansionItem, into file: Descriptor?, _ worker: MaterializerWorker, check: inout WriteCheck,
                       next: (inout WriteCheck, UnsafeMutableRawBufferPointer) throws(AssetPackError) -> Int) throws(AssetPackError) -> UInt32 {
+        if let file, item.size >= WriteBehind.minimumSize {
+            // A large file: decoded here while a helper thread writes (WriteBehind).
+            try WriteBehind.write(into: file, written: { count, end in wrote(count, total: end, of: item, to: file) }) {
+                (buffer) throws(AssetPackError) -> Int in
+                try progress.checkCancelled()
+                return try next(&check, buffer)
+            }
+            return try check.finish()
+        }
         var written: UInt64 = 0
         while true {
             try progress.checkCancelled()
