@@ -17,6 +17,7 @@ in the same rounds, so a change is measured before and after in one run.
 import argparse
 import hashlib
 import json
+import re
 import os
 import platform
 import shlex
@@ -47,6 +48,7 @@ class Tool:
     again: bool = False        # runs once untimed first, then times re-runs into the same {out}
     before: list = field(default_factory=list)  # runs untimed before each timed run, into the same {out}
     dirty_mib: int = 0         # MiB written (not synced, untimed) to a file in the work folder just before each run
+    wall_from: str = ""        # a regular expression whose first group, found in the output, is the wall time
 
 
 @dataclass
@@ -145,9 +147,13 @@ SCENARIOS = [
              assetpack_expands("app.zip") + expand_peers("app.zip")),
     Scenario("expand-app-durable", "Expand app.zip, durable: the peers followed by `sync -f OUT`",
              [assetpack_expand("app.zip")] + durable_peers("app.zip")),
+    # The flush floor (flush-floor.c): what flushing the app tree's shape entry by entry costs the kernel alone,
+    # its flush phase timed; a durable row should cost at most 1.2x that over its --no-sync row (targets.py).
     Scenario("expand-app-foreign-dirty", "Expand app.zip with 1 GiB of another program's writes not yet on disk",
-             foreign_dirty(assetpack_expands("app.zip") + [Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/app.zip", "-C", "{out}"],
-                                                                ["{in}/app.zip"], peer="bsdtar", mkdir=True)])),
+             foreign_dirty(assetpack_expands("app.zip") + [
+                 Tool("bsdtar -xf", ["bsdtar", "-xf", "{in}/app.zip", "-C", "{out}"], ["{in}/app.zip"], peer="bsdtar", mkdir=True),
+                 Tool("flush floor of app (16 threads)", ["{floor}", "app", "{out}", "16"], ["app"], peer="floor",
+                      wall_from=r"flushed on \d+ threads in ([0-9.]+) s")])),
     Scenario("expand-bundle", "Expand app.bundle (assetpack build) vs the peers on app.zip",
              assetpack_expands("app.bundle") + expand_peers("app.zip")
              + [Tool("cp -r app", ["cp", "-r", "app", "{out}"], ["app"], peer="cp -r")]),
@@ -274,6 +280,7 @@ class Bench:
         self.ap, self.ap_error = args.assetpack, None
         self.baseline = args.baseline
         self.zf, self.zf_error = None, None
+        self.floor, self.floor_error = None, None
         self.moved = 0
         self.probe = 0.0  # seconds of creation_probe when the call starts
         self.notes = []  # lines the report prints under its header
@@ -284,7 +291,7 @@ class Bench:
     def fill(self, text, out=""):
         """`text` with its {ap}, {zf}, {in}, {url} and {out} placeholders filled in."""
         values = {"ap": self.ap or "assetpack", "apb": self.baseline or "assetpack", "zf": self.zf or "zipfoundation-peer", "in": self.inputs,
-                  "out": out, "url": self.url}
+                  "out": out, "url": self.url, "floor": self.floor or "flush-floor"}
         return text.format(**values)
 
     def set_aside(self, path):
@@ -330,6 +337,8 @@ def build_binaries(bench):
             bench.ap_error = "swift build failed: " + bench.ap_error
     elif not os.access(bench.ap, os.X_OK):
         bench.ap_error = f"{bench.ap} is not an executable"
+    bench.floor = os.path.join(bench.work, "flush-floor")
+    bench.floor_error = sh(["cc", "-O2", "-pthread", os.path.join(HERE, "flush-floor.c"), "-o", bench.floor])
     scratch = os.path.join(bench.base, ".build-zf")
     print("building zipfoundation-peer (release) ...", file=sys.stderr)
     bench.zf_error = sh(["nice", "swift", "build", "-c", "release", "--scratch-path", scratch],
@@ -438,6 +447,8 @@ def missing(bench, tool):
     """Why `tool` cannot run, or None."""
     if "{ap}" in tool.argv and bench.ap_error:
         return bench.ap_error
+    if "{floor}" in tool.argv and bench.floor_error:
+        return "flush-floor.c did not compile: " + bench.floor_error
     if "{apb}" in tool.argv and not os.access(bench.baseline or "", os.X_OK):
         return f"{bench.baseline} is not an executable"
     if "{zf}" in tool.argv and bench.zf_error:
@@ -511,6 +522,12 @@ def run_scenario(bench, scenario):
             write_foreign_dirty(bench, tool.dirty_mib)
             log = os.path.join(bench.logs, f"{scenario.name}-{index}.log")
             sample, row["error"] = time_once(bench, [bench.fill(arg, out) for arg in tool.argv], log)
+            if sample and tool.wall_from:
+                with open(log) as output:
+                    found = re.search(tool.wall_from, output.read())
+                sample["wall"] = float(found.group(1)) if found else None
+                row["error"] = None if found else f"no match for {tool.wall_from!r} in its output"
+                sample = sample if found else None
             if sample:
                 row["samples"].append(sample)
                 if scenario.sizes:

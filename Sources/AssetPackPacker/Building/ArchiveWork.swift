@@ -87,10 +87,13 @@ struct ArchiveWork: Sendable {
                 throw AssetPackError(error)
             }
         case .streamed(.deflate):
-            written = try EntryPacker.addInBlocks(item, as: name, to: writer, rules: options.rules, jobs: options.jobs,
-                                                  follow: options.followSymlinks)
-            sha256 = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: options.rules.blockSize,
-                                             follow: options.followSymlinks).file
+            let (added, digests) = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: options.rules.blockSize,
+                                                           follow: options.followSymlinks) { () throws(AssetPackError) in
+                try EntryPacker.addInBlocks(item, as: name, to: writer, rules: options.rules, jobs: options.jobs,
+                                            follow: options.followSymlinks)
+            }
+            written = added
+            sha256 = digests.file
         case .streamed(let method):
             let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
             written = try EntryPacker.addStreaming(item, as: name, method: method, to: writer, from: source)

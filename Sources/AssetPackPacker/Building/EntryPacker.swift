@@ -66,9 +66,12 @@ struct EntryPacker: Sendable {
         var blockSHA256: [String]?
         let blocks: [[UInt64]]?
         if method == .deflate && rules.deflatesInBlocks(size: item.size) {
-            written = try Self.addInBlocks(item, as: entry, to: writer, rules: rules, jobs: jobs, follow: followSymlinks)
+            let (added, digests) = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: rules.blockSize,
+                                                           follow: followSymlinks) { () throws(AssetPackError) in
+                try Self.addInBlocks(item, as: entry, to: writer, rules: rules, jobs: jobs, follow: followSymlinks)
+            }
+            written = added
             blocks = written.blocks.flatMap { $0.blocks.count > 1 ? $0.pairs : nil }
-            let digests = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: rules.blockSize, follow: followSymlinks)
             sha256 = digests.file
             if blocks != nil { blockSHA256 = digests.blocks }
         } else {
