@@ -2,7 +2,7 @@ import CIsal
 import CZlib
 
 /// CRC-32 (ISO-HDLC, the zip checksum, APPNOTE 4.4.7): computed by ISA-L's carry-less-multiply folding
-/// where ISA-L is loaded (``Inflater/Engine/fastest``), else by zlib's `crc32`.
+/// where ISA-L is loaded (`Inflater.Engine.fastest`), else by zlib's `crc32`.
 public struct CRC32: Sendable, Hashable {
     /// The checksum of everything passed to `update(_:)` so far.
     public private(set) var value: UInt32 = 0
