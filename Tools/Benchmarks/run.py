@@ -77,6 +77,13 @@ def expand_peers(archive):
     ]
 
 
+def bsdtar_and_unzip(archive):
+    """The two peers of a large archive (`archive` in {in}), labelled with its name."""
+    source = "{in}/" + archive
+    return [Tool(f"bsdtar -xf {archive}", ["bsdtar", "-xf", source, "-C", "{out}"], [source], peer="bsdtar", mkdir=True),
+            Tool(f"unzip -q {archive}", ["unzip", "-q", source, "-d", "{out}"], [source], peer="unzip")]
+
+
 def durable_peers(archive):
     """The peers of `archive` followed by `sync -f OUT` in the timed command: durable against durable, for the
     default `assetpack expand` row (which flushes what it wrote before recording it)."""
@@ -181,18 +188,10 @@ SCENARIOS = [
                 Tool("bsdtar -xf small1m-50k.zip", ["bsdtar", "-xf", "{in}/small1m-50k.zip", "-C", "{out}"],
                      ["{in}/small1m-50k.zip"], peer="bsdtar 50k", mkdir=True)], max_runs=2, baseline=False),
     Scenario("expand-huge", "Expand the huge file: huge.bundle (assetpack build) vs huge.zip (zip -r -6)",
-             [*assetpack_expands("huge.bundle"),
-              Tool("bsdtar -xf huge.zip", ["bsdtar", "-xf", "{in}/huge.zip", "-C", "{out}"], ["{in}/huge.zip"],
-                   peer="bsdtar", mkdir=True),
-              Tool("unzip -q huge.zip", ["unzip", "-q", "{in}/huge.zip", "-d", "{out}"], ["{in}/huge.zip"],
-                   peer="unzip")]),
+             assetpack_expands("huge.bundle") + bsdtar_and_unzip("huge.zip")),
     # A foreign zip's one long deflate stream: no block index to split it by (the first 400 MB of huge.bin).
     Scenario("expand-stream", "Expand one 400 MB `zip -6` stream (stream.zip: the first 400 MB of huge.bin)",
-             [*assetpack_expands("stream.zip"),
-              Tool("bsdtar -xf stream.zip", ["bsdtar", "-xf", "{in}/stream.zip", "-C", "{out}"], ["{in}/stream.zip"],
-                   peer="bsdtar", mkdir=True),
-              Tool("unzip -q stream.zip", ["unzip", "-q", "{in}/stream.zip", "-d", "{out}"], ["{in}/stream.zip"],
-                   peer="unzip")]),
+             assetpack_expands("stream.zip") + bsdtar_and_unzip("stream.zip")),
     Scenario("build-app", "Build the app tree into one archive", [
         assetpack_archive("--level", "6"),
         assetpack_archive("--level", "6", "--threshold", "0"),

@@ -32,9 +32,6 @@ package final class Inflater {
 
     private let stream: Stream
 
-    /// The engine decoding.
-    package var engine: Engine { if case .isal = stream { .isal } else { .zlib } }
-
     /// The outcome of one ``inflate(_:into:)`` step.
     package typealias Step = ZlibStream.Step
 
