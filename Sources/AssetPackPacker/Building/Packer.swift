@@ -15,7 +15,8 @@ import AssetPackZip
 ///
 /// The result is deterministic: the same tree gives byte-identical bundles (sorted walk, fixed zip timestamps
 /// from `SOURCE_DATE_EPOCH` or 1980-01-01, permissions normalized to 0644/0755), whatever the number of
-/// ``BuildOptions/jobs``. The written files keep their real modification times, so copy steps that compare
+/// ``BuildOptions/jobs``, on machines with the same deflater (libdeflate where it loads, else zlib;
+/// `ASSETPACK_DEFLATER=zlib` chooses zlib). The written files keep their real modification times, so copy steps that compare
 /// times do not skip a changed bundle.
 ///
 /// The bundle is written to a temporary sibling and renamed into place, so an interrupted build never leaves

@@ -4,8 +4,9 @@
 /// Each block of ``blockSize`` bytes is compressed by a fresh compressor and ended with a full flush (an
 /// empty stored block on a byte boundary, after which nothing refers back), the last one ending the stream;
 /// read at the offsets of the ``DeflateBlockIndex``, each inflates on its own (``BlockParallelInflater``).
-/// The output depends only on the data, the level and the block size — never on ``jobs`` — so builds stay
-/// byte-identical on any machine; memory is bounded by (`jobs` + 1) × (one output block + 64 KiB of input).
+/// The output depends only on the data, the level, the block size and the encoder (``BlockDeflater/Engine``)
+/// — never on ``jobs`` — so builds are byte-identical on any machine with the same encoder; memory is bounded
+/// by (`jobs` + 1) × (one output block + its input: 64 KiB with zlib, up to 4 MiB with libdeflate).
 ///
 /// ```swift
 /// let deflater = try ParallelDeflater(level: 6, jobs: 4)
