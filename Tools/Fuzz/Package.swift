@@ -22,6 +22,11 @@ let package = Package(
             name: "FuzzInflate",
             dependencies: ["CFuzzDriver", .product(name: "AssetPackZip", package: "assetpack")]
         ),
+        // Arbitrary data compressed in pieces by libdeflate and joined into one stream, decoded by zlib.
+        .executableTarget(
+            name: "FuzzDeflate",
+            dependencies: ["CFuzzDriver", .product(name: "AssetPackZip", package: "assetpack")]
+        ),
         // AssetPath on arbitrary names, decoded lossily and through the zip layer's name decoding.
         .executableTarget(
             name: "FuzzEntryName",

@@ -7,7 +7,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="$here/corpus/zip"
 names="$here/corpus/name"
 streams="$here/corpus/deflate"
-mkdir -p "$out" "$names" "$streams"
+plain="$here/corpus/plain"
+mkdir -p "$out" "$names" "$streams" "$plain"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -150,5 +151,13 @@ for path in files:
             n += 1
 PY
 fi
+# Data to compress (FuzzDeflate): the tree's files, and text and noise side by side, each behind a byte that
+# picks the level and the cuts.
+i=0
+for file in tree/hello.txt tree/sub/repeat.txt tree/sub/deeper/random.bin; do
+  { printf "\\$(printf '%03o' $((i * 8 + 5)))"; cat "$file"; } > "$plain/data-$i"
+  i=$((i + 1))
+done
+{ printf '\015'; head -c 70000 /dev/urandom; for n in $(seq 1 3000); do printf 'row %d of a table\n' "$n"; done; } > "$plain/data-mixed"
 echo "make-seeds: $(ls "$out" | wc -l) archives in $out, $(ls "$names" | wc -l) names in $names," \
-  "$(ls "$streams" | wc -l) deflate streams in $streams"
+  "$(ls "$streams" | wc -l) deflate streams in $streams, $(ls "$plain" | wc -l) data files in $plain"

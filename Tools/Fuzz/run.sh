@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with libFuzzer and runs one of them.
 #
-#   Tools/Fuzz/run.sh [FuzzZipReader|FuzzEntryName|FuzzInflate] [SECONDS]      (defaults: FuzzZipReader 600)
+#   Tools/Fuzz/run.sh [FuzzZipReader|FuzzEntryName|FuzzInflate|FuzzDeflate] [SECONDS]      (defaults: FuzzZipReader 600)
 #
-# Corpus: corpus/zip, corpus/name or corpus/deflate (made by make-seeds.sh when empty; the fuzzer adds what it finds).
+# Corpus: corpus/zip, corpus/name, corpus/deflate or corpus/plain (made by make-seeds.sh when empty; the fuzzer adds what it finds).
 # Crashes, hangs (-timeout=10) and out-of-memory inputs go to findings/, the log to findings/TARGET-*.log.
 # After a finding the run starts again (up to MAX_RESTARTS times) until SECONDS are used up.
 # Environment: ASAN=1 adds AddressSanitizer (unsafe-pointer bugs; about 10x slower, own build folder),
@@ -20,13 +20,14 @@ case "$target" in
   FuzzZipReader) corpus="$here/corpus/zip"; dict=(-dict="$here/zip.dict"); max_len="${MAX_LEN:-32768}" ;;
   FuzzEntryName) corpus="$here/corpus/name"; dict=(); max_len="${MAX_LEN:-4096}" ;;
   FuzzInflate) corpus="$here/corpus/deflate"; dict=(); max_len="${MAX_LEN:-65536}" ;;
-  *) echo "usage: $0 [FuzzZipReader|FuzzEntryName|FuzzInflate] [seconds]" >&2; exit 2 ;;
+  FuzzDeflate) corpus="$here/corpus/plain"; dict=(); max_len="${MAX_LEN:-262144}" ;;
+  *) echo "usage: $0 [FuzzZipReader|FuzzEntryName|FuzzInflate|FuzzDeflate] [seconds]" >&2; exit 2 ;;
 esac
 
 # -sanitize=fuzzer on every module: coverage for the libraries under test, libFuzzer linked in. Each
 # target's main.swift calls LLVMFuzzerRunDriver, because SwiftPM links main.swift's code as `main`.
 # Sanitizers go in one comma-separated flag: a second -sanitize= flag replaces the first.
-# -enable-testing: FuzzInflate reaches the zip layer's package-level Inflater through `@testable import`.
+# -enable-testing: FuzzInflate and FuzzDeflate reach the zip layer's package-level Inflater and BlockDeflater through `@testable import`.
 (cd "$here" && swift build -c release -Xswiftc -sanitize="$sanitizers" -Xswiftc -enable-testing --scratch-path "$scratch" --product "$target")
 # Run a copy, so a rebuild while this runs neither fails nor changes the running fuzzer.
 built="$(cd "$here" && swift build -c release -Xswiftc -enable-testing --scratch-path "$scratch" --show-bin-path)/$target"
