@@ -7,7 +7,8 @@ import AssetPackZip
 /// full deflate pass is skipped for them.
 ///
 /// The samples are compressed by a ``BlockDeflater``, which stores stretches that look like noise
-/// without compressing them: an incompressible file costs little more than reading its samples.
+/// without compressing them: an incompressible file costs little more than reading its samples. It uses
+/// zlib on every machine, so that a file is stored or deflated the same way whichever deflater builds.
 struct CompressibilityProbe {
     let rules: PackingRules
 
@@ -17,7 +18,7 @@ struct CompressibilityProbe {
         guard size > 0 else { return false }
         do throws(ZipError) {
             let source = try FileSource(path: path)
-            let deflater = try BlockDeflater(level: 1)
+            let deflater = try BlockDeflater(level: 1, engine: .zlib)
             var original: UInt64 = 0, compressed: UInt64 = 0
             for offset in sampleOffsets(size: size) {
                 let chunk = try read(source, at: offset, count: Int(min(UInt64(rules.sampleChunkSize), size - offset)))
