@@ -16,7 +16,8 @@ extension RemoteBundle {
     ///    is fetched on up to ``FetchOptions/maxConcurrentRequests`` connections, each file or block streamed
     ///    into the staging tree (inflated on the way) and checked against the manifest's SHA-256 and CRC-32
     ///    before it counts. A killed or failed install resumes where it stopped; the previous tree stays in place
-    ///    until the new one is complete.
+    ///    until the new one is complete. Bytes that never match the manifest make it fetch the identity again:
+    ///    when the bundle was published again meanwhile, the install starts over from the new manifest.
     ///
     /// After the switch the previous tree waits beside the destination as `.NAME.assetpack-previous` (removing it
     /// can cost as much as the upgrade); the next call for the destination removes it under the install lock:
@@ -58,13 +59,36 @@ extension RemoteBundle {
                                      network: FetchProgress? = nil, log: InstallLog? = nil,
                                      cancellation: ExpansionCancellation = ExpansionCancellation())
         throws(AssetPackError) -> ExpansionResult {
-        let identity = try identity(with: fetcher, cancellation)
-        if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
-        let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
-        var installer = try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
-                                      fetcher: fetcher, network: network, cancellation: cancellation)
-        installer.log = log
-        return try installer.installSynchronously(progress: progress, cancellation: cancellation)
+        var identity = try identity(with: fetcher, cancellation)
+        var restarts = 0
+        while true {
+            if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
+            let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
+            var installer = try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
+                                          fetcher: fetcher, network: network, cancellation: cancellation)
+            installer.log = log
+            do {
+                return try installer.installSynchronously(progress: progress, cancellation: cancellation)
+            } catch where error.code == .verification && restarts < fetcher.options.retry.maxMismatches {
+                identity = try moved(from: identity, after: error, fetcher, cancellation)
+                restarts += 1
+            }
+        }
+    }
+
+    /// The bundle's new identity when it was published again during an install that ended in `error` (bytes that
+    /// never matched the manifest): validators can hide such a change (nginx's ETag is the file's time and size,
+    /// so a file rewritten with both kept passes `If-Range`, and a resumed download splices two versions), and
+    /// the install then starts over from the new manifest. When the identity did not move, `error` is thrown,
+    /// saying that the server or a cache in front of it serves bytes its manifest does not list.
+    private func moved(from identity: String, after error: AssetPackError, _ fetcher: RemoteFetcher,
+                       _ cancellation: ExpansionCancellation) throws(AssetPackError) -> String {
+        let now = try self.identity(with: fetcher, cancellation)
+        guard now == identity else { return now }
+        var error = error
+        error.message += " (the bundle was not published again meanwhile: the server, or a cache in front of it, serves "
+            + "other bytes than its manifest lists, e.g. an older copy)"
+        throw error
     }
 
     /// What ``installSynchronously(into:trust:options:fetcher:progress:network:log:cancellation:)`` would do now
