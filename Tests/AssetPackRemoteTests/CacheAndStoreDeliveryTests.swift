@@ -18,6 +18,8 @@ import TestSupport
 
     /// Installs version 1, then upgrades to version 2, each published under a folder of its own (names a cache
     /// may keep for an hour never change meaning), checking each tree; the bytes the client received for each.
+    /// With `ASSETPACK_DELIVERY_REPORT=FILE` (`Tools/measure-cache-delivery.sh`), a line per step goes to FILE:
+    /// route, step, seconds, bytes.
     static func installThenUpgrade(_ route: Route) async throws -> [UInt64] {
         let fixture = try await RemoteInstallFixture(route: route)
         var moved: [UInt64] = []
@@ -26,10 +28,23 @@ import TestSupport
             let files = RemoteInstallFixture.tree(version: version)
             try await fixture.publishOnRoute(files)
             let before = await fixture.bytesReceived()
+            let started = ContinuousClock.now
             try await fixture.install()
+            let seconds = ContinuousClock.now - started
             #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
             moved.append(await fixture.bytesReceived() - before)
+            report("\(route.testDescription)\t\(version == 1 ? "install" : "upgrade")\t\(seconds)\t\(moved.last!)")
         }
         return moved
     }
+}
+
+/// Appends `line` to the file `ASSETPACK_DELIVERY_REPORT` names, if any.
+private func report(_ line: String) {
+    guard let path = ProcessInfo.processInfo.environment["ASSETPACK_DELIVERY_REPORT"],
+          let file = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil)
+              ? FileHandle(forWritingAtPath: path) : nil) else { return }
+    file.seekToEndOfFile()
+    file.write(Data((line + "\n").utf8))
+    try? file.close()
 }
