@@ -59,25 +59,23 @@ public final class SeaweedStore: @unchecked Sendable {
 
     deinit { process.stop() }
 
-    /// Uploads `bytes` as `key`: with one `PUT`, or as a multipart upload of parts of `partSize` bytes.
+    /// Uploads `bytes` as `key`: with one `PUT`, or as a multipart upload of parts of `partSize` bytes. A
+    /// request the store refuses is tried again for up to 30 s (a loaded machine can leave its volumes unready).
     public func put(_ key: String, _ bytes: [UInt8], partSize: Int? = nil) async throws {
         let path = "/\(bucket)/\(key)"
         guard let partSize, bytes.count > partSize else {
-            guard try await send("PUT", path, bytes) == 200 else { throw failure("PUT \(path) failed") }
+            _ = try await expectOK("PUT", path, bytes)
             return
         }
-        let (status, created) = try await exchange("POST", path + "?uploads")
-        guard status == 200, let upload = Self.element("UploadId", in: created) else { throw failure("POST \(path)?uploads failed") }
+        let created = try await expectOK("POST", path + "?uploads")
+        guard let upload = Self.element("UploadId", in: created.body) else { throw failure("POST \(path)?uploads: \(created.body)") }
         var parts = ""
         for (index, start) in stride(from: 0, to: bytes.count, by: partSize).enumerated() {
             let part = Array(bytes[start..<min(start + partSize, bytes.count)])
-            let request = makeRequest("PUT", path + "?partNumber=\(index + 1)&uploadId=\(upload)", part)
-            let (_, response) = try await URLSession.shared.data(for: request)
-            guard let etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag") else { throw failure("part \(index + 1) of \(path)") }
+            let etag = try await expectOK("PUT", path + "?partNumber=\(index + 1)&uploadId=\(upload)", part).etag ?? ""
             parts += "<Part><PartNumber>\(index + 1)</PartNumber><ETag>\(etag)</ETag></Part>"
         }
-        let body = Array("<CompleteMultipartUpload>\(parts)</CompleteMultipartUpload>".utf8)
-        guard try await send("POST", path + "?uploadId=\(upload)", body) == 200 else { throw failure("completing \(path) failed") }
+        _ = try await expectOK("POST", path + "?uploadId=\(upload)", Array("<CompleteMultipartUpload>\(parts)</CompleteMultipartUpload>".utf8))
     }
 
     /// Uploads every file under `folder` as `prefix/<relative path>`, those named in `last` (relative paths) after
@@ -101,14 +99,26 @@ public final class SeaweedStore: @unchecked Sendable {
         return request
     }
 
-    /// Sends a request straight to the S3 port; its status.
+    /// Sends a request straight to the S3 port; its status (0 when it failed).
     private func send(_ method: String, _ path: String, _ body: [UInt8] = []) async throws -> Int {
         (try? await exchange(method, path, body))?.status ?? 0
     }
 
-    private func exchange(_ method: String, _ path: String, _ body: [UInt8] = []) async throws -> (status: Int, body: String) {
+    /// Sends a request straight to the S3 port until it is answered 200 (for at most 30 s).
+    private func expectOK(_ method: String, _ path: String, _ body: [UInt8] = []) async throws -> (body: String, etag: String?) {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            let answer = try? await exchange(method, path, body)
+            if let answer, answer.status == 200 { return (answer.body, answer.etag) }
+            guard Date() < deadline else { throw failure("\(method) \(path): \(answer.map { "\($0.status) \($0.body)" } ?? "no answer")") }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+
+    private func exchange(_ method: String, _ path: String, _ body: [UInt8] = []) async throws -> (status: Int, body: String, etag: String?) {
         let (data, response) = try await URLSession.shared.data(for: makeRequest(method, path, body))
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, String(decoding: data, as: UTF8.self), http?.value(forHTTPHeaderField: "ETag"))
     }
 
     private static func element(_ name: String, in xml: String) -> String? {

@@ -59,8 +59,7 @@ extension RemoteBundle {
                                      network: FetchProgress? = nil, log: InstallLog? = nil,
                                      cancellation: ExpansionCancellation = ExpansionCancellation())
         throws(AssetPackError) -> ExpansionResult {
-        var identity = try identity(with: fetcher, cancellation)
-        var restarts = 0
+        var identity = try identity(with: fetcher, cancellation), restarts = 0
         while true {
             if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
             let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
@@ -76,11 +75,9 @@ extension RemoteBundle {
         }
     }
 
-    /// The bundle's new identity when it was published again during an install that ended in `error` (bytes that
-    /// never matched the manifest): validators can hide such a change (nginx's ETag is the file's time and size,
-    /// so a file rewritten with both kept passes `If-Range`, and a resumed download splices two versions), and
-    /// the install then starts over from the new manifest. When the identity did not move, `error` is thrown,
-    /// saying that the server or a cache in front of it serves bytes its manifest does not list.
+    /// The bundle's new identity after an install ended in `error` (bytes that never matched the manifest) because
+    /// it was published again meanwhile, which validators can hide (nginx's ETag is a file's time and size); else
+    /// `error`, saying that the server or a cache in front of it serves bytes its manifest does not list.
     private func moved(from identity: String, after error: AssetPackError, _ fetcher: RemoteFetcher,
                        _ cancellation: ExpansionCancellation) throws(AssetPackError) -> String {
         let now = try self.identity(with: fetcher, cancellation)
