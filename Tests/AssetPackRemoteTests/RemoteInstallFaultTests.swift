@@ -81,7 +81,7 @@ import TestSupport
         var random = SeededRandom(seed: 99)
         files["data/huge.txt"] = random.text(12 << 20)
         try await fixture.publishOnRoute(files)
-        try fixture.expandKilledThenResumed(afterBytes: 6 << 20)
+        try await fixture.expandKilledThenResumed(afterBytes: 6 << 20)
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         let downloaded = await fixture.bytesReceived()
         let size = try fixture.bundleSize()

@@ -112,16 +112,16 @@ final class RemoteInstallFixture: @unchecked Sendable {
 extension RemoteInstallFixture {
     /// Runs `assetpack expand` on the bundle, killed with SIGKILL once `afterBytes` bytes are written, then again to the
     /// end, and expects the second run to keep some of what the first wrote.
-    func expandKilledThenResumed(afterBytes: Int, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expandKilledThenResumed(afterBytes: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let tool = builtProduct("assetpack")
         let key = scratch.file("key.pub")
         try RemoteInstallFixture.key.publicKey.write(to: key)
         let arguments = ["expand", url.absoluteString, "--to", destination, "--allow-http", "--public-key", key,
                          "--no-sync", "--jobs", "2"]
-        let killed = try run(tool, arguments, environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(afterBytes)])
+        let killed = try await runOnOwnThread(tool, arguments, environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(afterBytes)])
         #expect(killed.status == 128 + 9, "\(killed.stderr)", sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: destination), sourceLocation: sourceLocation)
-        let finished = try run(tool, arguments + ["--json"])
+        let finished = try await runOnOwnThread(tool, arguments + ["--json"])
         #expect(finished.status == 0, "\(finished.stderr)", sourceLocation: sourceLocation)
         let summary = try JSONDecoder().decode(Resumed.self, from: Data(finished.stdout.utf8))
         #expect(summary.filesResumed > 0 || summary.bytesResumed > 0, "the second run kept what the first wrote: \(finished.stdout)",
