@@ -15,27 +15,32 @@ extension ExternalTool {
 /// and validators, from a config written into a temporary directory.
 ///
 /// - ``Kind/nginxSlice``: nginx's `proxy_cache` with the slice module (1 MiB slices, each cached on its own).
-/// - ``Kind/varnish``: `varnishd -F` with the built-in VCL and a 64 MiB memory store; a range asked for while
-///   the object is still streaming in from the origin may come back as a 200 with the whole body.
+/// - ``Kind/varnish``: `varnishd -F` with the built-in VCL and a 64 MiB memory store; before an origin that
+///   gzips (``Kind/varnishBeforeGzip``), a range asked for while the object still streams in comes back as a 200
+///   with the whole body.
 /// - ``Kind/squid``: `squid -N` as an accelerator (reverse proxy) with a memory cache; it forwards ranges
 ///   uncached.
 ///
 /// Varnish and Squid run in the foreground under coreutils `timeout` like ``NginxServer``; the bytes that cross
 /// to the client are counted by a plain nginx proxy in front of them (``front``, whose access log has them), the
 /// nginx slice cache counts them in its own access log. The origin answers with the cache headers a publisher
-/// would set: `no-cache` for the bundle's identity, manifest and signature, an hour for everything else.
+/// would set (``originConfig``).
 public final class CachingProxy: @unchecked Sendable {
     /// Which proxy.
     public enum Kind: String, CaseIterable, Sendable {
         case nginxSlice = "nginx slice cache"
         case varnish = "Varnish"
+        /// Varnish in front of an origin that compresses what a client accepts compressed, as origins do: Varnish
+        /// asks for gzip, and answers a range it cannot cut yet (the object still streaming in, to be unzipped for
+        /// a client that takes none) with a 200 and the whole body.
+        case varnishBeforeGzip = "Varnish before a gzip origin"
         case squid = "Squid"
 
         /// The program it needs.
         public var tool: ExternalTool {
             switch self {
             case .nginxSlice: .nginx
-            case .varnish: .varnish
+            case .varnish, .varnishBeforeGzip: .varnish
             case .squid: .squid
             }
         }
@@ -48,9 +53,9 @@ public final class CachingProxy: @unchecked Sendable {
     private let directory: TemporaryDirectory
     private var process: ChildProcess?
 
-    /// The cache headers of the origin: the bundle's pointer (identity, manifest, signature) is revalidated on
-    /// every request, everything else may be kept for an hour.
-    public static let originHeaders = """
+    /// The origin's cache headers: the bundle's pointer (identity, manifest, signature) is revalidated on every
+    /// request, everything else may be kept for an hour.
+    public static let originConfig = """
         location ~ /assetpack-meta/(identity|manifest\\.json|manifest\\.sig)$ { add_header Cache-Control "no-cache"; }
         location / { add_header Cache-Control "public, max-age=3600"; }
         """
@@ -60,14 +65,15 @@ public final class CachingProxy: @unchecked Sendable {
         try ExternalTool.nginx.require()
         try kind.tool.require()
         directory = try TemporaryDirectory("cache")
-        origin = try await NginxServer(serverConfig: Self.originHeaders, lifetime: lifetime)
+        let gzip = kind == .varnishBeforeGzip ? "gzip on; gzip_types application/octet-stream;\n" : ""
+        origin = try await NginxServer(serverConfig: gzip + Self.originConfig, lifetime: lifetime)
         switch kind {
         case .nginxSlice:
             front = try await NginxServer(serverConfig: Self.slice(origin.port),
                                           httpConfig: "proxy_cache_path \(directory.file("slices")) keys_zone=slices:4m;",
                                           lifetime: lifetime)
             return
-        case .varnish:
+        case .varnish, .varnishBeforeGzip:
             let started = try await ForegroundServer.onFreePort("varnishd", lifetime: lifetime, log: { "" }) { [directory, origin] port in
                 ["varnishd", "-F", "-a", "127.0.0.1:\(port)", "-b", "127.0.0.1:\(origin.port)", "-n", directory.file("varnish"),
                  "-s", "malloc,64m", "-p", "default_ttl=3600"]
