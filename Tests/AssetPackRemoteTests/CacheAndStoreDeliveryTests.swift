@@ -50,8 +50,8 @@ import TestSupport
     }
 }
 
-/// Appends `line` to the file `ASSETPACK_DELIVERY_REPORT` names, if any.
-private func report(_ line: String) {
+/// Appends `line` to the file `ASSETPACK_DELIVERY_REPORT` names, if any (`Tools/measure-cache-delivery.sh`).
+func report(_ line: String) {
     guard let path = ProcessInfo.processInfo.environment["ASSETPACK_DELIVERY_REPORT"],
           let file = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil)
               ? FileHandle(forWritingAtPath: path) : nil) else { return }

@@ -81,9 +81,12 @@ import TestSupport
         var random = SeededRandom(seed: 99)
         files["data/huge.txt"] = random.text(12 << 20)
         try await fixture.publishOnRoute(files)
+        let started = ContinuousClock.now
         try await fixture.expandKilledThenResumed(afterBytes: 6 << 20)
+        let seconds = ContinuousClock.now - started
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         let downloaded = await fixture.bytesReceived()
+        report("\(route.testDescription)\tkilled, resumed\t\(seconds)\t\(downloaded)")
         let size = try fixture.bundleSize()
         #expect(Double(downloaded) < 1.1 * Double(size), "\(downloaded) bytes downloaded for a bundle of \(size)")
     }
