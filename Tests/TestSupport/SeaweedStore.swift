@@ -38,8 +38,8 @@ public final class SeaweedStore: @unchecked Sendable {
         let actions = ["Read", "Write", "List", "Admin"].map { "\"\($0):\(Self.bucket)\"" }.joined(separator: ",")
         try directory.write("s3.json", text: "{\"identities\":[{\"name\":\"anonymous\",\"actions\":[\(actions)]}]}")
         let started = try await ForegroundServer.onFreePort("weed", lifetime: lifetime, log: { "" }) { s3 in
-            var command = ["weed", "server", "-dir=\(directory.file("data"))", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-filer", "-s3",
-                           "-s3.port=\(s3)", "-s3.config=\(directory.file("s3.json"))", "-s3.port.iceberg=0", "-s3.port.lance=0", "-volume.max=4",
+            var command = ["weed", "-logdir=\(directory.path)", "server", "-dir=\(directory.file("data"))", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-filer", "-s3",
+                           "-s3.port=\(s3)", "-s3.config=\(directory.file("s3.json"))", "-s3.port.iceberg=0", "-s3.port.lance=0", "-volume.max=8",
                            "-master.volumeSizeLimitMB=64"]
             for name in ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
                          "s3.port.grpc"] {
@@ -60,7 +60,7 @@ public final class SeaweedStore: @unchecked Sendable {
     deinit { process.stop() }
 
     /// Uploads `bytes` as `key`: with one `PUT`, or as a multipart upload of parts of `partSize` bytes. A
-    /// request the store refuses is tried again for up to 30 s (a loaded machine can leave its volumes unready).
+    /// request the store refuses is tried again for up to 60 s (a loaded machine can leave its volumes unready).
     public func put(_ key: String, _ bytes: [UInt8], partSize: Int? = nil) async throws {
         let path = "/\(bucket)/\(key)"
         guard let partSize, bytes.count > partSize else {
@@ -104,9 +104,9 @@ public final class SeaweedStore: @unchecked Sendable {
         (try? await exchange(method, path, body))?.status ?? 0
     }
 
-    /// Sends a request straight to the S3 port until it is answered 200 (for at most 30 s).
+    /// Sends a request straight to the S3 port until it is answered 200 (for at most 60 s).
     private func expectOK(_ method: String, _ path: String, _ body: [UInt8] = []) async throws -> (body: String, etag: String?) {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         while true {
             let answer = try? await exchange(method, path, body)
             if let answer, answer.status == 200 { return (answer.body, answer.etag) }
@@ -126,7 +126,10 @@ public final class SeaweedStore: @unchecked Sendable {
         return String(xml[open.upperBound..<close.lowerBound])
     }
 
+    /// An error saying `what` failed, with the last lines of the store's warnings.
     private func failure(_ what: String) -> NSError {
-        NSError(domain: "SeaweedStore", code: 1, userInfo: [NSLocalizedDescriptionKey: "SeaweedFS: \(what)"])
+        let log = (try? String(contentsOfFile: directory.file("weed.WARNING"), encoding: .utf8)) ?? ""
+        let tail = log.split(separator: "\n").suffix(8).joined(separator: "\n")
+        return NSError(domain: "SeaweedStore", code: 1, userInfo: [NSLocalizedDescriptionKey: "SeaweedFS: \(what)\n\(tail)"])
     }
 }
