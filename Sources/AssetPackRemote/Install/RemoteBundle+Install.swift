@@ -33,7 +33,7 @@ extension RemoteBundle {
     ///   - log: what was reused, resumed or thrown away (`InstallEvent`).
     /// - Throws: `AssetPackError` naming the URL or file and the reason: `untrusted` (signature or pin),
     ///   `network` (the server out of reach after the retries), `verification` (bytes that never matched the
-    ///   manifest, e.g. a bundle replaced on the server during the install), `manifest`, `not-found`, and the
+    ///   manifest, e.g. an older copy from a cache), `manifest`, `not-found`, and the
     ///   installer's own errors; the destination keeps its previous complete tree.
     ///
     /// The install runs on a thread of its own (its fetches block their threads, never the cooperative pool);
