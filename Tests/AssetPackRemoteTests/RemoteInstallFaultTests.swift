@@ -6,7 +6,7 @@ import TestSupport
 
 /// A remote install through the fault proxy: every fault ends in the right tree after retries, or in a clear
 /// error with the previous tree intact; a server that ignores `Range` still works; a CLI run killed with
-/// SIGKILL in the middle of the large file resumes without fetching much again.
+/// SIGKILL in the middle of the large file resumes without fetching much again, also through caches and stores.
 @Suite struct RemoteInstallFaultTests {
     /// Faults on single responses. They hit requests 1 (the manifest), 4 and later ones (files and blocks, in
     /// whatever order the workers ask; 4 is the signature when the manifest had to be fetched again).
@@ -74,34 +74,20 @@ import TestSupport
         #expect(blocks.count == 48 - 17)
     }
 
-    @Test func aRunKilledMidDownloadResumesWithoutFetchingMuchAgain() async throws {
-        let fixture = try await RemoteInstallFixture()
+    @Test(arguments: [Route.direct] + Route.throughCachesAndStores)
+    func aRunKilledMidDownloadResumesWithoutFetchingMuchAgain(_ route: Route) async throws {
+        let fixture = try await RemoteInstallFixture(route: route)
         var files = RemoteInstallFixture.tree(version: 1)
         var random = SeededRandom(seed: 99)
         files["data/huge.txt"] = random.text(12 << 20)
-        try fixture.publish(files)
-        try ExternalTool.nginx.require()
-        let tool = builtProduct("assetpack")
-        let key = fixture.scratch.file("key.pub")
-        try RemoteInstallFixture.key.publicKey.write(to: key)
-        let arguments = ["expand", fixture.url.absoluteString, "--to", fixture.destination, "--allow-http", "--public-key", key,
-                         "--no-sync", "--jobs", "2"]
-        let killed = try run(tool, arguments, environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(6 << 20)])
-        #expect(killed.status == 128 + 9, "\(killed.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: fixture.destination))
-        let finished = try run(tool, arguments + ["--json"])
-        #expect(finished.status == 0, "\(finished.stderr)")
-        let summary = try JSONDecoder().decode(Resumed.self, from: Data(finished.stdout.utf8))
-        #expect(summary.filesResumed > 0 || summary.bytesResumed > 0, "the second run kept what the first wrote: \(finished.stdout)")
+        try await fixture.publishOnRoute(files)
+        let started = ContinuousClock.now
+        try await fixture.expandKilledThenResumed(afterBytes: 6 << 20)
+        let seconds = ContinuousClock.now - started
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
-        let downloaded = await fixture.requests().reduce(0) { $0 + $1.bodyBytes }
+        let downloaded = await fixture.bytesReceived()
+        report("\(route.testDescription)\tkilled, resumed\t\(seconds)\t\(downloaded)")
         let size = try fixture.bundleSize()
         #expect(Double(downloaded) < 1.1 * Double(size), "\(downloaded) bytes downloaded for a bundle of \(size)")
     }
-}
-
-/// What the `--json` line of a resumed `expand` says it kept.
-private struct Resumed: Decodable {
-    var filesResumed: Int
-    var bytesResumed: UInt64
 }

@@ -15,12 +15,14 @@ final class RemoteInstallFixture: @unchecked Sendable {
     let scratch: TemporaryDirectory
     /// Where the installs go.
     var destination: String { scratch.file("installed/assets") }
+    /// The name of the bundle folder on the server (a test may publish each version under a name of its own).
+    var folder = "app.bundle"
     /// The bundle folder on the server.
-    var served: String { site.server.root + "/app.bundle" }
+    var served: String { site.server.root + "/" + folder }
 
-    init(faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil, onRequest: (@Sendable (Int) -> Void)? = nil,
+    init(route: Route = .direct, faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil, onRequest: (@Sendable (Int) -> Void)? = nil,
          sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        site = try await Site([:], onRequest: onRequest, faults: faults, sourceLocation: sourceLocation)
+        site = try await Site([:], route: route, onRequest: onRequest, faults: faults, sourceLocation: sourceLocation)
         scratch = try TemporaryDirectory("remote-install")
     }
 
@@ -54,8 +56,16 @@ final class RemoteInstallFixture: @unchecked Sendable {
         return source
     }
 
+    /// ``publish(_:sign:)``, then, on the S3 route, uploads the bundle to the store: its files first, then its
+    /// identity, manifest and signature (files over 5 MiB, S3's smallest part, as multipart uploads).
+    func publishOnRoute(_ files: [String: [UInt8]]) async throws {
+        try publish(files)
+        let pointer: Set = [BundleManifest.identityPath, BundleManifest.path, ManifestSignature.path]
+        try await site.store?.upload(folder: served, as: folder, last: pointer, partSize: 5 << 20)
+    }
+
     /// The bundle's URL (through the proxy when there is one).
-    var url: URL { site.url("app.bundle") }
+    var url: URL { site.url(folder) }
 
     /// Installs the served bundle into ``destination``, trusting ``key`` (not flushed unless `durability` says so).
     @discardableResult
@@ -76,6 +86,19 @@ final class RemoteInstallFixture: @unchecked Sendable {
     /// The requests nginx logged so far (through the proxy or not).
     func requests() async -> [NginxServer.Request] { await site.server.requests() }
 
+    /// Body bytes the client received so far (from the server it talks to: the origin, a cache or a store).
+    /// nginx logs a request once its response is sent, which can be a moment after the client has it: this waits
+    /// until the log stops growing (for at most 2 s).
+    func bytesReceived() async -> UInt64 {
+        var count = -1
+        var log = await site.client.requests()
+        while log.count != count {
+            count = log.count
+            log = await site.client.requests(atLeast: count + 1, timeout: 0.2)
+        }
+        return log.reduce(0) { $0 + $1.bodyBytes }
+    }
+
     /// Bytes of every file of the served bundle.
     func bundleSize() throws -> UInt64 {
         let files = FileManager.default.enumerator(atPath: served)?.compactMap { $0 as? String } ?? []
@@ -84,6 +107,32 @@ final class RemoteInstallFixture: @unchecked Sendable {
             return sum + ((attributes[.type] as? FileAttributeType) == .typeRegular ? (attributes[.size] as? UInt64 ?? 0) : 0)
         }
     }
+}
+
+extension RemoteInstallFixture {
+    /// Runs `assetpack expand` on the bundle, killed with SIGKILL once `afterBytes` bytes are written, then again to the
+    /// end, and expects the second run to keep some of what the first wrote.
+    func expandKilledThenResumed(afterBytes: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let tool = builtProduct("assetpack")
+        let key = scratch.file("key.pub")
+        try RemoteInstallFixture.key.publicKey.write(to: key)
+        let arguments = ["expand", url.absoluteString, "--to", destination, "--allow-http", "--public-key", key,
+                         "--no-sync", "--jobs", "2"]
+        let killed = try await runOnOwnThread(tool, arguments, environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(afterBytes)])
+        #expect(killed.status == 128 + 9, "\(killed.stderr)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: destination), sourceLocation: sourceLocation)
+        let finished = try await runOnOwnThread(tool, arguments + ["--json"])
+        #expect(finished.status == 0, "\(finished.stderr)", sourceLocation: sourceLocation)
+        let summary = try JSONDecoder().decode(Resumed.self, from: Data(finished.stdout.utf8))
+        #expect(summary.filesResumed > 0 || summary.bytesResumed > 0, "the second run kept what the first wrote: \(finished.stdout)",
+                sourceLocation: sourceLocation)
+    }
+}
+
+/// What the `--json` line of a resumed `expand` says it kept.
+private struct Resumed: Decodable {
+    var filesResumed: Int
+    var bytesResumed: UInt64
 }
 
 /// `files` as the snapshot of a folder holding them.

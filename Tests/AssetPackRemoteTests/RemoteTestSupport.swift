@@ -32,22 +32,64 @@ func startNginx(_ files: [String: [UInt8]] = [:], serverConfig: String = "",
     return server
 }
 
-/// nginx serving some files, and optionally the fault proxy in front of it: what a test downloads from.
-/// Fetch through ``fetch(_:options:progress:)`` (or keep the site in use until the end of the test): a
-/// local that is not used any more may be released, and with it the server or the proxy.
+/// Where a test's client fetches a site's files from: nginx itself, a caching proxy in front of it, or an
+/// S3-compatible store the files are uploaded to.
+enum Route: Sendable, CustomTestStringConvertible {
+    case direct
+    case cache(CachingProxy.Kind)
+    case s3
+
+    /// Every route through a real cache or store.
+    static let throughCachesAndStores: [Route] = [.cache(.nginxSlice), .cache(.varnish), .cache(.squid), .s3]
+
+    var testDescription: String {
+        switch self {
+        case .direct: "nginx"
+        case .cache(let kind): kind.rawValue
+        case .s3: "SeaweedFS (S3)"
+        }
+    }
+}
+
+/// nginx serving some files, and optionally the fault proxy, a caching proxy or an S3 store in front of it:
+/// what a test downloads from. Fetch through ``fetch(_:options:progress:)`` (or keep the site in use until the
+/// end of the test): a local that is not used any more may be released, and with it the servers.
 final class Site: @unchecked Sendable {
+    /// The origin: where files are published (and, without a cache or a store, what the client talks to).
     let server: NginxServer
     private(set) var proxy: FaultProxy?
+    /// The caching proxy the client talks to, on a ``Route/cache(_:)`` route.
+    let cache: CachingProxy?
+    /// The store the client fetches from, on the ``Route/s3`` route (files published to ``server`` are uploaded).
+    let store: SeaweedStore?
 
-    /// nginx serving `files`, with a proxy applying `faults` in front when given.
-    init(_ files: [String: [UInt8]], serverConfig: String = "", onRequest: (@Sendable (Int) -> Void)? = nil,
+    /// nginx serving `files` (reached on `route`), with a proxy applying `faults` in front when given.
+    init(_ files: [String: [UInt8]], serverConfig: String = "", route: Route = .direct, onRequest: (@Sendable (Int) -> Void)? = nil,
          faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        server = try await startNginx(files, serverConfig: serverConfig, sourceLocation: sourceLocation)
-        if let faults { proxy = try FaultProxy(upstream: server.port, onRequest: onRequest, faults: faults) }
+        var cache: CachingProxy?, store: SeaweedStore?
+        switch route {
+        case .cache(let kind):
+            cache = try await CachingProxy(kind)
+            server = cache!.origin
+        case .s3:
+            store = try await SeaweedStore()
+            server = try await startNginx(serverConfig: serverConfig, sourceLocation: sourceLocation)
+        case .direct:
+            server = try await startNginx(serverConfig: serverConfig, sourceLocation: sourceLocation)
+        }
+        for (path, bytes) in files { try server.write(path, bytes) }
+        (self.cache, self.store) = (cache, store)
+        if let faults { proxy = try FaultProxy(upstream: client.port, onRequest: onRequest, faults: faults) }
     }
 
+    /// The server the client talks to (the fault proxy aside), whose access log has the bytes it received.
+    var client: NginxServer { cache?.front ?? store?.front ?? server }
+
     /// The URL of `path` through the proxy when there is one.
-    func url(_ path: String) -> URL { proxy?.url(path) ?? server.url(path) }
+    func url(_ path: String) -> URL {
+        let path = store.map { "\($0.bucket)/\(path)" } ?? path
+        return proxy?.url(path) ?? client.url(path)
+    }
 
     /// Fetches `item` into memory, keeping the site alive meanwhile.
     func fetch(_ item: FetchItem, options: FetchOptions = testOptions(), transport: (any HTTPTransport)? = nil,

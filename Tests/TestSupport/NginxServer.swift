@@ -39,31 +39,32 @@ public final class NginxServer: @unchecked Sendable {
     /// The folder served at `/`.
     public let root: String
     /// The port on 127.0.0.1.
-    public private(set) var port: UInt16 = 0
+    public let port: UInt16
     private let directory: TemporaryDirectory
     private var process: ChildProcess?
 
     /// Starts nginx serving an empty folder; add files with ``write(_:_:modified:)``.
     /// - Parameters:
     ///   - serverConfig: more directives for the `server` block, e.g. `location = /old { return 302 /new; }`.
+    ///   - httpConfig: more directives for the `http` block, e.g. a `proxy_cache_path`.
     ///   - lifetime: seconds after which nginx ends even if never stopped.
-    public init(serverConfig: String = "", lifetime: Int = 600) async throws {
+    public init(serverConfig: String = "", httpConfig: String = "", lifetime: Int = 600) async throws {
         directory = try TemporaryDirectory("nginx")
         root = directory.file("www")
         for folder in ["www", "temp"] {
             try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true)
         }
-        var lastError = ""
-        for _ in 0..<5 {
-            let port = try LoopbackSocket.freePort()
-            try config(port: port, extra: serverConfig).write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
-            if try await start(port: port, lifetime: lifetime) {
-                self.port = port
-                return
-            }
-            lastError = (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? ""
+        let directory = directory
+        let pidFile = directory.file("nginx.pid")
+        let started = try await ForegroundServer.onFreePort("nginx", lifetime: lifetime, log: {
+            (try? String(contentsOfFile: directory.file("error.log"), encoding: .utf8)) ?? ""
+        }, ready: { FileManager.default.fileExists(atPath: pidFile) }) { port in
+            try? FileManager.default.removeItem(atPath: pidFile)
+            try Self.config(directory.path, port: port, server: serverConfig, http: httpConfig)
+                .write(toFile: directory.file("nginx.conf"), atomically: true, encoding: .utf8)
+            return ["nginx", "-e", directory.file("error.log"), "-p", directory.path, "-c", directory.file("nginx.conf")]
         }
-        throw NSError(domain: "NginxServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "nginx did not start: \(lastError)"])
+        (process, port) = (started.0, started.1)
     }
 
     deinit { stop() }
@@ -123,27 +124,8 @@ public final class NginxServer: @unchecked Sendable {
             .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    private func start(port: UInt16, lifetime: Int) async throws -> Bool {
-        try? FileManager.default.removeItem(atPath: directory.file("nginx.pid"))
-        let process = try ChildProcess(["timeout", "--kill-after=2", String(lifetime), "nginx", "-e", directory.file("error.log"),
-                                        "-p", directory.path, "-c", directory.file("nginx.conf")])
-        // Generous: on a loaded machine nginx can take seconds to start.
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning, Date() < deadline {
-            if nginxPID != nil, let fd = try? LoopbackSocket.connect(port: port) {
-                close(fd)
-                self.process = process
-                return true
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        process.stop()
-        return false
-    }
-
-    private func config(port: UInt16, extra: String) -> String {
-        let dir = directory.path
-        return """
+    private static func config(_ dir: String, port: UInt16, server extra: String, http: String) -> String {
+        """
         daemon off;
         master_process off;
         worker_processes 1;
@@ -164,6 +146,7 @@ public final class NginxServer: @unchecked Sendable {
             default_type application/octet-stream;
             sendfile on;
             keepalive_timeout 10s;
+            \(http)
             server {
                 listen 127.0.0.1:\(port);
                 root \(dir)/www;

@@ -144,3 +144,14 @@ public func builtProduct(_ name: String) -> String {
     }
     return name
 }
+
+/// ``run(_:_:cwd:stdin:environment:)`` on a thread of its own, for an async test: a long command must not hold
+/// one of the few threads async tests run on (two on a 2-core machine), or other tests starve meanwhile.
+public func runOnOwnThread(_ executable: String, _ arguments: [String],
+                           environment: [String: String]? = nil) async throws -> CommandResult {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try run(executable, arguments, environment: environment) })
+        }
+    }
+}

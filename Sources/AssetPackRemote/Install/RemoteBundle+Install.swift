@@ -16,7 +16,8 @@ extension RemoteBundle {
     ///    is fetched on up to ``FetchOptions/maxConcurrentRequests`` connections, each file or block streamed
     ///    into the staging tree (inflated on the way) and checked against the manifest's SHA-256 and CRC-32
     ///    before it counts. A killed or failed install resumes where it stopped; the previous tree stays in place
-    ///    until the new one is complete.
+    ///    until the new one is complete. Bytes that never match the manifest make it fetch the identity again:
+    ///    when the bundle was published again meanwhile, the install starts over from the new manifest.
     ///
     /// After the switch the previous tree waits beside the destination as `.NAME.assetpack-previous` (removing it
     /// can cost as much as the upgrade); the next call for the destination removes it under the install lock:
@@ -32,7 +33,7 @@ extension RemoteBundle {
     ///   - log: what was reused, resumed or thrown away (`InstallEvent`).
     /// - Throws: `AssetPackError` naming the URL or file and the reason: `untrusted` (signature or pin),
     ///   `network` (the server out of reach after the retries), `verification` (bytes that never matched the
-    ///   manifest, e.g. a bundle replaced on the server during the install), `manifest`, `not-found`, and the
+    ///   manifest, e.g. an older copy from a cache), `manifest`, `not-found`, and the
     ///   installer's own errors; the destination keeps its previous complete tree.
     ///
     /// The install runs on a thread of its own (its fetches block their threads, never the cooperative pool);
@@ -58,13 +59,33 @@ extension RemoteBundle {
                                      network: FetchProgress? = nil, log: InstallLog? = nil,
                                      cancellation: ExpansionCancellation = ExpansionCancellation())
         throws(AssetPackError) -> ExpansionResult {
-        let identity = try identity(with: fetcher, cancellation)
-        if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
-        let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
-        var installer = try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
-                                      fetcher: fetcher, network: network, cancellation: cancellation)
-        installer.log = log
-        return try installer.installSynchronously(progress: progress, cancellation: cancellation)
+        var identity = try identity(with: fetcher, cancellation), restarts = 0
+        while true {
+            if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
+            let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
+            var installer = try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
+                                          fetcher: fetcher, network: network, cancellation: cancellation)
+            installer.log = log
+            do {
+                return try installer.installSynchronously(progress: progress, cancellation: cancellation)
+            } catch where error.code == .verification && restarts < fetcher.options.retry.maxMismatches {
+                identity = try moved(from: identity, after: error, fetcher, cancellation)
+                restarts += 1
+            }
+        }
+    }
+
+    /// The bundle's new identity after an install ended in `error` (bytes that never matched the manifest) because
+    /// it was published again meanwhile, which validators can hide (nginx's ETag is a file's time and size); else
+    /// `error`, saying that the server or a cache in front of it serves bytes its manifest does not list.
+    private func moved(from identity: String, after error: AssetPackError, _ fetcher: RemoteFetcher,
+                       _ cancellation: ExpansionCancellation) throws(AssetPackError) -> String {
+        let now = try self.identity(with: fetcher, cancellation)
+        guard now == identity else { return now }
+        var error = error
+        error.message += " (the bundle was not published again meanwhile: the server, or a cache in front of it, serves "
+            + "other bytes than its manifest lists, e.g. an older copy)"
+        throw error
     }
 
     /// What ``installSynchronously(into:trust:options:fetcher:progress:network:log:cancellation:)`` would do now

@@ -1,0 +1,61 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// A bundle installed and upgraded through real caches (nginx's slice cache, Varnish, Squid) and from an
+/// S3-compatible store (SeaweedFS): each step gives the exact tree, and the client receives exactly the bytes it
+/// receives from nginx itself for the same steps (counted where they leave for the client). Kill-then-resume on
+/// the same routes is in ``RemoteInstallFaultTests``.
+@Suite struct CacheAndStoreDeliveryTests {
+    @Test(arguments: Route.throughCachesAndStores)
+    func installAndUpgradeGiveExactTreesAndTheBytesNginxSends(_ route: Route) async throws {
+        let moved = try await Self.installThenUpgrade(route).bytes
+        let plain = try await Self.installThenUpgrade(.direct).bytes
+        #expect(moved == plain, "bytes received for the install and the upgrade through \(route), and from nginx")
+    }
+
+    /// Varnish in front of an origin that gzips answers the ranges of a file it still streams in with 200 and the
+    /// whole file: the fetcher cuts the wanted bytes out (and stops reading there), so the trees are exact, though
+    /// more bytes cross than from nginx (those the proxy sent before the connection closed).
+    @Test func rangesAnsweredWithWholeFilesByVarnishStillGiveExactTrees() async throws {
+        let (moved, log) = try await Self.installThenUpgrade(.cache(.varnishBeforeGzip))
+        let plain = try await Self.installThenUpgrade(.direct).bytes
+        #expect(log.contains { $0.range != nil && $0.status == 200 }, "a range answered with the whole file")
+        #expect(zip(moved, plain).allSatisfy { $0 >= $1 }, "\(moved) through Varnish, \(plain) from nginx")
+    }
+
+    /// Installs version 1, then upgrades to version 2, each published under a folder of its own (names a cache
+    /// may keep for an hour never change meaning), checking each tree; the bytes the client received for each,
+    /// and the requests it made.
+    /// With `ASSETPACK_DELIVERY_REPORT=FILE` (`Tools/measure-cache-delivery.sh`), a line per step goes to FILE:
+    /// route, step, seconds, bytes.
+    static func installThenUpgrade(_ route: Route) async throws -> (bytes: [UInt64], log: [NginxServer.Request]) {
+        let fixture = try await RemoteInstallFixture(route: route)
+        var moved: [UInt64] = []
+        for version in 1...2 {
+            fixture.folder = "app-v\(version).bundle"
+            let files = RemoteInstallFixture.tree(version: version)
+            try await fixture.publishOnRoute(files)
+            let before = await fixture.bytesReceived()
+            let started = ContinuousClock.now
+            try await fixture.install()
+            let seconds = ContinuousClock.now - started
+            #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
+            moved.append(await fixture.bytesReceived() - before)
+            report("\(route.testDescription)\t\(version == 1 ? "install" : "upgrade")\t\(seconds)\t\(moved.last!)")
+        }
+        return (moved, await fixture.site.client.requests())
+    }
+}
+
+/// Appends `line` to the file `ASSETPACK_DELIVERY_REPORT` names, if any (`Tools/measure-cache-delivery.sh`).
+func report(_ line: String) {
+    guard let path = ProcessInfo.processInfo.environment["ASSETPACK_DELIVERY_REPORT"],
+          let file = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil)
+              ? FileHandle(forWritingAtPath: path) : nil) else { return }
+    file.seekToEndOfFile()
+    file.write(Data((line + "\n").utf8))
+    try? file.close()
+}

@@ -1,0 +1,47 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// Validators that lie: nginx's ETag is the file's modification time and size (`"<mtime>-<size>"` in hex, as
+/// Apache's and Caddy's are), so a file rewritten with the same size and time keeps its tag and passes `If-Range`,
+/// and a download resumed across the rewrite splices two versions. The install must end in the new tree.
+@Suite(ExternalTool.nginx.needed)
+struct LyingValidatorTests {
+    /// Version `version` of a bundle of one large file of random bytes, the same size in every version.
+    static func tree(version: Int) -> [String: [UInt8]] {
+        ["media/clip.bin": testBytes(3 << 20, seed: UInt64(version))]
+    }
+
+    @Test func aFileRewrittenWithTheSameSizeAndTimeDuringADownloadEndsInTheNewTree() async throws {
+        let holder = Holder()
+        let rewritten = Flag()
+        // Requests 0–2 are the identity, the manifest and its signature; request 3, the first of the large file,
+        // breaks off after 30,000 bytes, and before its resumption the bundle is published again.
+        let fixture = try await RemoteInstallFixture(faults: { $0 == 3 ? .dropAfter(bytes: 30_000) : .none }, onRequest: { number in
+            guard number == 4, rewritten.set(), let fixture = holder.fixture else { return }
+            try? fixture.republishKeepingTimes(Self.tree(version: 2))
+        })
+        holder.fixture = fixture
+        try fixture.publish(Self.tree(version: 1))
+        try await fixture.install(options: testOptions(concurrency: 1))
+        #expect(rewritten.isSet)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(Self.tree(version: 2)))
+        let resumed = await fixture.requests().filter { $0.ifRange != nil && $0.status == 206 }
+        #expect(!resumed.isEmpty, "the rewritten file kept its ETag: nginx answered the If-Range request with a range")
+    }
+}
+
+extension RemoteInstallFixture {
+    /// Publishes `files`, then gives each file of the bundle the modification time the file of the same path had
+    /// before (`touch -d`): a file of the same size keeps its nginx ETag.
+    func republishKeepingTimes(_ files: [String: [UInt8]]) throws {
+        let paths = FileManager.default.enumerator(atPath: served)?.compactMap { $0 as? String } ?? []
+        let times = try paths.map { ($0, try FileManager.default.attributesOfItem(atPath: served + "/" + $0)[.modificationDate]) }
+        try publish(files)
+        for case let (path, time?) in times where FileManager.default.fileExists(atPath: served + "/" + path) {
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: served + "/" + path)
+        }
+    }
+}
