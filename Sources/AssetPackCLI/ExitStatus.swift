@@ -29,7 +29,7 @@ enum ExitStatus: Int32, CaseIterable {
     case noSpace = 75
     /// The input asks for something assetpack refuses: an unsafe name, a conflict, a symbolic link, an
     /// unsupported entry or method, a limit exceeded (`unsafe-path`, `conflict`, `symlink`,
-    /// `unsupported`, `limit-exceeded`). `EX_NOPERM`.
+    /// `unsupported`, `limit-exceeded`), a download larger than `--max-download` (`declined`). `EX_NOPERM`.
     case refused = 77
     /// A bundle from a server is not the one the app trusts: its manifest's signature is missing, by another key
     /// or does not verify, or the bundle does not have the pinned identity (`untrusted`); nothing was written.
@@ -54,7 +54,7 @@ enum ExitStatus: Int32, CaseIterable {
         case .notFound: .inputNotFound
         case .io: .io
         case .noSpace: .noSpace
-        case .unsafePath, .conflict, .symlink, .unsupported, .limitExceeded: .refused
+        case .unsafePath, .conflict, .symlink, .unsupported, .limitExceeded, .declined: .refused
         case .cancelled: .interrupted
         case .network: .network
         case .untrusted: .untrusted

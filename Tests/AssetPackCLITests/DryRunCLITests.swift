@@ -120,7 +120,8 @@ import TestSupport
         let first = try run(tool, ["expand", url, "--to", "out", "--dry-run"] + remote, cwd: scratch.path)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.hasPrefix("dry run: expand would put 3 files (1.1 MiB) into \(scratch.file("out"))\n"
-                                       + "  write 3 files (1.1 MiB), link 0 unchanged, remove 0 files (0 B)\n  download at most "))
+                                       + "  write 3 files (1.1 MiB), link 0 unchanged, remove 0 files (0 B)\n  would fetch "))
+        #expect(first.stdout.contains(" requests (plus ") && first.stdout.hasSuffix(" bytes of manifest)\n"), "\(first.stdout)")
         #expect(try Self.names(scratch) == ["k", "k.pub", "other", "other.pub", "src"])
         let untrusted = try run(tool, ["expand", url, "--to", "out", "--dry-run", "--allow-http", "--public-key", "other.pub"],
                                 cwd: scratch.path)
@@ -136,6 +137,15 @@ import TestSupport
         #expect(fields["filesWritten"] as? Int == 1 && fields["filesLinked"] as? Int == 2 && fields["dryRun"] as? Bool == true)
         let fetched = try #require(fields["bytesToFetch"] as? Int)
         #expect(fetched > 0 && fetched < 1_000, "only the changed small file's bytes: \(fetched)")
+        #expect(fields["requestsToFetch"] as? Int == 1 && (fields["manifestBytes"] as? Int ?? 0) > 0)
+        // More than --max-download is refused (exit status 77), the installed tree as it was; --limit-rate installs.
+        let refused = try run(tool, ["expand", url, "--to", "out", "--max-download", "\(fetched - 1)"] + remote, cwd: scratch.path)
+        #expect(refused.status == 77 && refused.stderr.contains("declined"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: scratch.file("out/a.txt"), encoding: .utf8) != "hello again\n")
         #expect(try Self.names(scratch) == ["k", "k.pub", "other", "other.pub", "out", "src"])
+        let capped = try run(tool, ["expand", url, "--to", "out", "--max-download", "\(fetched)", "--limit-rate", "1M", "-q"] + remote,
+                             cwd: scratch.path)
+        #expect(capped.status == 0, "\(capped.stderr)")
+        #expect(try String(contentsOfFile: scratch.file("out/a.txt"), encoding: .utf8) == "hello again\n")
     }
 }

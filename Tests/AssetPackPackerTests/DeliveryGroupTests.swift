@@ -99,6 +99,31 @@ import TestSupport
         #expect(delivery.requests == [DeliveryRequest(file: storage.file, range: offset..<offset + (storage.compressedSize ?? 0),
                                                       length: storage.compressedSize ?? 0)])
     }
+
+    /// The dry run announces, in bytes and requests, what the install then asks its delivery for: the ranges of the
+    /// packs (a first install), then the changed member's range alone (an upgrade).
+    @Test func aDryRunAnnouncesTheRequestsTheInstallThenMakes() throws {
+        let dir = try TemporaryDirectory("delivery-groups-dry-run")
+        let (source, bundle, _) = try Self.bundle(dir)
+        for change in [nil, "d2/f150.txt"] {
+            if let change {
+                try dir.write("src/" + change, text: "changed")
+                var rules = PackingRules()
+                rules.packSize = 64 << 10
+                _ = try Packer(options: BuildOptions(rules: rules)).build(source: source, output: bundle)
+            }
+            let delivery = FolderDelivery(root: bundle)
+            let installer = try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery,
+                                                                             installedTree: dir.file("installed")),
+                                               destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
+            let preview = try installer.dryRun()
+            #expect(delivery.requests.isEmpty, "the dry run asks for nothing")
+            try installer.installSynchronously()
+            let expected = change == nil ? Self.packCount(try readManifest(bundle)) + 1 : 1
+            #expect(preview.requestsToFetch == delivery.requests.count && delivery.requests.count == expected)
+            #expect(preview.bytesToFetch == delivery.requests.reduce(0) { $0 + $1.length })
+        }
+    }
 }
 
 /// A ``BundleDelivery`` from a bundle folder on this machine, in chunks of 1,000 bytes (so a group's bytes

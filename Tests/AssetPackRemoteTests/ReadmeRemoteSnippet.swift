@@ -2,14 +2,17 @@ import AssetPack
 import AssetPackRemote
 import Foundation
 
-/// Installs the assets of the bundle at `bundleURL` into `destination`, or updates them: only a bundle whose
-/// manifest is signed by the key in `publicKeyFile` is accepted (checked before anything is written), and
-/// only what changed since the last call crosses the network. A call that finds the assets up to date makes
-/// one small request.
-func updateAssets(from bundleURL: URL, into destination: URL, publicKeyFile: String) async throws -> ExpansionResult {
+/// Installs or updates the assets of the bundle at `bundleURL` in `destination` once its manifest is checked against
+/// the key in `publicKeyFile`, fetching only what changed (one small request when nothing did); `show` gets progress.
+func updateAssets(from bundleURL: URL, into destination: URL, publicKeyFile: String,
+                  show: (Double) -> Void = { _ in }) async throws -> ExpansionResult {
     let key = try PublicKey(contentsOf: publicKeyFile)  // or PublicKey(keyFile: "assetpack ed25519 public key\n…")
     var options = FetchOptions()
     options.allowsPlainHTTP = bundleURL.host == "127.0.0.1"  // https:// everywhere else
-    return try await RemoteBundle(bundleURL).install(into: destination.path, trust: .signed(by: [key]),
-                                                     fetcher: RemoteFetcher(options: options))
+    let bundle = RemoteBundle(bundleURL), fetcher = RemoteFetcher(options: options)
+    for try await status in bundle.statusUpdates(into: destination.path, trust: .signed(by: [key]), fetcher: fetcher) {
+        if case .downloading(let done, let total) = status { show(Double(done) / Double(max(total, 1))) }
+        if case .done(let result) = status { return result }
+    }
+    throw CancellationError()  // not reached: the updates end with .done or throw
 }

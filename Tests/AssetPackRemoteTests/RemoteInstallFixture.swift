@@ -90,13 +90,18 @@ final class RemoteInstallFixture: @unchecked Sendable {
     /// nginx logs a request once its response is sent, which can be a moment after the client has it: this waits
     /// until the log stops growing (for at most 2 s).
     func bytesReceived() async -> UInt64 {
+        await settledRequests().reduce(0) { $0 + $1.bodyBytes }
+    }
+
+    /// The requests the server the client talks to logged so far, once its log stops growing (see ``bytesReceived()``).
+    func settledRequests() async -> [NginxServer.Request] {
         var count = -1
         var log = await site.client.requests()
         while log.count != count {
             count = log.count
             log = await site.client.requests(atLeast: count + 1, timeout: 0.2)
         }
-        return log.reduce(0) { $0 + $1.bodyBytes }
+        return log
     }
 
     /// Bytes of every file of the served bundle.
@@ -113,19 +118,28 @@ extension RemoteInstallFixture {
     /// Runs `assetpack expand` on the bundle, killed with SIGKILL once `afterBytes` bytes are written, then again to the
     /// end, and expects the second run to keep some of what the first wrote.
     func expandKilledThenResumed(afterBytes: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let tool = builtProduct("assetpack")
-        let key = scratch.file("key.pub")
-        try RemoteInstallFixture.key.publicKey.write(to: key)
-        let arguments = ["expand", url.absoluteString, "--to", destination, "--allow-http", "--public-key", key,
-                         "--no-sync", "--jobs", "2"]
-        let killed = try await runOnOwnThread(tool, arguments, environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(afterBytes)])
-        #expect(killed.status == 128 + 9, "\(killed.stderr)", sourceLocation: sourceLocation)
-        #expect(!FileManager.default.fileExists(atPath: destination), sourceLocation: sourceLocation)
-        let finished = try await runOnOwnThread(tool, arguments + ["--json"])
+        let arguments = try await expandKilled(afterBytes: afterBytes, sourceLocation: sourceLocation)
+        let finished = try await runOnOwnThread(builtProduct("assetpack"), arguments + ["--json"])
         #expect(finished.status == 0, "\(finished.stderr)", sourceLocation: sourceLocation)
         let summary = try JSONDecoder().decode(Resumed.self, from: Data(finished.stdout.utf8))
         #expect(summary.filesResumed > 0 || summary.bytesResumed > 0, "the second run kept what the first wrote: \(finished.stdout)",
                 sourceLocation: sourceLocation)
+    }
+}
+
+extension RemoteInstallFixture {
+    /// Runs `assetpack expand` on the bundle, killed with SIGKILL once `afterBytes` bytes are written (nothing is
+    /// switched in); returns its arguments.
+    func expandKilled(afterBytes: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
+        let key = scratch.file("key.pub")
+        try RemoteInstallFixture.key.publicKey.write(to: key)
+        let arguments = ["expand", url.absoluteString, "--to", destination, "--allow-http", "--public-key", key,
+                         "--no-sync", "--jobs", "2"]
+        let killed = try await runOnOwnThread(builtProduct("assetpack"), arguments,
+                                              environment: ["ASSETPACK_TEST_KILL_AFTER_BYTES": String(afterBytes)])
+        #expect(killed.status == 128 + 9, "\(killed.stderr)", sourceLocation: sourceLocation)
+        #expect(!FileManager.default.fileExists(atPath: destination), sourceLocation: sourceLocation)
+        return arguments
     }
 }
 

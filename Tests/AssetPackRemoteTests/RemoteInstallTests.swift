@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Installing and upgrading a bundle from a real nginx (``RemoteBundle/install(into:trust:options:fetcher:progress:network:log:)``):
+/// Installing and upgrading a bundle from a real nginx (``RemoteBundle/install(into:trust:options:fetcher:log:)``):
 /// the tree is right, only what changed crosses the network (asserted from nginx's access log), and a manifest
 /// that is not trusted is refused before anything is written.
 @Suite struct RemoteInstallTests {

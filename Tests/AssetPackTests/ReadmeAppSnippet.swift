@@ -21,8 +21,8 @@ func installAssets(from bundle: Bundle = .main, into destination: URL,
         switch status {
         case .planning: show("Checking the assets…", 0)
         case .writing(let counts): show("Installing the assets…", counts.fractionCompleted)
-        case .flushing, .switching: show("Finishing…", 1)
         case .done(let result): return result
+        default: show("Finishing…", 1)  // flushing, switching (a local bundle downloads nothing)
         }
     }
     throw CancellationError()  // not reached: the updates end with .done or throw

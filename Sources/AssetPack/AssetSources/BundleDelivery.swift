@@ -31,6 +31,10 @@ public protocol BundleDelivery: Sendable {
     ///   sink's errors.
     func deliver(_ request: DeliveryRequest, into sink: any DeliverySink) throws(AssetPackError)
 
+    /// How many requests the delivery of `request` takes when nothing fails: what a dry run counts
+    /// (``InstallPreview/requestsToFetch``). Optional: the default is one.
+    func requestCount(for request: DeliveryRequest) -> Int
+
     /// A new SHA-256 computation for the installer's checks of what this delivery brings. Optional: the
     /// default is the library's own portable SHA-256; a delivery that has a faster one (swift-crypto, with the
     /// CPU's SHA instructions) offers it here, since every delivered byte is hashed.
@@ -40,6 +44,9 @@ public protocol BundleDelivery: Sendable {
 extension BundleDelivery {
     /// Each file asked for alone (``DeliveryCoalescing/none``).
     public var coalescing: DeliveryCoalescing { .none }
+
+    /// One request per delivery.
+    public func requestCount(for request: DeliveryRequest) -> Int { 1 }
 
     /// The library's own SHA-256 (``PortableHasher``).
     public func makeHasher() -> any ContentHasher { PortableHasher() }

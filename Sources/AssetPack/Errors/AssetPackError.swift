@@ -44,6 +44,9 @@ public struct AssetPackError: Error, Sendable, CustomStringConvertible {
         /// A delivered bundle's manifest is not the one the app trusts: its signature is missing, by another
         /// key or does not verify, or the bundle does not have the pinned identity. Nothing was written.
         public static let untrusted = Code(rawValue: "untrusted")
+        /// The app declined to download an update larger than it allows (`FetchOptions.consent`); nothing was
+        /// written and the installed tree is as it was.
+        public static let declined = Code(rawValue: "declined")
     }
 
     /// What kind of failure this is.

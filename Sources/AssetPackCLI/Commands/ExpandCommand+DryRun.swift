@@ -21,7 +21,9 @@ extension ExpandCommand {
         var lines = [Reporting.oneLine("dry run: expand would put \(files(preview.files, preview.bytes)) into \(preview.destination)"),
                      "  write \(files(preview.filesWritten, preview.bytesWritten)), link \(preview.filesLinked) unchanged, "
                         + "remove \(files(preview.filesRemoved, preview.bytesRemoved))"]
-        if let fetched = preview.bytesToFetch { lines.append("  download at most \(ByteCount.text(fetched)) from the server") }
+        if let bytes = preview.bytesToFetch, let requests = preview.requestsToFetch {
+            lines.append("  would fetch \(bytes) bytes in \(requests) requests (plus \(preview.manifestBytes ?? 0) bytes of manifest)")
+        }
         if !preview.unknown.isEmpty {
             let count = InstalledTreeText.entries(preview.unknown.count)
             lines += InstalledTreeText.list("  \(deletesUnknown ? "remove" : "keep") \(count) that assetpack did not write:",

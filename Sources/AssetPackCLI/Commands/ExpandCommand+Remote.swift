@@ -17,6 +17,14 @@ struct RemoteOptions: ParsableArguments {
                                valueName: "hex"))
     var identity: String?
 
+    @Option(help: ArgumentHelp("Refuse to download more than this much file data (e.g. 50M), exit status 77 (declined): --dry-run shows how much an update would fetch.",
+                               valueName: "size"))
+    var maxDownload: String?
+
+    @Option(help: ArgumentHelp("Receive at most this many bytes per second over all connections (e.g. 1M), like curl's --limit-rate.",
+                               valueName: "rate"))
+    var limitRate: String?
+
     /// True when `bundle` names a bundle on a server.
     static func isURL(_ bundle: String) -> Bool {
         let lower = bundle.lowercased()
@@ -26,12 +34,15 @@ struct RemoteOptions: ParsableArguments {
     /// Refuses these options beside a local bundle, and a server's bundle without a way to trust its manifest.
     func check(bundle: String, root: String?, verify: Bool) throws {
         guard Self.isURL(bundle) else {
-            if allowHTTP || !publicKeys.isEmpty || identity != nil {
-                throw ValidationError("--allow-http, --public-key and --identity are for a bundle URL (https://…).")
+            if allowHTTP || !publicKeys.isEmpty || identity != nil || maxDownload != nil || limitRate != nil {
+                throw ValidationError("--allow-http, --public-key, --identity, --max-download and --limit-rate are for a bundle URL (https://…).")
             }
             return
         }
         if root != nil || verify { throw ValidationError("--root, --verify and --repair are for a local bundle, not a URL.") }
+        for (name, size) in [("--max-download", maxDownload), ("--limit-rate", limitRate)] where size.map(ByteCount.parse) == .some(nil) {
+            throw ValidationError("\(name) must be a size in bytes (e.g. 512K, 50M), not \(size ?? "").")
+        }
         if publicKeys.isEmpty && identity == nil {
             throw ValidationError("A bundle from a server needs --public-key KEYFILE.pub or --identity HEX: its manifest is checked before anything is written.")
         }
@@ -53,6 +64,8 @@ struct RemoteOptions: ParsableArguments {
     var fetchOptions: FetchOptions {
         var options = FetchOptions()
         options.allowsPlainHTTP = allowHTTP
+        options.maxBytesPerSecond = limitRate.flatMap(ByteCount.parse)
+        options.consent = maxDownload.flatMap(ByteCount.parse).map(DownloadConsent.refuse(above:))
         return options
     }
 }

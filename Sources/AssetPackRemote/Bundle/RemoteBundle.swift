@@ -26,10 +26,11 @@ public struct RemoteBundle: Sendable {
         }
     }
 
-    /// ``fetchIdentity(with:)`` on the calling thread, which blocks meanwhile.
-    func identity(with fetcher: RemoteFetcher, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> String {
+    /// ``fetchIdentity(with:)`` on the calling thread, which blocks meanwhile; `progress` counts its bytes.
+    func identity(with fetcher: RemoteFetcher, _ cancellation: ExpansionCancellation,
+                  progress: FetchProgress? = nil) throws(AssetPackError) -> String {
         let url = url(of: BundleManifest.identityPath)
-        let bytes = try fetcher.fetchBytes(url, limit: 256, cancellation)
+        let bytes = try fetcher.fetchBytes(url, limit: 256, cancellation, progress: progress)
         let identity = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard ContentHash(hex: identity) != nil else {
             throw AssetPackError(.manifest, "not a bundle identity (64 hex digits expected)", path: url.absoluteString)
@@ -52,16 +53,16 @@ public struct RemoteBundle: Sendable {
 
     /// Fetches the manifest into `spool` and checks it, as ``fetchManifest(with:trust:)`` does, on the
     /// calling thread, which blocks meanwhile. A required signature the server does not have, or has in the
-    /// former form, is refused at once: fetching again would bring the same.
+    /// former form, is refused at once: fetching again would bring the same. `progress` counts their bytes.
     func manifest(with fetcher: RemoteFetcher, trust: ManifestTrust, into spool: ManifestSpool,
-                  _ cancellation: ExpansionCancellation) throws(AssetPackError) -> VerifiedManifest {
+                  _ cancellation: ExpansionCancellation, progress: FetchProgress? = nil) throws(AssetPackError) -> VerifiedManifest {
         var refetches = 0
         while true {
-            try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation)
+            try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation, progress: progress)
             var signature: [UInt8]?
             if trust.requiresSignature {
                 do {
-                    signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation)
+                    signature = try fetcher.fetchBytes(url(of: ManifestSignature.path), limit: 4096, cancellation, progress: progress)
                 } catch where error.code == .notFound {
                     signature = nil
                 }

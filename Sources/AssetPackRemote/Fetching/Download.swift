@@ -36,12 +36,11 @@ final class Download<Sink: DeliverySink> {
     /// request (``FetchOptions/maxRequestBytes``), else the next at most that many bytes of the item's range,
     /// with `If-Range` when the resource's tag is known and strong.
     func request(_ options: FetchOptions) -> HTTPRequest {
-        let most = max(options.maxRequestBytes, 64 << 10)
+        let most = options.requestSpan
         let ranged = item.range != nil || received > 0 || remaining > most
         let next = wanted.lowerBound..<wanted.lowerBound + min(remaining, most)
-        return HTTPRequest(url: item.url, range: ranged ? next : nil,
-                           ifRange: ranged ? etag.flatMap { isStrongETag($0) ? $0 : nil } : nil,
-                           timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
+        return options.request(item.url, range: ranged ? next : nil,
+                               ifRange: ranged ? etag.flatMap { isStrongETag($0) ? $0 : nil } : nil)
     }
 
     /// The SHA-256 of the bytes in the sink (call once, when complete; only computed when the item has one

@@ -16,6 +16,31 @@ public struct FetchOptions: Sendable {
     public var maxRequestBytes: UInt64 = 2 << 20
     /// When and how often to try again.
     public var retry = RetryPolicy()
+    /// Most bytes per second received, across every request of this fetcher (a cap beside
+    /// ``maxConcurrentRequests``, like curl's `--limit-rate`); nil for no cap.
+    public var maxBytesPerSecond: UInt64?
+    /// What the app is asked before an install fetches more file data than it allows; nil to ask nothing.
+    public var consent: DownloadConsent?
+    /// On Apple platforms, whether requests may use a network the system deems expensive (cellular, a personal
+    /// hotspot): `URLRequest.allowsExpensiveNetworkAccess`. Ignored elsewhere (see `ServerDelivery`).
+    public var allowsExpensiveNetworkAccess = true
+    /// On Apple platforms, whether requests may use a network in Low Data Mode:
+    /// `URLRequest.allowsConstrainedNetworkAccess`. Ignored elsewhere (see `ServerDelivery`).
+    public var allowsConstrainedNetworkAccess = true
+
+    /// The most bytes one request asks for: ``maxRequestBytes``, at least 64 KiB.
+    var requestSpan: UInt64 { max(maxRequestBytes, 64 << 10) }
+
+    /// A request for `url` (bytes `range` of it, `If-Range: ifRange`) as these options want it made.
+    func request(_ url: URL, range: Range<UInt64>? = nil, ifRange: String? = nil) -> HTTPRequest {
+        var request = HTTPRequest(url: url, range: range, ifRange: ifRange, timeout: timeout, allowsPlainHTTP: allowsPlainHTTP)
+        request.allowsExpensiveNetworkAccess = allowsExpensiveNetworkAccess
+        request.allowsConstrainedNetworkAccess = allowsConstrainedNetworkAccess
+        return request
+    }
+
+    /// The requests a download of `length` bytes takes when nothing fails: one per ``requestSpan`` begun.
+    func requestCount(length: UInt64) -> Int { Int((length + requestSpan - 1) / requestSpan) }
 
     /// The defaults: https only, 30 s timeout, 4 requests at once of at most 2 MiB each, ``RetryPolicy/init()``.
     public init() {}
@@ -36,6 +61,26 @@ public struct FetchOptions: Sendable {
             throw AssetPackError(.invalidArgument, reason, path: url.absoluteString)
         }
     }
+}
+
+/// The app's say before an install downloads more than ``threshold`` bytes of file data: the install works out
+/// what it will fetch (`RemoteBundle.dryRun`) once it has the manifest and before any file data, and calls
+/// ``allows`` with that plan when its `bytesToFetch` is above the threshold. A refusal ends the install with
+/// `AssetPackError/Code/declined`: nothing written, the installed tree as it was.
+public struct DownloadConsent: Sendable {
+    /// Bytes of file data an install may fetch without asking.
+    public var threshold: UInt64
+    /// Called on the install's thread (it may block, e.g. to wait for the person's answer) with the plan; true
+    /// to go on.
+    public var allows: @Sendable (InstallPreview) -> Bool
+
+    /// Asks `allows` before an install fetches more than `threshold` bytes.
+    public init(above threshold: UInt64, allows: @escaping @Sendable (InstallPreview) -> Bool) {
+        (self.threshold, self.allows) = (threshold, allows)
+    }
+
+    /// Refuses anything above `bytes` without asking (`assetpack expand --max-download`).
+    public static func refuse(above bytes: UInt64) -> DownloadConsent { DownloadConsent(above: bytes) { _ in false } }
 }
 
 /// Retries with exponential backoff, bounded in count and in time.

@@ -25,7 +25,8 @@ public final class FetchProgress: @unchecked Sendable {
     private var counts = Snapshot()
     private let handler: (@Sendable (Snapshot) -> Void)?
 
-    /// Counts from zero; `handler`, when given, sees every change (on the fetching thread: keep it short).
+    /// Counts from zero; `handler`, when given, sees every change, in order (on the fetching thread, under this
+    /// object's lock: keep it short, and read the counts it is given, not ``snapshot``).
     public init(handler: (@Sendable (Snapshot) -> Void)? = nil) { self.handler = handler }
 
     /// The counts now.
@@ -38,10 +39,9 @@ public final class FetchProgress: @unchecked Sendable {
     func verified(_ bytes: UInt64) { update { $0.verified += bytes; $0.items += 1 } }
 
     private func update(_ change: (inout Snapshot) -> Void) {
-        let now = lock.withLock {
+        lock.withLock {
             change(&counts)
-            return counts
+            handler?(counts)
         }
-        handler?(now)
     }
 }

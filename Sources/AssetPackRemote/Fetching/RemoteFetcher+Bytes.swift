@@ -15,25 +15,30 @@ extension RemoteFetcher {
         }
     }
 
-    /// ``fetchBytes(_:limit:)`` on the calling thread, which blocks meanwhile.
-    func fetchBytes(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation) throws(AssetPackError) -> [UInt8] {
+    /// ``fetchBytes(_:limit:)`` on the calling thread, which blocks meanwhile; `progress` counts its bytes.
+    func fetchBytes(_ url: URL, limit: Int, _ cancellation: ExpansionCancellation,
+                    progress: FetchProgress? = nil) throws(AssetPackError) -> [UInt8] {
         let memory = MemorySink(limit: limit)
-        try fetchWhole(url, limit: UInt64(limit), into: memory, cancellation)
+        try fetchWhole(url, limit: UInt64(limit), into: memory, cancellation, progress: progress)
         return memory.bytes
     }
 
     /// Downloads the resource at `url`, whose size and hash are not known in advance, into `sink` as it
     /// arrives, retried like any fetch: each try starts from the first byte (`DeliverySink.restart()`).
     /// Nothing vouches for the bytes: the caller checks them. A resource of more than `limit` bytes is a
-    /// `AssetPackError/Code/limitExceeded` error.
-    func fetchWhole(_ url: URL, limit: UInt64, into sink: some DeliverySink,
-                    _ cancellation: ExpansionCancellation) throws(AssetPackError) {
+    /// `AssetPackError/Code/limitExceeded` error. `progress`, when given, counts every byte received, and the
+    /// resource as one item once complete.
+    func fetchWhole(_ url: URL, limit: UInt64, into sink: some DeliverySink, _ cancellation: ExpansionCancellation,
+                    progress: FetchProgress? = nil) throws(AssetPackError) {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)
         while true {
             do {
                 budget.requests += 1
-                return try fetchOnce(url, limit: limit, into: sink, cancellation)
+                let size = try fetchOnce(url, limit: limit, into: sink, cancellation, progress: progress)
+                progress?.add(received: 0, completed: size)
+                progress?.verified(size)
+                return
             } catch {
                 switch error.kind {
                 case .transient(let retryAfter):
@@ -46,12 +51,13 @@ extension RemoteFetcher {
         }
     }
 
-    private func fetchOnce(_ url: URL, limit: UInt64, into sink: some DeliverySink,
-                           _ cancellation: ExpansionCancellation) throws(AttemptFailure) {
-        let request = HTTPRequest(url: url, timeout: options.timeout, allowsPlainHTTP: options.allowsPlainHTTP)
+    /// One request for the resource; returns its size.
+    private func fetchOnce(_ url: URL, limit: UInt64, into sink: some DeliverySink, _ cancellation: ExpansionCancellation,
+                           progress: FetchProgress?) throws(AttemptFailure) -> UInt64 {
+        let request = options.request(url)
         let response: HTTPResponse
         do {
-            response = try transport.get(request, cancellation: cancellation)
+            response = try send(request, cancellation: cancellation)
         } catch {
             throw .transport(error)
         }
@@ -75,12 +81,14 @@ extension RemoteFetcher {
             guard let chunk else { break }
             guard received + UInt64(chunk.count) <= limit else { throw Self.tooLarge(url, limit) }
             received += UInt64(chunk.count)
+            progress?.add(received: UInt64(chunk.count), completed: 0)
             let written = chunk.withUnsafeBytes { (bytes) in Result { () throws(AssetPackError) in try sink.write(bytes) } }
             if case .failure(let error) = written { throw AttemptFailure(kind: .final, error: error) }
         }
         if let length = response.contentLength, length != received {
             throw .transient(AssetPackError(.io, "the body ended after \(received) of \(length) bytes", path: url.absoluteString))
         }
+        return received
     }
 
     private static func tooLarge(_ url: URL, _ limit: UInt64) -> AttemptFailure {

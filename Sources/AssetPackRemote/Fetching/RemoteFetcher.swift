@@ -18,6 +18,8 @@ public final class RemoteFetcher: Sendable {
     /// The HTTP client.
     public let transport: any HTTPTransport
     private let limiter: RequestLimiter
+    /// The cap on bytes per second, when ``FetchOptions/maxBytesPerSecond`` sets one.
+    private let rate: ByteRate?
 
     /// A fetcher; without `transport`, a ``RoutingTransport`` (the socket client for plain `http://`,
     /// URLSession otherwise) with enough connections for the options.
@@ -25,6 +27,14 @@ public final class RemoteFetcher: Sendable {
         self.options = options
         self.transport = transport ?? RoutingTransport(maximumConnectionsPerHost: options.maxConcurrentRequests)
         limiter = RequestLimiter(limit: options.maxConcurrentRequests)
+        rate = options.maxBytesPerSecond.map(ByteRate.init(bytesPerSecond:))
+    }
+
+    /// Sends `request` through the transport; its body is read under the byte rate cap, if any.
+    func send(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
+        var response = try transport.get(request, cancellation: cancellation)
+        if let rate { response.body = ThrottledBody(response.body, rate: rate, cancellation: cancellation, url: request.url) }
+        return response
     }
 
     /// Downloads `item` into `sink` and verifies it, on the calling thread, which blocks meanwhile: call it
@@ -86,7 +96,7 @@ public final class RemoteFetcher: Sendable {
         defer { limiter.release() }
         let response: HTTPResponse
         do {
-            response = try transport.get(download.request(options), cancellation: cancellation)
+            response = try send(download.request(options), cancellation: cancellation)
         } catch {
             throw .transport(error)
         }

@@ -49,14 +49,7 @@ struct RetryBudget {
         let backoff = policy.delay(afterFailures: failures, jitter: Double.random(in: 0.5...1))
         let delay = max(backoff, min(retryAfter ?? .zero, policy.maxDelay))
         guard ContinuousClock.now + delay - started <= policy.maxDuration else { throw givingUp(error) }
-        let end = ContinuousClock.now + delay
-        while true {
-            if cancellation.isCancelled { throw AssetPackError(.cancelled, "cancelled", path: url.absoluteString) }
-            let left = end - .now
-            guard left > .zero else { return }
-            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-            Thread.sleep(forTimeInterval: min(0.02, seconds))
-        }
+        try ByteRate.pause(until: ContinuousClock.now + delay, cancellation: cancellation, url: url)
     }
 
     /// After content that did not match (hash, or a changed file): returns when it may be fetched again,

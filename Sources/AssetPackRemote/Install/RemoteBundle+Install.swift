@@ -23,48 +23,80 @@ extension RemoteBundle {
     /// can cost as much as the upgrade); the next call for the destination removes it under the install lock:
     /// an up-to-date check before it answers, an install while it fetches and writes.
     ///
+    /// ``FetchOptions/consent``, when set, is asked once the manifest is checked and before any file data is
+    /// fetched, with the plan ``dryRun(into:trust:options:fetcher:)`` gives. To follow the install (planning,
+    /// downloading, writing), iterate ``statusUpdates(into:trust:options:fetcher:log:every:)`` instead.
+    ///
     /// - Parameters:
     ///   - destination: the folder to install into (as `AssetInstaller.init(source:destination:options:)`).
     ///   - trust: what the manifest must satisfy (``ManifestTrust/signed(by:)`` for a bundle signed at build time).
     ///   - options: how to expand; `ExpansionOptions.jobs` is raised to the fetcher's concurrency.
     ///   - fetcher: how to talk to the server (`http://` only with ``FetchOptions/allowsPlainHTTP``).
-    ///   - progress: bytes written and files done, as `AssetInstaller.install(progress:)` reports them.
-    ///   - network: bytes that crossed the network, when given.
     ///   - log: what was reused, resumed or thrown away (`InstallEvent`).
     /// - Throws: `AssetPackError` naming the URL or file and the reason: `untrusted` (signature or pin),
     ///   `network` (the server out of reach after the retries), `verification` (bytes that never matched the
-    ///   manifest, e.g. an older copy from a cache), `manifest`, `not-found`, and the
-    ///   installer's own errors; the destination keeps its previous complete tree.
+    ///   manifest, e.g. an older copy from a cache), `declined` (``FetchOptions/consent`` said no), `manifest`,
+    ///   `not-found`, and the installer's own errors; the destination keeps its previous complete tree.
     ///
     /// The install runs on a thread of its own (its fetches block their threads, never the cooperative pool);
     /// cancelling the calling task stops it, fetches in flight included.
     @discardableResult
     public func install(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
-                        fetcher: RemoteFetcher = RemoteFetcher(), progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
-                        network: FetchProgress? = nil, log: InstallLog? = nil) async throws(AssetPackError) -> ExpansionResult {
+                        fetcher: RemoteFetcher = RemoteFetcher(), log: InstallLog? = nil) async throws(AssetPackError) -> ExpansionResult {
         try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
-            try installSynchronously(into: destination, trust: trust, options: options, fetcher: fetcher,
-                                     progress: progress, network: network, log: log, cancellation: cancellation)
+            try installSynchronously(into: destination, trust: trust, options: options, fetcher: fetcher, log: log,
+                                     cancellation: cancellation)
         }
     }
 
-    /// ``install(into:trust:options:fetcher:progress:network:log:)`` on the calling thread, which blocks until it
-    /// ends (a command line's main thread; never the cooperative pool). Setting `cancellation` stops it at the
-    /// next file or block, fetches in flight included, with `AssetPackError/Code/cancelled`.
+    /// ``install(into:trust:options:fetcher:log:)`` while the returned sequence is iterated, reporting each step
+    /// as `AssetInstaller.statusUpdates(every:)` does for a local bundle (the same `InstallStatusUpdates`), with
+    /// `InstallUpdate.downloading(bytesDone:bytesTotal:)` beside the writing counts: bytes of file data received,
+    /// out of the plan's (``dryRun(into:trust:options:fetcher:)``'s `bytesToFetch`, worked out once the manifest
+    /// is checked). Cancelling the iterating task or leaving the loop stops the install (the next one resumes).
+    public func statusUpdates(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
+                              fetcher: RemoteFetcher = RemoteFetcher(), log: InstallLog? = nil,
+                              every interval: Duration = .milliseconds(250)) -> InstallStatusUpdates {
+        InstallStatusUpdates(every: interval) { (report, cancellation) throws(AssetPackError) in
+            try run(into: destination, trust: trust, options: options, fetcher: fetcher, log: log, cancellation: cancellation,
+                    progress: { if let status = InstallUpdate($0) { report(status) } },
+                    downloading: { report(.downloading(bytesDone: $0, bytesTotal: $1)) })
+        }
+    }
+
+    /// ``install(into:trust:options:fetcher:log:)`` on the calling thread, which blocks until it ends (a command
+    /// line's main thread; never the cooperative pool), `progress` told of the bytes written and files done as
+    /// `AssetInstaller.installSynchronously(progress:cancellation:)` tells them. Setting `cancellation` stops it
+    /// at the next file or block, fetches in flight included, with `AssetPackError/Code/cancelled`.
     @discardableResult
     public func installSynchronously(into destination: String, trust: ManifestTrust,
                                      options: ExpansionOptions = ExpansionOptions(),
                                      fetcher: RemoteFetcher = RemoteFetcher(),
-                                     progress: (@Sendable (ExpansionProgress) -> Void)? = nil,
-                                     network: FetchProgress? = nil, log: InstallLog? = nil,
+                                     progress: (@Sendable (ExpansionProgress) -> Void)? = nil, log: InstallLog? = nil,
                                      cancellation: ExpansionCancellation = ExpansionCancellation())
         throws(AssetPackError) -> ExpansionResult {
+        try run(into: destination, trust: trust, options: options, fetcher: fetcher, log: log, cancellation: cancellation,
+                progress: progress, downloading: nil)
+    }
+
+    /// The install: `downloading`, when given, is told the bytes of file data received and the plan's total.
+    private func run(into destination: String, trust: ManifestTrust, options: ExpansionOptions, fetcher: RemoteFetcher,
+                     log: InstallLog?, cancellation: ExpansionCancellation, progress: (@Sendable (ExpansionProgress) -> Void)?,
+                     downloading: (@Sendable (UInt64, UInt64) -> Void)?) throws(AssetPackError) -> ExpansionResult {
         var identity = try identity(with: fetcher, cancellation), restarts = 0
         while true {
             if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
             let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
-            var installer = try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
-                                          fetcher: fetcher, network: network, cancellation: cancellation)
+            let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation)
+            let make = { (network: FetchProgress?) throws(AssetPackError) -> AssetInstaller in
+                try self.installer(of: verified, identity: identity, into: destination, options: options, fetcher: fetcher,
+                                   network: network, cancellation: cancellation)
+            }
+            var installer = try make(nil)
+            if fetcher.options.consent != nil || downloading != nil {
+                let total = try consented(installer.dryRun(), fetcher.options.consent).bytesToFetch ?? 0
+                if let downloading { installer = try make(FetchProgress { downloading(min($0.completed, total), total) }) }
+            }
             installer.log = log
             do {
                 return try installer.installSynchronously(progress: progress, cancellation: cancellation)
@@ -73,6 +105,13 @@ extension RemoteBundle {
                 restarts += 1
             }
         }
+    }
+
+    /// `plan`, when `consent` allows it (or it is not above its threshold); else the `declined` error.
+    private func consented(_ plan: InstallPreview, _ consent: DownloadConsent?) throws(AssetPackError) -> InstallPreview {
+        guard let consent, let bytes = plan.bytesToFetch, bytes > consent.threshold, !consent.allows(plan) else { return plan }
+        throw AssetPackError(.declined, "declined: the update would fetch \(bytes) bytes in \(plan.requestsToFetch ?? 0) requests, "
+                             + "more than the \(consent.threshold) allowed without consent; nothing was written", path: root.absoluteString)
     }
 
     /// The bundle's new identity after an install ended in `error` (bytes that never matched the manifest) because
@@ -88,30 +127,42 @@ extension RemoteBundle {
         throw error
     }
 
-    /// What ``installSynchronously(into:trust:options:fetcher:progress:network:log:cancellation:)`` would do now
+    /// What ``installSynchronously(into:trust:options:fetcher:progress:log:cancellation:)`` would do now
     /// (`assetpack expand URL --dry-run`), writing nothing beside `destination`: fetches the identity and, unless the
-    /// destination holds it, the manifest (into an unlinked temporary file, checked against `trust`), and plans it
-    /// as the install would (`AssetInstaller.dryRun()`). Its `bytesToFetch` is what the install would download at
-    /// most: a block-indexed file fetches only the blocks that changed.
+    /// destination holds it, the manifest (into an unlinked temporary file, checked against `trust`) and its
+    /// signature, and plans them as the install would (`AssetInstaller.dryRun()`), before any file data.
+    ///
+    /// Its `bytesToFetch` and `requestsToFetch` are, exactly, what the install would then download when nothing
+    /// fails and the bundle is not published again meanwhile: worked out by the code that fetches (files the
+    /// installed tree holds unchanged are linked, blocks of a block-indexed file it holds are copied, what an
+    /// interrupted install left in staging is kept, small packed files close together come in one request, a
+    /// request spans at most ``FetchOptions/maxRequestBytes``). Its `manifestBytes` and `manifestRequests` count
+    /// the identity, manifest and signature this call fetched, which the install fetches again.
     /// - Throws: as the install would before it writes: `untrusted`, `network`, `manifest`, a refused destination.
     public func dryRun(into destination: String, trust: ManifestTrust, options: ExpansionOptions = ExpansionOptions(),
                        fetcher: RemoteFetcher = RemoteFetcher()) throws(AssetPackError) -> InstallPreview {
         let cancellation = ExpansionCancellation()
-        let identity = try identity(with: fetcher, cancellation)
+        let pointers = FetchProgress()
+        let identity = try identity(with: fetcher, cancellation, progress: pointers)
+        var preview: InstallPreview
         if let current = try AssetInstaller.upToDateDestination(identity: identity, destination: destination) {
-            return InstallPreview(destination: current, upToDate: true)
+            preview = InstallPreview(destination: current, upToDate: true)
+            (preview.bytesToFetch, preview.requestsToFetch) = (0, 0)
+        } else {
+            let spool = try ManifestSpool(temporaryFor: url(of: BundleManifest.path).absoluteString)
+            let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation, progress: pointers)
+            preview = try installer(of: verified, identity: identity, into: destination, options: options, fetcher: fetcher,
+                                    network: nil, cancellation: cancellation).dryRun()
         }
-        let spool = try ManifestSpool(temporaryFor: url(of: BundleManifest.path).absoluteString)
-        return try installer(into: destination, identity: identity, trust: trust, spool: spool, options: options,
-                             fetcher: fetcher, network: nil, cancellation: cancellation).dryRun()
+        (preview.manifestBytes, preview.manifestRequests) = (pointers.snapshot.received, pointers.snapshot.items)
+        return preview
     }
 
-    /// The installer of this bundle into `destination`, planned from its manifest fetched into `spool` and checked
-    /// against `trust` and `identity` (the identity fetched first).
-    private func installer(into destination: String, identity: String, trust: ManifestTrust, spool: ManifestSpool,
-                           options: ExpansionOptions, fetcher: RemoteFetcher, network: FetchProgress?,
+    /// The installer of this bundle into `destination` from its manifest `verified` (checked against the trust and
+    /// against `identity`, the identity fetched first); `network` counts the bytes of file data received.
+    private func installer(of verified: VerifiedManifest, identity: String, into destination: String, options: ExpansionOptions,
+                           fetcher: RemoteFetcher, network: FetchProgress?,
                            cancellation: ExpansionCancellation) throws(AssetPackError) -> AssetInstaller {
-        let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation)
         let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network, cancellation: cancellation)
         var options = options
         options.jobs = max(options.jobs, delivery.concurrency)

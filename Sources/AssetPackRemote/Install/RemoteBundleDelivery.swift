@@ -32,6 +32,9 @@ final class RemoteBundleDelivery: BundleDelivery {
         DeliveryCoalescing(maximumGap: 64 << 10, maximumSpan: fetcher.options.maxRequestBytes)
     }
 
+    /// One ranged request per ``FetchOptions/maxRequestBytes`` begun, as the fetcher sends them.
+    func requestCount(for request: DeliveryRequest) -> Int { fetcher.options.requestCount(length: request.length) }
+
     func deliver(_ request: DeliveryRequest, into sink: any DeliverySink) throws(AssetPackError) {
         let url = bundle.url(of: request.file)
         let tag = tags[request.file]

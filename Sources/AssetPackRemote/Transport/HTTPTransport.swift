@@ -43,6 +43,10 @@ public struct HTTPRequest: Sendable, Equatable {
     public var timeout: Duration
     /// Whether a redirect to a plain `http://` URL may be followed.
     public var allowsPlainHTTP: Bool
+    /// On Apple platforms, whether the request may use an expensive or a constrained (Low Data Mode) network
+    /// (``FetchOptions/allowsExpensiveNetworkAccess``, ``FetchOptions/allowsConstrainedNetworkAccess``).
+    public var allowsExpensiveNetworkAccess = true
+    public var allowsConstrainedNetworkAccess = true
 
     /// A request for `url`.
     public init(url: URL, range: Range<UInt64>? = nil, ifRange: String? = nil, timeout: Duration = .seconds(30),

@@ -68,6 +68,11 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         // URLSession's own timer (on Linux reset by each received byte) backs up the stream's deadlines.
         urlRequest.timeoutInterval = max(1, Double(request.timeout.components.seconds) * 2 + 1)
         for field in request.headerFields { urlRequest.setValue(field.value, forHTTPHeaderField: field.name) }
+        #if canImport(Darwin)
+        // Apple's URLSession asks the system about the network; swift-corelibs-foundation has no such fields.
+        urlRequest.allowsExpensiveNetworkAccess = request.allowsExpensiveNetworkAccess
+        urlRequest.allowsConstrainedNetworkAccess = request.allowsConstrainedNetworkAccess
+        #endif
         return urlRequest
     }
 }

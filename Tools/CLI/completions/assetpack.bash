@@ -238,7 +238,7 @@ _assetpack_expand() {
     repeating_flags=()
     non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --dry-run --no-sync --quiet -q --json --progress --verbose -v --allow-http --verify --repair --version -h --help)
     repeating_options=(--public-key)
-    non_repeating_options=(-d -C --to --root --jobs --identity)
+    non_repeating_options=(-d -C --to --root --jobs --identity --max-download --limit-rate)
     __assetpack_offer_flags_options 1
 
     # Offer option value completions
@@ -258,6 +258,12 @@ _assetpack_expand() {
         return
         ;;
     '--identity')
+        return
+        ;;
+    '--max-download')
+        return
+        ;;
+    '--limit-rate')
         return
         ;;
     esac

@@ -12,9 +12,15 @@ public struct InstallPreview: Sendable, Equatable, Encodable {
     /// Files that would be written (not linked from the installed tree), and their bytes.
     public var filesWritten = 0
     public var bytesWritten: UInt64 = 0
-    /// Bytes the install would download at most (a block-indexed file fetches only its changed blocks), for a
-    /// bundle on a server; nil for any other source.
+    /// For a bundle on a server (nil for any other source), what the install would download, exactly, when
+    /// nothing fails: the bytes and requests of file data (``BundleDelivery/requestCount(for:)``), changed blocks
+    /// only, without what an interrupted install left in staging; the identity, manifest and signature apart.
     public var bytesToFetch: UInt64?
+    public var requestsToFetch: Int?
+    /// Bytes and requests of the identity, manifest and signature fetched to work this out (an install fetches
+    /// them again).
+    public var manifestBytes: UInt64?
+    public var manifestRequests: Int?
     /// Files of the installed tree that would be hard-linked unchanged.
     public var filesLinked = 0
     /// Files of the installed tree's record that the new tree does not hold, and their bytes: removed.
@@ -34,8 +40,10 @@ public struct InstallPreview: Sendable, Equatable, Encodable {
 
 extension AssetInstaller {
     /// What ``installSynchronously(progress:cancellation:)`` would do now, worked out by the install's own
-    /// planning and upgrade diff, writing nothing (an archive the plan must copy to read is copied to the
-    /// temporary folder and removed). A staging tree an interrupted call left is not counted as resumed.
+    /// planning, upgrade diff and (for a delivered bundle) resume check and choice of requests
+    /// (``UpgradeDiff/split(_:installed:recorded:left:repairing:)``, ``DeliveryRequests``), writing nothing (an
+    /// archive the plan must copy to read is copied to the temporary folder and removed). A staging tree an
+    /// interrupted call left is counted as resumed for a delivered bundle only (what it would not fetch again).
     /// - Throws: what the install would throw before writing: a destination it refuses, a damaged or hostile
     ///   source, an empty tree that is not allowed.
     public func dryRun() throws(AssetPackError) -> InstallPreview {
@@ -51,13 +59,23 @@ extension AssetInstaller {
                 .currentTree()
         }
         let tree = status.installed == nil ? nil : current
+        let delivered: DeliveredBundleSource? = if case .delivered(let bundle) = source.storage { bundle } else { nil }
         var planning = try InstallPlanning.choose(reading, needsStampFirst: false)
         while true {
             preview = InstallPreview(destination: destination, unknown: status.unknown)
-            if case .delivered = source.storage { preview.bytesToFetch = 0 }
+            if delivered != nil { (preview.bytesToFetch, preview.requestsToFetch) = (0, 0) }
+            let staging = try delivered == nil ? nil : parent.flatMap { (parent) throws(AssetPackError) in
+                try StagingArea.resumable(StagingNames.staging(for: name), in: parent, stamp: planning.stamp, marker: planning.marker)
+            }
+            let resume = staging.map { ResumeCheck(root: $0, removes: false) }
             let (diff, record) = (tree.flatMap(RecordCursor.init(tree:)), tree.flatMap(RecordCursor.init(tree:)))
             let stamp = try planning.run { (window) throws(AssetPackError) in
-                try preview.add(window.plan, installed: tree, diff: diff, record: record)
+                let left = try resume?.check(window.plan) ?? ResumeCheck.Outcome()
+                let toWrite = try preview.add(window.plan, installed: tree, diff: diff, record: record, left: left)
+                guard let delivered else { return }
+                let requests = try DeliveryRequests.of(toWrite, in: window.plan, bundle: delivered, staging: staging, partial: left.partial)
+                preview.bytesToFetch? += requests.reduce(0) { $0 + $1.length }
+                preview.requestsToFetch? += requests.reduce(0) { $0 + delivered.delivery.requestCount(for: $1) }
             }
             // As the install does: an empty tree that is not allowed goes to a whole plan, which refuses it.
             if let stamp, preview.files > 0 || options.allowsEmpty {
@@ -79,13 +97,10 @@ extension InstallPreview {
     /// Adds the files of `plan` (one window): linked when `diff` finds them unchanged in `installed`, written
     /// otherwise; ``filesRemoved`` counts those `record` lists (the caller turns that into the removed ones), and
     /// the links (the record's file count holds its links, its file list does not: a link is taken to stay).
-    mutating func add(_ plan: ExpansionPlan, installed: Descriptor?, diff: RecordCursor?,
-                      record: RecordCursor?) throws(AssetPackError) {
-        let unchanged = try installed.flatMap { (tree) throws(AssetPackError) in
-            try diff.map { (cursor) throws(AssetPackError) in
-                try UpgradeDiff(plan: plan).unchanged(in: tree, recorded: cursor)
-            }
-        } ?? [:]
+    /// `left`: what an interrupted install left in staging. Returns the files the install would write.
+    mutating func add(_ plan: ExpansionPlan, installed: Descriptor?, diff: RecordCursor?, record: RecordCursor?,
+                      left: ResumeCheck.Outcome) throws(AssetPackError) -> [Int] {
+        let (unchanged, toWrite) = try UpgradeDiff.split(plan, installed: installed, recorded: diff, left: left)
         let positions = PlanOrder.positions(of: plan.items).filter { plan.items[$0].kind != .directory }
         let recorded = record?.files(at: positions.map { ($0, Array(plan.items[$0].path.string.utf8)) }) ?? [:]
         for position in positions {
@@ -95,10 +110,10 @@ extension InstallPreview {
                 filesLinked += 1
             } else {
                 (filesWritten, bytesWritten) = (filesWritten + 1, bytesWritten + size)
-                if case .delivered(let layout) = plan.items[position].origin { bytesToFetch = (bytesToFetch ?? 0) + layout.whole.length }
             }
             if let old = recorded[position] { (filesRemoved, bytesRemoved) = (filesRemoved + 1, bytesRemoved + old.size) }
             if record != nil && plan.items[position].kind == .symlink { filesRemoved += 1 }
         }
+        return toWrite
     }
 }

@@ -24,23 +24,35 @@ extension AssetInstaller {
     /// - Parameter interval: the least time between two ``InstallUpdate/writing(_:)`` reports (default a
     ///   quarter of a second); the other steps are reported as they happen.
     public func statusUpdates(every interval: Duration = .milliseconds(250)) -> InstallStatusUpdates {
-        let parts = interval.components
-        return InstallStatusUpdates(installer: self, interval: Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+        InstallStatusUpdates(every: interval) { (report, cancellation) throws(AssetPackError) in
+            try installSynchronously(progress: { if let status = InstallUpdate($0) { report(status) } }, cancellation: cancellation)
+        }
     }
 }
 
-/// The steps of one install, as ``AssetInstaller/statusUpdates(every:)`` reports them. Iterating it runs
-/// the install; iterate it once.
+/// The steps of one install, local (``AssetInstaller/statusUpdates(every:)``) or from a server
+/// (`AssetPackRemote`'s `RemoteBundle.statusUpdates`). Iterating it runs the install; iterate it once.
 public struct InstallStatusUpdates: AsyncSequence, Sendable {
     public typealias Element = InstallUpdate
+    /// Runs one install on the calling thread until it ends or `cancellation` is set, telling `report` each
+    /// status as it happens (the sequence throttles the counts).
+    package typealias Install = @Sendable (_ report: @escaping @Sendable (InstallUpdate) -> Void,
+                                           _ cancellation: ExpansionCancellation) throws(AssetPackError) -> ExpansionResult
 
-    let installer: AssetInstaller
-    /// Seconds between two writing reports.
+    let install: Install
+    /// Seconds between two reports of the same counts.
     let interval: Double
+
+    /// The statuses of `install`, counts reported at most once per `interval`.
+    package init(every interval: Duration, install: @escaping Install) {
+        let parts = interval.components
+        self.interval = Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        self.install = install
+    }
 
     /// Starts nothing yet: the install starts at the first call of ``AsyncIterator/next()``.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(consumer: StatusConsumer(StatusRun(installer: installer, interval: interval)))
+        AsyncIterator(consumer: StatusConsumer(StatusRun(install: install, interval: interval)))
     }
 
     /// Gives the statuses of the install in order; ends after ``InstallUpdate/done(_:)`` or an error.
@@ -64,14 +76,14 @@ final class StatusConsumer: Sendable {
     deinit { run.cancellation.cancel() }
 }
 
-/// One install feeding statuses to one consumer: the install thread puts them in a queue (writing reports
-/// throttled and coalesced), ``next()`` takes them out, waiting when there is none.
+/// One install feeding statuses to one consumer: the install thread puts them in a queue (writing and
+/// downloading counts throttled and coalesced), ``next()`` takes them out, waiting when there is none.
 final class StatusRun: @unchecked Sendable {
     /// Statuses queued before writing counts are coalesced.
     static let queueLimit = 32
 
     let cancellation = ExpansionCancellation()
-    private let installer: AssetInstaller
+    private let install: InstallStatusUpdates.Install
     private let interval: Double
     private let monitor = Monitor()
     // Guarded by `monitor`:
@@ -80,11 +92,12 @@ final class StatusRun: @unchecked Sendable {
     private var end: Result<Void, AssetPackError>?
     private var waiter: CheckedContinuation<Result<InstallUpdate?, AssetPackError>, Never>?
     private var lastPhase: InstallUpdate?
-    private var lastWritingSent = -Double.infinity
-    private var pendingWriting: InstallUpdate?
+    /// By ``InstallUpdate/countsKind``: when counts of that kind were last sent, and the latest not sent yet.
+    private var lastCountsSent = [-Double.infinity, -Double.infinity]
+    private var pendingCounts: [InstallUpdate?] = [nil, nil]
 
-    init(installer: AssetInstaller, interval: Double) {
-        self.installer = installer
+    init(install: @escaping InstallStatusUpdates.Install, interval: Double) {
+        self.install = install
         self.interval = interval
     }
 
@@ -119,7 +132,7 @@ final class StatusRun: @unchecked Sendable {
         guard first else { return }
         InstallThread.start { [self] in
             do throws(AssetPackError) {
-                let result = try installer.installSynchronously(progress: { [self] in receive($0) }, cancellation: cancellation)
+                let result = try install({ [self] in receive($0) }, cancellation)
                 finish(.success(result))
             } catch {
                 finish(.failure(error))
@@ -127,23 +140,22 @@ final class StatusRun: @unchecked Sendable {
         }
     }
 
-    /// A progress report from the install: a new step is queued at once (after the last writing counts
-    /// not yet sent), writing counts at most once per interval.
-    private func receive(_ progress: ExpansionProgress) {
-        guard let status = InstallUpdate(progress) else { return }
+    /// A status from the install: a new step is queued at once (after the last counts not yet sent), counts of
+    /// each kind at most once per interval.
+    private func receive(_ status: InstallUpdate) {
         monitor.withLock {
-            if status.isWriting {
+            if let kind = status.countsKind {
                 let now = SystemClock.monotonicSeconds()
-                guard now - lastWritingSent >= interval else {
-                    pendingWriting = status
+                guard now - lastCountsSent[kind] >= interval else {
+                    pendingCounts[kind] = status
                     return
                 }
-                lastWritingSent = now
-                pendingWriting = nil
+                lastCountsSent[kind] = now
+                pendingCounts[kind] = nil
                 deliver(status)
             } else if status != lastPhase {
                 lastPhase = status
-                sendPendingWriting()
+                sendPendingCounts()
                 deliver(status)
             }
         }
@@ -153,7 +165,7 @@ final class StatusRun: @unchecked Sendable {
         monitor.withLock {
             switch outcome {
             case .success(let result):
-                sendPendingWriting()
+                sendPendingCounts()
                 deliver(.done(result))
                 end = .success(())
             case .failure(let error):
@@ -167,19 +179,20 @@ final class StatusRun: @unchecked Sendable {
     }
 
     /// Under the lock.
-    private func sendPendingWriting() {
-        if let pendingWriting { deliver(pendingWriting) }
-        pendingWriting = nil
+    private func sendPendingCounts() {
+        for case let status? in pendingCounts { deliver(status) }
+        pendingCounts = [nil, nil]
     }
 
     /// Hands `status` to a waiting consumer, or queues it. Past ``queueLimit`` statuses not taken yet,
-    /// new writing counts replace the last ones, so a slow consumer never makes the queue grow. Under the lock.
+    /// new counts replace the last ones of their kind, so a slow consumer never makes the queue grow. Under the lock.
     private func deliver(_ status: InstallUpdate) {
         if let waiter {
             self.waiter = nil
             waiter.resume(returning: .success(status))
-        } else if status.isWriting, queue.count >= Self.queueLimit, queue.last?.isWriting == true {
-            queue[queue.count - 1] = status
+        } else if let kind = status.countsKind, queue.count >= Self.queueLimit,
+                  let last = queue.lastIndex(where: { $0.countsKind == kind }), queue[last...].allSatisfy({ $0.countsKind != nil }) {
+            queue[last] = status
         } else {
             queue.append(status)
         }

@@ -6,6 +6,10 @@
 public enum InstallUpdate: Sendable, Equatable {
     /// Reading the bundle's manifest (or walking a source without one) and checking what is already there.
     case planning
+    /// Fetching the files of a bundle from its server (`AssetPackRemote`), beside ``writing(_:)``: bytes of file
+    /// data received, out of those the install's plan announced (its dry run's `InstallPreview/bytesToFetch`);
+    /// at most once per interval, and the last counts before the next step.
+    case downloading(bytesDone: UInt64, bytesTotal: UInt64)
     /// Writing the new tree beside the destination. Totals are known from the start; files kept from an
     /// interrupted install or reused from the previous version count as done as soon as they are found.
     case writing(Counts)
@@ -47,7 +51,7 @@ public enum InstallUpdate: Sendable, Equatable {
 extension InstallUpdate {
     /// The status a progress report stands for; nil for the steps that add nothing a person sees
     /// (``ExpansionProgress/Phase/switched`` is still switching, and ``done(_:)`` carries the result).
-    init?(_ progress: ExpansionProgress) {
+    package init?(_ progress: ExpansionProgress) {
         switch progress.phase {
         case .planning: self = .planning
         case .writing:
@@ -59,9 +63,13 @@ extension InstallUpdate {
         }
     }
 
-    /// True for ``writing(_:)``.
-    var isWriting: Bool {
-        if case .writing = self { return true }
-        return false
+    /// For counts, throttled by kind: 0 for ``writing(_:)``, 1 for ``downloading(bytesDone:bytesTotal:)``; nil
+    /// for a step.
+    var countsKind: Int? {
+        switch self {
+        case .writing: 0
+        case .downloading: 1
+        default: nil
+        }
     }
 }

@@ -16,6 +16,8 @@ import AssetPackZip
 final class ResumeCheck {
     private let root: Descriptor
     private let folders: DirectoryCursor
+    /// False for a dry run: what cannot be used is left in place (and not counted).
+    private let removes: Bool
     /// The folders that hold the last item checked, from the root (`""`) down, each with the hashes of the names
     /// planned in it so far.
     private var open: [(path: String, names: Set<Int>)] = [("", [])]
@@ -34,9 +36,10 @@ final class ResumeCheck {
         var partial: [Int: Set<Int>] = [:]
     }
 
-    /// A check of the staging tree `root`.
-    init(root: Descriptor) {
+    /// A check of the staging tree `root`; with `removes` false (a dry run), one that removes nothing.
+    init(root: Descriptor, removes: Bool = true) {
         self.root = root
+        self.removes = removes
         folders = DirectoryCursor(root: root)
     }
 
@@ -83,7 +86,7 @@ final class ResumeCheck {
             default:
                 break
             }
-            try io(TreeRemoval.remove(item.path.name, in: folder))
+            if removes { try io(TreeRemoval.remove(item.path.name, in: folder)) }
         }
         return outcome
     }
@@ -121,7 +124,7 @@ final class ResumeCheck {
     /// Removes from the folder `path` of the staging tree (when there) every name whose hash is not in `names`.
     private func sweep(_ path: String, keeping names: Set<Int>) throws(AssetPackError) {
         let components = path.isEmpty ? [] : path.split(separator: "/").map(String.init)
-        guard swept.insert(Self.hash(path[...])).inserted, let folder = folders.existingDirectory(components) else { return }
+        guard removes, swept.insert(Self.hash(path[...])).inserted, let folder = folders.existingDirectory(components) else { return }
         for entry in try io(folder.names()) {
             if path.isEmpty && entry.string == StagingNames.recordDirectory { continue }
             if let name = entry.string, names.contains(Self.hash(name[...])), !name.hasPrefix(StagingNames.temporaryPrefix) { continue }

@@ -16,17 +16,11 @@ enum StagingArea {
     /// is removed because it holds something else.
     static func prepare(_ name: String, in parent: Descriptor, stamp: String?, marker wanted: String,
                         discarded: (String) -> Void = { _ in }) throws(AssetPackError) -> (Descriptor, State) {
-        if let status = try io(parent.status(name)) {
-            if status.kind == .directory {
-                let tree = try io(parent.directory(name))
-                if marker(of: tree) == wanted { return (tree, .resumable) }
-                if let stamp, InstallRecord.stamp(of: tree) == stamp {
-                    try mark(tree, wanted)
-                    return (tree, .resumable)
-                }
-            }
-            try discard(name, in: parent, discarded: discarded)
+        if let tree = try resumable(name, in: parent, stamp: stamp, marker: wanted) {
+            if marker(of: tree) != wanted { try mark(tree, wanted) }
+            return (tree, .resumable)
         }
+        if try io(parent.status(name)) != nil { try discard(name, in: parent, discarded: discarded) }
         let tree: Descriptor
         do {
             tree = try parent.directory(name, creatingWith: PermissionPolicy.defaultDirectory)
@@ -39,6 +33,17 @@ enum StagingArea {
         try io(tree.fd.setPermissions(PermissionPolicy.defaultDirectory, path: tree.path))
         try mark(tree, wanted)
         return (tree, .fresh)
+    }
+
+    /// The staging tree `name` of `parent` when a call building the tree marked `wanted` (stamp `stamp`, when known)
+    /// resumes it: it has that marker, or that stamp (complete, never switched in); nil otherwise. Writes nothing.
+    static func resumable(_ name: String, in parent: Descriptor, stamp: String?,
+                          marker wanted: String) throws(AssetPackError) -> Descriptor? {
+        guard try io(parent.status(name))?.kind == .directory else { return nil }
+        let tree = try io(parent.directory(name))
+        if marker(of: tree) == wanted { return tree }
+        if let stamp, InstallRecord.stamp(of: tree) == stamp { return tree }
+        return nil
     }
 
     /// Writes `marker` into the staging tree's record folder (made when missing). Never flushed: a marker lost
@@ -58,13 +63,6 @@ enum StagingArea {
     static func removeMarker(from tree: Descriptor) throws(AssetPackError) {
         guard let record = try? tree.directory(StagingNames.recordDirectory) else { return }
         try io(record.remove(StagingNames.stagingMarkerFile))
-    }
-
-    /// The marker of the staging tree `name` in `parent` (the stamp it was being built for), or nil when
-    /// there is none.
-    static func marker(of name: String, in parent: Descriptor) -> String? {
-        guard let tree = try? parent.directory(name) else { return nil }
-        return marker(of: tree)
     }
 
     /// The marker of the staging tree `tree`, or nil when it has none.

@@ -170,13 +170,9 @@ struct InstallTransaction {
         for position in left.kept.keys.sorted() {
             progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
         }
-        let present = Set(left.kept.keys).union(left.partial.keys)
-        let unchanged = try state.upgrade.flatMap { (upgrade) throws(AssetPackError) in
-            try upgrade.recorded.map { (recorded) throws(AssetPackError) in
-                try UpgradeDiff(plan: plan).unchanged(in: upgrade.tree, recorded: recorded, repairing: repairing, excluding: present)
-            }
-        } ?? [:]
-        var files = plan.items.indices.filter { plan.items[$0].kind == .file && left.kept[$0] == nil && unchanged[$0] == nil }
+        let (unchanged, toWrite) = try UpgradeDiff.split(plan, installed: state.upgrade?.tree, recorded: state.upgrade?.recorded,
+                                                         left: left, repairing: repairing)
+        var files = toWrite
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
         try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: assumedFree)

@@ -12,6 +12,20 @@ import AssetPackSystem
 struct UpgradeDiff {
     let plan: ExpansionPlan
 
+    /// What an install does with the files of `plan` (one window): those `installed` (its record read by
+    /// `recorded`) holds unchanged are linked, those an interrupted run `left` complete are kept, the others
+    /// (`toWrite`, in plan order) are written. The install and its dry run both ask this.
+    static func split(_ plan: ExpansionPlan, installed: Descriptor?, recorded: RecordCursor?, left: ResumeCheck.Outcome,
+                      repairing: Set<String> = []) throws(AssetPackError) -> (unchanged: [Int: StagedFile], toWrite: [Int]) {
+        let present = Set(left.kept.keys).union(left.partial.keys)
+        var unchanged: [Int: StagedFile] = [:]
+        if let installed, let recorded {
+            unchanged = try UpgradeDiff(plan: plan).unchanged(in: installed, recorded: recorded, repairing: repairing, excluding: present)
+        }
+        let toWrite = plan.items.indices.filter { plan.items[$0].kind == .file && left.kept[$0] == nil && unchanged[$0] == nil }
+        return (unchanged, toWrite)
+    }
+
     /// Unchanged files (their CRCs, inodes and modification times) by item index, from the record of `installed` (read by `recorded`), skipping
     /// `excluded` (files already in staging) and the paths `repairing`.
     func unchanged(in installed: Descriptor, recorded: RecordCursor, repairing: Set<String> = [],

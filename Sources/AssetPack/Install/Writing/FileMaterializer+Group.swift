@@ -8,16 +8,16 @@ extension FileMaterializer {
     /// its files is left.
     func writeGroup(_ members: [DeliveryGroups.Member], of items: [ExpansionItem],
                     in staging: DirectoryCursor) throws(AssetPackError) -> [UInt32] {
-        guard let first = members.first, case .delivered(let layout) = items[first.position].origin, let bundle = delivered else {
+        guard let request = DeliveryGroups.request(for: members, in: items), let bundle = delivered else {
             throw AssetPackError(.invalidArgument, "a delivery group needs delivered pack members")
         }
-        let file = layout.whole.file
+        let file = request.file
         let sink = SplittingSink(ranges: members.map(\.range)) { (index) throws(AssetPackError) -> StagedFileSink in
             let item = items[members[index].position]
             return try self.memberSink(item, in: try io(staging.parent(ofPath: item.path.string)), bundle: bundle, file: file)
         }
         do {
-            try bundle.delivery.deliver(sink.request(file: file), into: sink)
+            try bundle.delivery.deliver(request, into: sink)
             return sink.checksums.map { $0 ?? 0 }  // every member checked out, or the delivery threw
         } catch {
             for member in members {

@@ -18,23 +18,44 @@ struct BlockwiseWriter {
     /// `progress` when it counts bytes of this file, else nil.
     let tracker: ProgressTracker?
 
-    /// Puts block `number` in place.
+    /// Puts block `number` in place, from where ``source(of:kept:staged:installed:delivery:)`` finds it.
     func write(_ block: DeliveredLayout.Block, number: Int, kept: Bool, installed: InstalledCopy?) throws(AssetPackError) {
         let length = UInt64(block.uncompressed.count)
-        if kept, try BlockBytes.sha256(of: file, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
+        switch try Self.source(of: block, kept: kept, staged: file, installed: installed, delivery: delivery) {
+        case .staged:
             progress.resumed(bytes: tracker == nil ? 0 : length)
-            return
-        }
-        if let installed, try installed.copy(block.uncompressed, ifSHA256: block.sha256, into: file, hasher: delivery.makeHasher()) {
+        case .installed(let copy):
+            try BlockBytes.copy(block.uncompressed, from: copy.file, to: file)
             tracker?.advance(bytes: length)
-            return
+        case .delivery:
+            let check = WriteCheck(path: path, size: length, crc32: nil, sha256: block.sha256, hasher: delivery.makeHasher(),
+                                   claim: "recorded in the manifest for block \(number)", origin: origin)
+            let sink = try StagedFileSink(file: file, at: block.uncompressed.lowerBound, check: check, inflating: true,
+                                          endsStream: block.isLast, progress: tracker)
+            try delivery.deliver(Self.request(block, of: request), into: sink)
         }
-        let check = WriteCheck(path: path, size: length, crc32: nil, sha256: block.sha256, hasher: delivery.makeHasher(),
-                               claim: "recorded in the manifest for block \(number)", origin: origin)
-        let sink = try StagedFileSink(file: file, at: block.uncompressed.lowerBound, check: check, inflating: true,
-                                      endsStream: block.isLast, progress: tracker)
-        let part = DeliveryRequest(file: request.file, range: block.compressed, length: UInt64(block.compressed.count))
-        try delivery.deliver(part, into: sink)
+    }
+
+    /// Where the bytes of a block come from.
+    enum Source { case staged, installed(InstalledCopy), delivery }
+
+    /// Where `block` comes from: the staging file `staged` when `kept` (its journal records the block) and its
+    /// bytes there hash to the block's SHA-256; else the installed copy when its bytes at the same offsets do;
+    /// else the delivery. Reads, never writes: the install asks it before each block, a dry run to count requests.
+    static func source(of block: DeliveredLayout.Block, kept: Bool, staged: Descriptor?, installed: InstalledCopy?,
+                       delivery: any BundleDelivery) throws(AssetPackError) -> Source {
+        if kept, let staged, try BlockBytes.sha256(of: staged, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
+            return .staged
+        }
+        if let installed, try BlockBytes.sha256(of: installed.file, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
+            return .installed(installed)
+        }
+        return .delivery
+    }
+
+    /// The request for `block`'s compressed bytes, a range of `whole` (its entry's).
+    static func request(_ block: DeliveredLayout.Block, of whole: DeliveryRequest) -> DeliveryRequest {
+        DeliveryRequest(file: whole.file, range: block.compressed, length: UInt64(block.compressed.count))
     }
 }
 
@@ -49,16 +70,6 @@ struct InstalledCopy {
               let status = try? folder.status(path.name), status.kind == .file,
               let file = try? folder.openFile(path.name) else { return nil }
         return InstalledCopy(file: file)
-    }
-
-    /// Copies bytes `range` into the same place of `target` when they are there and hash to `sha256` (computed
-    /// with `hasher`).
-    /// - Returns: whether it copied.
-    func copy(_ range: Range<UInt64>, ifSHA256 sha256: String, into target: Descriptor,
-              hasher: any ContentHasher) throws(AssetPackError) -> Bool {
-        guard try BlockBytes.sha256(of: file, range, with: hasher) == sha256 else { return false }
-        try BlockBytes.copy(range, from: file, to: target)
-        return true
     }
 }
 

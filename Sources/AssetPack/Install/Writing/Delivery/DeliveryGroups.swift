@@ -42,6 +42,15 @@ enum DeliveryGroups {
         return (groups, rest)
     }
 
+    /// The one request that brings every member of `group` (members of `items`' one archive, in data order):
+    /// from the first member's data to the last one's, the gaps between included.
+    static func request(for group: [Member], in items: [ExpansionItem]) -> DeliveryRequest? {
+        guard let first = group.first, let last = group.last, case .delivered(let layout) = items[first.position].origin
+        else { return nil }
+        let range = first.range.lowerBound..<last.range.upperBound
+        return DeliveryRequest(file: layout.whole.file, range: range, length: UInt64(range.count))
+    }
+
     /// Ends the group being built: a group of one is an ordinary delivery.
     private static func close(_ current: inout [Member], into groups: inout [[Member]], rest: inout [Int]) {
         if current.count > 1 { groups.append(current) } else if let single = current.first { rest.append(single.position) }

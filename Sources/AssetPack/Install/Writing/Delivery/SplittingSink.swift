@@ -28,12 +28,6 @@ final class SplittingSink: DeliverySink {
         self.checksums = Array(repeating: nil, count: ranges.count)
     }
 
-    /// The request that brings every member.
-    func request(file: String) -> DeliveryRequest {
-        let end = ranges.last?.upperBound ?? start
-        return DeliveryRequest(file: file, range: start..<end, length: end - start)
-    }
-
     func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError) {
         var rest = bytes
         while !rest.isEmpty, member < ranges.count {
