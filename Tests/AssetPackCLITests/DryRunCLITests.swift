@@ -143,6 +143,8 @@ import TestSupport
         #expect(refused.status == 77 && refused.stderr.contains("declined"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: scratch.file("out/a.txt"), encoding: .utf8) != "hello again\n")
         #expect(try Self.names(scratch) == ["k", "k.pub", "other", "other.pub", "out", "src"])
+        let stopped = try run(tool, ["expand", url, "--to", "out", "--limit-rate", "0"] + remote, cwd: scratch.path)
+        #expect(stopped.status == 64 && stopped.stderr.contains("--limit-rate must be more than 0"), "\(stopped.stderr)")
         let capped = try run(tool, ["expand", url, "--to", "out", "--max-download", "\(fetched)", "--limit-rate", "1M", "-q"] + remote,
                              cwd: scratch.path)
         #expect(capped.status == 0, "\(capped.stderr)")

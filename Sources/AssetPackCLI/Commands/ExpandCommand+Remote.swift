@@ -43,6 +43,7 @@ struct RemoteOptions: ParsableArguments {
         for (name, size) in [("--max-download", maxDownload), ("--limit-rate", limitRate)] where size.map(ByteCount.parse) == .some(nil) {
             throw ValidationError("\(name) must be a size in bytes (e.g. 512K, 50M), not \(size ?? "").")
         }
+        if let limitRate, ByteCount.parse(limitRate) == 0 { throw ValidationError("--limit-rate must be more than 0 bytes a second.") }
         if publicKeys.isEmpty && identity == nil {
             throw ValidationError("A bundle from a server needs --public-key KEYFILE.pub or --identity HEX: its manifest is checked before anything is written.")
         }
