@@ -41,7 +41,7 @@ public struct InstallPreview: Sendable, Equatable, Encodable {
 extension AssetInstaller {
     /// What ``installSynchronously(progress:cancellation:)`` would do now, worked out by the install's own
     /// planning, upgrade diff and (for a delivered bundle) resume check and choice of requests
-    /// (``UpgradeDiff/split(_:installed:recorded:left:repairing:)``, ``DeliveryRequests``), writing nothing (an
+    /// (`UpgradeDiff.split`, `DeliveryRequests`), writing nothing (an
     /// archive the plan must copy to read is copied to the temporary folder and removed). A staging tree an
     /// interrupted call left is counted as resumed for a delivered bundle only (what it would not fetch again).
     /// - Throws: what the install would throw before writing: a destination it refuses, a damaged or hostile
