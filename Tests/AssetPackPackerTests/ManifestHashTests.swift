@@ -15,7 +15,7 @@ import TestSupport
         try dir.write("src/packed.txt", random.text(40_000))
         try dir.write("src/blocks.txt", random.text(300_000))
         var rules = PackingRules(threshold: 1024)
-        rules.blockSize = 64 << 10
+        rules.chunking = ContentChunking(averageBits: 14)!
         _ = try Packer(options: BuildOptions(rules: rules)).build(source: dir.file("src"), output: dir.file("out"))
         return (dir.file("src"), dir.file("out"), try readManifest(dir.file("out")))
     }
@@ -34,7 +34,7 @@ import TestSupport
         for entry in manifest.entries where entry.kind == .file {
             #expect(entry.sha256 == sha256Hex(try fileBytes(source + "/" + entry.path)), "\(entry.path)")
         }
-        #expect(manifest.format == 2)
+        #expect(manifest.format == BundleManifest.currentFormat)
         #expect(manifest.identity == ContentIdentity.of(manifest.entries))
     }
 
@@ -42,7 +42,7 @@ import TestSupport
         let dir = try TemporaryDirectory("hashes")
         let (source, _, folder) = try Self.bundle(dir)
         var rules = PackingRules(threshold: 1024)
-        rules.blockSize = 64 << 10
+        rules.chunking = ContentChunking(averageBits: 14)!
         _ = try Packer(options: BuildOptions(rules: rules)).buildArchive(source: source, output: dir.file("all.zip"))
         let archived = try #require(try BundleManifest.read(from: ZipAssetSource(path: dir.file("all.zip"))))
         #expect(archived.entries.map(\.sha256) == folder.entries.map(\.sha256))
@@ -57,7 +57,8 @@ import TestSupport
         let bytes = try fileBytes(source + "/blocks.txt")
         let starts = try #require(storage.blocks).map { Int($0[0]) }
         let ends = starts.dropFirst() + [bytes.count]
-        #expect(starts.count == 5)
+        let chunks = try chunks(of: bytes, by: try #require(storage.chunking.flatMap(ContentChunking.init(name:))))
+        #expect(starts.count > 5 && starts.map(UInt64.init) == chunks.offsets, "the blocks are the file's content-defined chunks")
         #expect(storage.blockSHA256 == zip(starts, ends).map { sha256Hex(Array(bytes[$0..<$1])) })
         for path in ["blocks.txt", "packed.txt"] {
             let stored = try #require(manifest.entries.first { $0.path == path }?.storage)
@@ -72,7 +73,7 @@ import TestSupport
         let dir = try TemporaryDirectory("hashes")
         let (source, bundle, first) = try Self.bundle(dir)
         var rules = PackingRules(threshold: 1024)
-        rules.blockSize = 64 << 10
+        rules.chunking = ContentChunking(averageBits: 14)!
         let summary = try Packer(options: BuildOptions(rules: rules)).build(source: source, output: bundle)
         #expect(summary.reused == 3)  // the two archives and small.txt's pack archive
         #expect(try readManifest(bundle) == first)

@@ -21,7 +21,7 @@ import TestSupport
         let manifest = try readManifest(dir.file("out"))
         let members = Self.gathered(manifest)
         #expect(members.count == 121)
-        #expect(manifest.format == 2 && manifest.identity == ContentIdentity.of(manifest.entries))
+        #expect(manifest.format == BundleManifest.currentFormat && manifest.identity == ContentIdentity.of(manifest.entries))
         for entry in members {
             let storage = try #require(entry.storage)
             #expect(entry.sha256 == sha256Hex(try fileBytes(src + "/" + entry.path)), "\(entry.path)")

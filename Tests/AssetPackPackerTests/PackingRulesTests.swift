@@ -27,14 +27,14 @@ import Testing
 
     @Test func fingerprintNamesLevelAndRules() {
         #expect(PackingRules().fingerprint
-                == "deflate 6; store when 4x65536-byte sample saves < 5% or whole file saves < 2%; independent blocks of 4194304 bytes"
+                == "deflate 6; store when 4x65536-byte sample saves < 5% or whole file saves < 2%; content-defined chunks gear/65536"
                 + "; pack members stored")
         var deflatedPacks = PackingRules()
         deflatedPacks.packLevel = 6
         #expect(deflatedPacks.fingerprint.hasSuffix("; pack members deflate 6"))
-        var smallBlocks = PackingRules()
-        smallBlocks.blockSize = 1 << 20
-        #expect(smallBlocks.fingerprint != PackingRules().fingerprint)
+        var smallChunks = PackingRules()
+        smallChunks.chunking = ContentChunking(averageBits: 14)!
+        #expect(smallChunks.fingerprint != PackingRules().fingerprint)
         #expect(PackingRules(level: 9).fingerprint != PackingRules().fingerprint)
         #expect(PackingRules(threshold: 0).fingerprint == PackingRules().fingerprint)
     }

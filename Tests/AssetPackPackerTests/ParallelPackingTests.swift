@@ -8,9 +8,20 @@ import TestSupport
 /// Rules with 64 KiB blocks, so small test files are deflated in several blocks.
 func smallBlockRules(threshold: UInt64 = PackingRules.defaultThreshold) -> PackingRules {
     var rules = PackingRules(threshold: threshold)
-    rules.blockSize = ParallelDeflater.minimumBlockSize
+    rules.chunking = ContentChunking(averageBits: 14)!
     rules.packMemberLimit = 0  // small files copied, as these tests count them (PackArchiveTests cover packs)
     return rules
+}
+
+/// The content-defined chunks of `bytes` by `chunking`, each hashed.
+func chunks(of bytes: [UInt8], by chunking: ContentChunking) throws -> FileChunks {
+    var offset = 0
+    return try FileChunks.scan(by: chunking, hashesFile: true) { (buffer) throws(AssetPackError) -> Int in
+        let count = min(buffer.count, bytes.count - offset)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
+        offset += count
+        return count
+    }
 }
 
 /// A tree with files deflated in blocks, one packed in a single block, incompressible ones, small text,
@@ -64,10 +75,13 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         func storage(_ path: String) throws -> BundleManifest.Storage { try #require(manifest.entries.first { $0.path == path }?.storage) }
         let big = try storage("models/big.txt")
         let blocks = try #require(big.blocks)
-        #expect(blocks.count == 23)
-        #expect(blocks.first == [0, 0])
+        let chunking = smallBlockRules().chunking
+        #expect(big.chunking == chunking.name)
+        #expect(blocks.map { $0[0] } == (try chunks(of: fileBytes(src + "/models/big.txt"), by: chunking)).offsets)
+        #expect(blocks.count > 23 && blocks.first == [0, 0])
+        // A stored file has its chunks too, at the same offsets in the archive's data.
         #expect(try storage("models/noise.bin").method == "stored")
-        #expect(try storage("models/noise.bin").blocks == nil)
+        #expect(try storage("models/noise.bin").blocks == (try chunks(of: fileBytes(src + "/models/noise.bin"), by: chunking)).storedPairs)
         #expect(try storage("one-block.txt").method == "deflate")
         #expect(try storage("one-block.txt").blocks == nil)
         #expect(try storage("strings/en.json").blocks == nil)
@@ -132,12 +146,14 @@ func blockTree(_ dir: TemporaryDirectory) throws -> String {
         let again = try buildFolder(src, dir.file("out"), jobs: 1)
         #expect(again.reused == 2)
         #expect(try readManifest(dir.file("out")) == first)
-        // An index that no longer fits the block size is not reused.
+        // An index cut by another chunking rule is not reused.
         var rules = smallBlockRules()
-        rules.blockSize = 2 * ParallelDeflater.minimumBlockSize
+        rules.chunking = ContentChunking(averageBits: 15)!
         let other = try buildFolder(src, dir.file("out"), rules: rules, jobs: 2)
         #expect(other.reused == 0)
-        #expect(try readManifest(dir.file("out")).entries.first { $0.path == "models/big.txt" }?.storage?.blocks?.count == 12)
+        let recut = try #require(try readManifest(dir.file("out")).entries.first { $0.path == "models/big.txt" }?.storage)
+        #expect(recut.chunking == "gear/32768")
+        #expect(recut.blocks?.count != first.entries.first { $0.path == "models/big.txt" }?.storage?.blocks?.count)
     }
 
     @Test func aDamagedBlockIndexIsNotLentToTheNextBuild() throws {

@@ -23,7 +23,7 @@ import TestSupport
         try chmod(try dir.write("src/run.sh", text: "#!/bin/sh\n"), 0o755)
         try mkdir(dir.file("src/empty/inner"))
         var rules = PackingRules(threshold: 1024)
-        rules.blockSize = 64 << 10
+        rules.chunking = ContentChunking(averageBits: 14)!
         _ = try Packer(options: BuildOptions(rules: rules)).build(source: dir.file("src"), output: dir.file(bundle))
     }
 

@@ -50,7 +50,7 @@ final class RemoteInstallFixture: @unchecked Sendable {
             try Data(bytes).write(to: URL(fileURLWithPath: source + "/" + path))
         }
         var rules = PackingRules(threshold: 64 << 10)
-        rules.blockSize = 64 << 10
+        rules.chunking = ContentChunking(averageBits: 14)!
         _ = try Packer(options: BuildOptions(rules: rules)).build(source: source, output: served)
         if sign { try BundleSigning.sign(bundle: served, with: Self.key) }
         return source

@@ -126,7 +126,7 @@ import TestSupport
         let replaced = Flag()
         let holder = Holder()
         let fixture = try await RemoteInstallFixture(faults: { _ in .none }, onRequest: { number in
-            guard number == 6, replaced.set() else { return }
+            guard number == 4, replaced.set() else { return }
             _ = try? holder.fixture?.publish(RemoteInstallFixture.tree(version: 3))
         })
         holder.fixture = fixture

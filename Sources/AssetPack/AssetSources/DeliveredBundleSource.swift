@@ -6,7 +6,9 @@ import AssetPackZip
 /// The installer plans it exactly as a local bundle, from its manifest; only the bytes of the files it must
 /// write come from ``delivery``, each checked as it arrives (size, CRC-32 and, when listed, SHA-256). A file
 /// indexed in blocks (``BundleManifest/Storage/blockSHA256``) is written block by block, resumable at the
-/// block, each taken from the installed copy (``installedTree``) instead of the network when it hashes the same.
+/// block, each taken from local bytes instead of the network when they hash the same: the copy of the file in the
+/// installed tree (``installedTree``) or in a seed folder (``seedFolders``), found at any offset when the blocks
+/// are content-defined chunks (``BundleManifest/Storage/chunking``).
 ///
 /// Check the manifest file against something you trust (`AssetPackRemote.ManifestTrust` does, as it spools
 /// it) before making this source: everything written is checked against it.
@@ -26,11 +28,22 @@ public struct DeliveredBundleSource: SizedAssetSource {
     /// An installed tree (usually the installer's destination) whose files may lend the blocks of a
     /// block-indexed file that still hash the same; nil to fetch every block.
     public let installedTree: String?
+    /// More folders laid out as the bundle's tree (an older copy, another app's assets) whose files at the same
+    /// paths may lend blocks, after the installed tree; read, never written.
+    public let seedFolders: [String]
 
-    /// The bundle whose manifest file is `manifest` and whose identity is `identity`, delivered by `delivery`.
+    /// The bundle whose manifest file is `manifest` and whose identity is `identity`, delivered by `delivery`;
+    /// blocks are taken from `installedTree` and `seedFolders` where they hold them.
     public init(manifest: any RandomAccessSource, identity: String, delivery: any BundleDelivery,
-                installedTree: String? = nil) {
+                installedTree: String? = nil, seedFolders: [String] = []) {
         (self.manifest, self.identity, self.delivery, self.installedTree) = (manifest, identity, delivery, installedTree)
+        self.seedFolders = seedFolders
+    }
+
+    /// The local bytes that hold blocks of the file at `path` laid out as `layout` (``ChunkSeeds``).
+    func seeds(for path: AssetPath, layout: DeliveredLayout, blocks: [DeliveredLayout.Block]) throws(AssetPackError) -> ChunkSeeds {
+        try ChunkSeeds.find(for: path, layout: layout, blocks: blocks, in: (installedTree.map { [$0] } ?? []) + seedFolders,
+                            hasher: delivery.makeHasher)
     }
 
     /// The bundle's name: the delivery's.

@@ -1,7 +1,11 @@
 extension BundleManifest.Entry {
-    /// Throws `.manifest` when a hash the entry carries is not 64 lowercase hex digits, or its block hashes
-    /// do not pair one to one with its block index.
+    /// Throws `.manifest` when a hash the entry carries is not 64 lowercase hex digits, its block hashes
+    /// do not pair one to one with its block index, or its chunks were cut by a rule this code does not know.
     func checkHashes(origin: String) throws(AssetPackError) {
+        if let chunking = storage?.chunking, ContentChunking(name: chunking) == nil || storage?.blockSHA256 == nil {
+            throw AssetPackError(.manifest, "manifest entry \"\(path)\" is cut into chunks by \"\(chunking)\", which this "
+                                 + "version does not know, or lacks their SHA-256s", path: origin)
+        }
         if let sha256, !ContentDigest.isHex(sha256) {
             throw AssetPackError(.manifest, "manifest entry \"\(path)\" has a SHA-256 that is not 64 lowercase hex digits", path: origin)
         }

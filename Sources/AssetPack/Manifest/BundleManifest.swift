@@ -25,11 +25,12 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         name == reservedDirectory || name == installRecordDirectory
     }
 
-    /// The format version this code writes: 2, whose manifests may carry SHA-256s and the packed data's
-    /// offset (``Storage/dataOffset``), with the identity computed differently (``ContentIdentity``).
-    public static let currentFormat = 2
-    /// The format versions this code reads: 1 (no hashes) and 2.
-    public static let readableFormats = 1...2
+    /// The format version this code writes: 3, whose large packed files are cut into content-defined chunks
+    /// (``Storage/chunking``), stored ones included. Format 2 added SHA-256s and the packed data's offset
+    /// (``Storage/dataOffset``), with the identity computed differently (``ContentIdentity``).
+    public static let currentFormat = 3
+    /// The format versions this code reads: 1 (no hashes), 2 (blocks of a fixed size) and 3.
+    public static let readableFormats = 1...3
 
     /// The manifest format version.
     public var format: Int
@@ -102,11 +103,12 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         public var method: String?
         /// Bytes of the compressed data (packed only).
         public var compressedSize: UInt64?
-        /// Where the independently decodable deflate blocks of a packed entry start, for a file the packer
-        /// deflated in blocks (larger than its block size, 4 MiB by default): one `[uncompressed offset,
-        /// compressed offset]` pair per block, offsets relative to the file and to the entry's data, the
-        /// first `[0, 0]`; every block but the last ends with a full flush, so any other unzip reads the entry
-        /// as one ordinary deflate stream. Nil otherwise.
+        /// Where the blocks of a packed entry start, for a file the packer cut into blocks: one `[uncompressed
+        /// offset, compressed offset]` pair per block, offsets relative to the file and to the entry's data, the
+        /// first `[0, 0]`. Deflated, each block is independently decodable: every block but the last ends with
+        /// a full flush, so any other unzip reads the entry as one ordinary deflate stream; stored, both offsets
+        /// are the same. The blocks are the content-defined chunks of ``chunking`` (format 3), or blocks of a
+        /// fixed size (format 2: deflated files larger than 4 MiB, in blocks of 4 MiB). Nil otherwise.
         public var blocks: [[UInt64]]?
         /// For a file with ``blocks``: the SHA-256 of each block's uncompressed bytes, in order (64 hex digits
         /// each), so that a client can fetch and check one block alone, and reuse the blocks of an installed
@@ -116,6 +118,10 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         /// a packed entry: the entry, or one of its blocks, is then one byte range of the archive, fetched
         /// without reading the header first. Nil for plain files and in bundles built before it.
         public var dataOffset: UInt64? = nil
+        /// For a file whose ``blocks`` are content-defined chunks: the ``ContentChunking/name`` of the rule that
+        /// cut them (`gear/65536`), by which an installer cuts the files it holds to find chunks to reuse. Nil
+        /// for blocks of a fixed size and for a file without blocks.
+        public var chunking: String? = nil
 
         /// Stored as is at `file`.
         public static func plain(_ file: String) -> Storage {
@@ -124,9 +130,10 @@ public struct BundleManifest: Codable, Sendable, Equatable {
 
         /// Packed as `entry` of the zip at `archive`.
         public static func packed(archive: String, entry: String, method: String, compressedSize: UInt64,
-                                  blocks: [[UInt64]]? = nil, blockSHA256: [String]? = nil, dataOffset: UInt64? = nil) -> Storage {
+                                  blocks: [[UInt64]]? = nil, blockSHA256: [String]? = nil, dataOffset: UInt64? = nil,
+                                  chunking: String? = nil) -> Storage {
             Storage(form: .packed, file: archive, entry: entry, method: method, compressedSize: compressedSize, blocks: blocks,
-                    blockSHA256: blockSHA256, dataOffset: dataOffset)
+                    blockSHA256: blockSHA256, dataOffset: dataOffset, chunking: chunking)
         }
 
         /// Plain or packed.

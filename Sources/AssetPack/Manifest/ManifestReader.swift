@@ -149,8 +149,8 @@ final class ManifestReader {
     private func storage(entryPath: String?) throws(AssetPackError) -> BundleManifest.Storage {
         try parser.enterObject()
         var form: BundleManifest.Storage.Form?, file: String?, entry: String?, method: String?, compressedSize: UInt64?
-        var blocks: [[UInt64]]?, blockSHA256: [String]?, dataOffset: UInt64?
-        var seen: UInt8 = 0
+        var blocks: [[UInt64]]?, blockSHA256: [String]?, dataOffset: UInt64?, chunking: String?
+        var seen: UInt16 = 0
         while let name = try parser.nextMember() {
             switch name {
             case "compressedSize":
@@ -181,12 +181,15 @@ final class ManifestReader {
             case "blockSHA256":
                 try once(&seen, 128, "blockSHA256")
                 blockSHA256 = try parser.takeNull() ? nil : try array { () throws(AssetPackError) in try parser.string() }
+            case "chunking":
+                try once(&seen, 256, "chunking")
+                chunking = try optionalString()
             default: try parser.skipValue()
             }
         }
         guard let form, let file else { throw parser.refusal("a storage lacks \"form\" or \"file\"") }
         return BundleManifest.Storage(form: form, file: file, entry: entry, method: method, compressedSize: compressedSize,
-                                      blocks: blocks, blockSHA256: blockSHA256, dataOffset: dataOffset)
+                                      blocks: blocks, blockSHA256: blockSHA256, dataOffset: dataOffset, chunking: chunking)
     }
 
     /// `null` as nil, else a string (`previous` itself when it spells the same).

@@ -50,6 +50,13 @@ public struct ExpansionItem: Sendable {
     /// entry is then inflated on several threads by the installer. Nil otherwise.
     var blocks: BlockLayout? { rare?.blocks }
 
+    /// The number of blocks a ``BlockJournal`` records for this file: its blocks inflated in parallel, or the
+    /// blocks of a delivered file (``DeliveredLayout/blocks``, stored ones too); nil for a file without.
+    var journaledBlockCount: Int? {
+        if case .delivered(let layout) = origin, let blocks = layout.blocks { return blocks.count }
+        return blocks?.pairs.count
+    }
+
     /// Where an item's bytes come from, resolved once while planning (``ResolvedSource``) into what the
     /// installer reads without asking the source again.
     enum Origin: Sendable {

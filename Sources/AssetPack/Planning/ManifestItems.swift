@@ -31,7 +31,9 @@ struct ManifestItems {
             return .directory(path, permissions: PermissionPolicy.directory(entry.mode))
         case .file:
             let from = try origin(of: entry)
-            let blocks = entry.storage?.form == .packed ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
+            // Blocks to inflate in parallel: those of a deflated entry (a stored one's chunks are copied as they are).
+            let deflated = entry.storage?.form == .packed && entry.storage?.method == "deflate"
+            let blocks = deflated ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
             return ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
                                  permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
                                  digest: try digest(entry))

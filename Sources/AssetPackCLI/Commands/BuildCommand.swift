@@ -15,9 +15,10 @@ struct BuildCommand: ParsableCommand {
             one entry big.bin (deflated, or stored when deflate would not save), smaller files are copied byte \
             for byte — except files of 64 KiB or less, which are gathered into pack archives of about 1 MiB in \
             assetpack-meta/packs/ (--pack-limit), so that many small files expand from a few reads — and \
-            assetpack-meta/manifest.json describes every file and folder. Files over 4 MiB are \
-            deflated in independent blocks on every core, and the manifest records where the blocks start so \
-            expansion can use every core too. The same tree always gives the same bytes. A bundle already at \
+            assetpack-meta/manifest.json describes every file and folder. Packed files over 256 KiB are cut \
+            into content-defined chunks of about 64 KiB, each deflated on its own on every core, and the manifest \
+            records where each chunk starts and its SHA-256, so expansion uses every core too and an update \
+            from a server fetches only the chunks it does not hold. The same tree always gives the same bytes. A bundle already at \
             <dir> lends its archives for files that did not change. With --archive, every file is deflated into \
             one zip (stored when deflate would not save), whatever the threshold.
 

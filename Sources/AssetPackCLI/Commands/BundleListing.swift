@@ -120,11 +120,11 @@ enum BundleListing {
         var total: String { pad(bytes, 10) + "            \(counted(files, "file"))\n" }
     }
 
-    /// `plain`, or `packed in ARCHIVE as ENTRY, METHOD[, N blocks]`.
+    /// `plain`, or `packed in ARCHIVE as ENTRY, METHOD[, N chunks]` (`N blocks` for blocks of a fixed size).
     static func stored(_ file: BundleManifest.Entry) -> String {
         guard let storage = file.storage, storage.form == .packed else { return "plain" }
         var text = "packed in \(storage.file) as \(storage.entry ?? ""), \(storage.method ?? "?")"
-        if let blocks = storage.blocks { text += ", \(blocks.count) blocks" }
+        if let blocks = storage.blocks { text += ", \(blocks.count) \(storage.chunking == nil ? "blocks" : "chunks")" }
         return text
     }
 
@@ -181,11 +181,12 @@ enum BundleListing {
 
         /// The row as `JSONEncoder` with sorted keys would write it, written directly (``JSONObjectText``):
         /// `crc32` is 8 hex digits, `mode` octal; `storage` is the form (`plain` without one) and `file` the
-        /// bundle file that holds the data; `blocks` counts the block index.
+        /// bundle file that holds the data; `blocks` counts the block index (the chunks), `chunking` names the rule.
         var json: [UInt8] {
             let storage = file.storage
             var row = JSONObjectText()
             row.add("blocks", storage?.blocks?.count)
+            row.add("chunking", storage?.chunking)
             row.add("compressedSize", storage?.compressedSize)
             row.add("crc32", hex(file.crc32 ?? 0))
             row.add("entry", storage?.entry)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetPack
 import AssetPackRemote
+import AssetPackSystem
 import Foundation
 
 /// `expand https://host/path/app.bundle --to DIR`: the options of a bundle on a server.
@@ -25,6 +26,10 @@ struct RemoteOptions: ParsableArguments {
                                valueName: "rate"))
     var limitRate: String?
 
+    @Option(help: ArgumentHelp("A folder laid out as the bundle's tree (an older copy) whose files lend the chunks of large files they hold, instead of downloading them; repeat it for several.",
+                               valueName: "dir"), completion: .directory)
+    var seed: [String] = []
+
     /// True when `bundle` names a bundle on a server.
     static func isURL(_ bundle: String) -> Bool {
         let lower = bundle.lowercased()
@@ -34,8 +39,8 @@ struct RemoteOptions: ParsableArguments {
     /// Refuses these options beside a local bundle, and a server's bundle without a way to trust its manifest.
     func check(bundle: String, root: String?, verify: Bool) throws {
         guard Self.isURL(bundle) else {
-            if allowHTTP || !publicKeys.isEmpty || identity != nil || maxDownload != nil || limitRate != nil {
-                throw ValidationError("--allow-http, --public-key, --identity, --max-download and --limit-rate are for a bundle URL (https://…).")
+            if allowHTTP || !publicKeys.isEmpty || identity != nil || maxDownload != nil || limitRate != nil || !seed.isEmpty {
+                throw ValidationError("--allow-http, --public-key, --identity, --max-download, --limit-rate and --seed are for a bundle URL (https://…).")
             }
             return
         }
@@ -44,6 +49,9 @@ struct RemoteOptions: ParsableArguments {
             throw ValidationError("\(name) must be a size in bytes (e.g. 512K, 50M), not \(size ?? "").")
         }
         if let limitRate, ByteCount.parse(limitRate) == 0 { throw ValidationError("--limit-rate must be more than 0 bytes a second.") }
+        for folder in seed where (try? FileSystem.status(folder))??.kind != .directory {
+            throw ValidationError("--seed \(folder) is not a folder.")
+        }
         if publicKeys.isEmpty && identity == nil {
             throw ValidationError("A bundle from a server needs --public-key KEYFILE.pub or --identity HEX: its manifest is checked before anything is written.")
         }
@@ -67,6 +75,7 @@ struct RemoteOptions: ParsableArguments {
         options.allowsPlainHTTP = allowHTTP
         options.maxBytesPerSecond = limitRate.flatMap(ByteCount.parse)
         options.consent = maxDownload.flatMap(ByteCount.parse).map(DownloadConsent.refuse(above:))
+        options.seedFolders = seed
         return options
     }
 }

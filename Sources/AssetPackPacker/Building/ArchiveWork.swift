@@ -87,13 +87,11 @@ struct ArchiveWork: Sendable {
                 throw AssetPackError(error)
             }
         case .streamed(.deflate):
-            let (added, digests) = try FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: options.rules.blockSize,
-                                                           follow: options.followSymlinks) { () throws(AssetPackError) in
-                try EntryPacker.addInBlocks(item, as: name, to: writer, rules: options.rules, jobs: options.jobs,
+            (written, sha256) = try FileDigest.ofFile(item.sourcePath, size: item.size,
+                                                      follow: options.followSymlinks) { () throws(AssetPackError) in
+                try EntryPacker.addInBlocks(item, as: name, to: writer, level: options.rules.level, lengths: nil, jobs: options.jobs,
                                             follow: options.followSymlinks)
             }
-            written = added
-            sha256 = digests.file
         case .streamed(let method):
             let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
             written = try EntryPacker.addStreaming(item, as: name, method: method, to: writer, from: source)

@@ -50,7 +50,7 @@ struct FileWork: Sendable {
                 return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
             }
             let method = try packer.chooseMethod(for: item)
-            if method == .deflate && options.rules.deflatesInBlocks(size: item.size) {
+            if method == .deflate && options.rules.cutsIntoChunks(size: item.size) {
                 return .packInBlocks(archive: archive, entry: entry, method: method)
             }
             return try pack(item, archive: archive, entry: entry, method: method, jobs: 1)
@@ -95,7 +95,8 @@ struct FileWork: Sendable {
     private static func entry(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile) -> BundleManifest.Entry {
         let storage = BundleManifest.Storage.packed(archive: archive.string, entry: entry, method: packed.methodName,
                                                     compressedSize: packed.compressedSize, blocks: packed.blocks,
-                                                    blockSHA256: packed.blockSHA256, dataOffset: packed.dataOffset)
+                                                    blockSHA256: packed.blockSHA256, dataOffset: packed.dataOffset,
+                                                    chunking: packed.chunking)
         return ManifestWriter.fileEntry(item, crc32: packed.crc32, storage: storage, sha256: packed.sha256)
     }
 }

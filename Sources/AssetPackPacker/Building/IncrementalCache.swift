@@ -40,16 +40,19 @@ struct IncrementalCache: Sendable {
         let path = root + "/" + file.string
         guard (try? FileSystem.status(path))??.kind == .file,
               let archive = try? ZipArchive(path: path), archive.entries.count == 1, archive.comment.isEmpty,
-              let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item),
-              blocksFit(storage.blocks, zipEntry, in: archive), let sha256 = try? sameContents(item, zipEntry, in: archive),
+              let zipEntry = archive.entries.first, matches(zipEntry, old, storage, item: item)
+        else { return nil }
+        let chunks: FileChunks?
+        do { chunks = try self.chunks(of: item, storage) } catch { return nil }
+        guard blocksFit(storage.blocks, chunks, zipEntry, in: archive), let sha256 = try? sameContents(item, zipEntry, in: archive),
               let dataOffset = try? archive.dataRange(of: zipEntry).lowerBound
         else { return nil }
         var packed = PackedFile(crc32: zipEntry.crc32, size: zipEntry.uncompressedSize, method: zipEntry.method,
                                 compressedSize: zipEntry.compressedSize, blocks: storage.blocks, sha256: sha256, dataOffset: dataOffset)
-        if storage.blocks != nil {
-            guard let digests = try? FileDigest.ofBlocks(item.sourcePath, size: item.size, blockSize: rules.blockSize,
-                                                         follow: followSymlinks), digests.file == sha256 else { return nil }
-            packed.blockSHA256 = digests.blocks
+        if let chunks {
+            guard chunks.fileSHA256 == sha256 else { return nil }
+            packed.blockSHA256 = chunks.sha256.compactMap { $0 }
+            packed.chunking = rules.chunking.name
         }
         return (path, packed)
     }
@@ -80,16 +83,28 @@ struct IncrementalCache: Sendable {
         return (path, packed)
     }
 
-    /// True when `blocks` is the index this build would record for `zipEntry` of `archive`: none unless it is
-    /// deflated in blocks, else one block per ``PackingRules/blockSize`` bytes, each of which inflates on its own
-    /// from its compressed offset to its end, all of them to the entry's size and CRC-32 (inflated and dropped).
-    private func blocksFit(_ blocks: [[UInt64]]?, _ zipEntry: ZipEntry, in archive: ZipArchive) -> Bool {
-        guard zipEntry.method == .deflate, rules.deflatesInBlocks(size: zipEntry.uncompressedSize) else { return blocks == nil }
+    /// The chunks this build cuts `item` into, when it cuts it and the previous entry's `storage` was cut by
+    /// the same rule; nil when neither cuts it. Throws when one does and the other does not.
+    private func chunks(of item: SourceItem, _ storage: BundleManifest.Storage) throws(AssetPackError) -> FileChunks? {
+        guard rules.cutsIntoChunks(size: item.size) else {
+            guard storage.chunking == nil else { throw AssetPackError(.unsupported, "not cut into chunks now") }
+            return nil
+        }
+        guard storage.chunking == rules.chunking.name else { throw AssetPackError(.unsupported, "cut by another rule") }
+        return try FileDigest.chunks(item.sourcePath, size: item.size, by: rules.chunking, follow: followSymlinks)
+    }
+
+    /// True when `blocks` is the index this build would record for `zipEntry` of `archive`: none when the file
+    /// has no `chunks`, else one block per chunk, for a stored entry at the same offsets, for a deflated one each
+    /// inflating on its own from its compressed offset to its end, all of them to the entry's size and CRC-32
+    /// (inflated and dropped).
+    private func blocksFit(_ blocks: [[UInt64]]?, _ chunks: FileChunks?, _ zipEntry: ZipEntry, in archive: ZipArchive) -> Bool {
+        guard let chunks else { return blocks == nil }
+        guard zipEntry.method == .deflate else { return blocks == chunks.storedPairs }
         guard let blocks, let index = try? DeflateBlockIndex(pairs: blocks),
               (try? index.spans(uncompressedSize: zipEntry.uncompressedSize, compressedSize: zipEntry.compressedSize)) != nil
         else { return false }
-        let expected = stride(from: 0, to: zipEntry.uncompressedSize, by: rules.blockSize).map { $0 }
-        guard index.blocks.map(\.uncompressedOffset) == expected, let sink = try? FileDescriptor.open("/dev/null", .writeOnly)
+        guard index.blocks.map(\.uncompressedOffset) == chunks.offsets, let sink = try? FileDescriptor.open("/dev/null", .writeOnly)
         else { return false }
         defer { sink.close() }
         let inflater = try? BlockParallelInflater(archive: archive, entry: zipEntry, index: index)

@@ -33,10 +33,11 @@ public struct PackingRules: Sendable, Hashable {
     public var minimumSampleSaving: Double = 0.05
     /// A packed file is stored when deflating the whole file saves less than this fraction.
     public var minimumSaving: Double = 0.02
-    /// A deflated file larger than this is compressed in independent blocks of this many bytes, on several
-    /// cores (see `ParallelDeflater`), and the manifest records where the blocks start so the expander can
-    /// inflate them on several cores too. Default 4 MiB; 64 KiB at least.
-    public var blockSize: Int = ParallelDeflater.defaultBlockSize
+    /// How a packed file larger than a chunk's maximum is cut into content-defined chunks (`ContentChunking`):
+    /// deflated, each chunk is compressed on its own, on several cores (see `ParallelDeflater`), and the
+    /// manifest records where each starts and its SHA-256, so the expander inflates them on several cores and
+    /// an upgrade fetches only the chunks it does not hold. Default `ContentChunking.standard` (64 KiB on average).
+    public var chunking: ContentChunking = .standard
     /// Files of at most this many bytes that would be copied (not larger than ``threshold``, not a zip)
     /// are gathered into pack archives (`PackGrouping`) instead: a bundle of many small files is then a
     /// few hundred archives to read, not one file to open per asset. Default 64 KiB; 0 copies every file.
@@ -52,8 +53,8 @@ public struct PackingRules: Sendable, Hashable {
         self.level = level
     }
 
-    /// Checks the levels and the block size.
-    /// - Throws: `.invalidArgument` when ``level`` or ``packLevel`` is not 0–9, or ``blockSize`` is out of range.
+    /// Checks the levels.
+    /// - Throws: `.invalidArgument` when ``level`` or ``packLevel`` is not 0–9.
     public func validate() throws(AssetPackError) {
         guard (0...9).contains(level) else {
             throw AssetPackError(.invalidArgument, "deflate level \(level) is not 0–9")
@@ -61,13 +62,10 @@ public struct PackingRules: Sendable, Hashable {
         guard (0...9).contains(packLevel) else {
             throw AssetPackError(.invalidArgument, "deflate level \(packLevel) for pack archives is not 0–9")
         }
-        guard blockSize >= ParallelDeflater.minimumBlockSize && blockSize <= 1 << 30 else {
-            throw AssetPackError(.invalidArgument, "deflate block size \(blockSize) is not 64 KiB to 1 GiB")
-        }
     }
 
-    /// True when a file of `size` bytes is deflated in independent blocks (it is larger than one block).
-    func deflatesInBlocks(size: UInt64) -> Bool { size > UInt64(blockSize) }
+    /// True when a packed file of `size` bytes is cut into chunks (it is larger than one chunk can be).
+    func cutsIntoChunks(size: UInt64) -> Bool { size > UInt64(chunking.maximum) }
 
     /// True when the file at `path` with `size` bytes goes into a zip of its own: it is larger than the
     /// threshold (any file, even an empty one, when the threshold is 0) and not a zip archive
@@ -95,7 +93,7 @@ public struct PackingRules: Sendable, Hashable {
     /// exactly the members it holds, which then give the same bytes whatever the grouping settings.
     public var fingerprint: String {
         "deflate \(level); store when \(sampleChunks)x\(sampleChunkSize)-byte sample saves < \(percent(minimumSampleSaving))"
-            + " or whole file saves < \(percent(minimumSaving)); independent blocks of \(blockSize) bytes"
+            + " or whole file saves < \(percent(minimumSaving)); content-defined chunks \(chunking.name)"
             + (packLevel == 0 ? "; pack members stored" : "; pack members deflate \(packLevel)")
     }
 

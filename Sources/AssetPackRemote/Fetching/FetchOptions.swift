@@ -21,6 +21,10 @@ public struct FetchOptions: Sendable {
     public var maxBytesPerSecond: UInt64?
     /// What the app is asked before an install fetches more file data than it allows; nil to ask nothing.
     public var consent: DownloadConsent?
+    /// Local folders laid out as the bundle's tree (an older copy of it, a download made elsewhere) whose files
+    /// lend the chunks of a large file at the same path instead of fetching them, found by content at any offset;
+    /// read, never written. The destination's installed tree is always searched first.
+    public var seedFolders: [String] = []
     /// On Apple platforms, whether requests may use a network the system deems expensive (cellular, a personal
     /// hotspot): `URLRequest.allowsExpensiveNetworkAccess`. Ignored elsewhere (see `ServerDelivery`).
     public var allowsExpensiveNetworkAccess = true

@@ -166,7 +166,8 @@ extension RemoteBundle {
         let delivery = RemoteBundleDelivery(bundle: self, fetcher: fetcher, progress: network, cancellation: cancellation)
         var options = options
         options.jobs = max(options.jobs, delivery.concurrency)
-        let source = DeliveredBundleSource(manifest: verified.file, identity: identity, delivery: delivery, installedTree: destination)
+        let source = DeliveredBundleSource(manifest: verified.file, identity: identity, delivery: delivery, installedTree: destination,
+                                           seedFolders: fetcher.options.seedFolders)
         return try AssetInstaller(source: source, destination: destination, options: options)
     }
 }

@@ -49,25 +49,22 @@ package struct ParallelDeflater: Sendable {
         package var index: DeflateBlockIndex
     }
 
-    /// The number of blocks `size` bytes make (at least one: empty data is one empty final block).
-    package func blockCount(for size: UInt64) -> Int {
-        max(1, Int((size + UInt64(blockSize) - 1) / UInt64(blockSize)))
-    }
-
     /// Compresses the bytes `range` of `source` (all of it when nil) and hands the deflate stream to
-    /// `write` in order, a block at a time, on the calling thread.
+    /// `write` in order, a block at a time, on the calling thread. The blocks are ``blockSize`` bytes each
+    /// (the last one shorter), or have the lengths `blockLengths` lists when it is given (content-defined
+    /// chunks, each at most ``blockSize`` bytes, which add up to the range's length).
     /// - Throws: ``ZipError``: `.truncated` when the source ends before the range does, what `write` or a
-    ///   read throws, `.zlib` when zlib fails.
-    package func compress(_ source: any RandomAccessSource, range: Range<UInt64>? = nil,
+    ///   read throws, `.zlib` when zlib fails, `.invalidArgument` for block lengths that do not fit.
+    package func compress(_ source: any RandomAccessSource, range: Range<UInt64>? = nil, blockLengths: [Int]? = nil,
                          into write: (UnsafeRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Output {
         let range = range ?? 0..<source.size
-        let count = blockCount(for: UInt64(range.count))
+        let plan = try BlockPlan(source: source, range: range, blockSize: blockSize, lengths: blockLengths)
+        let count = plan.count
         let (level, blockSize) = (level, blockSize)
         let kits = ObjectPool { () throws(ZipError) in try BlockKit(level: level) }
         let outputs = ObjectPool { () throws(ZipError) in OutputBuffer(capacity: BlockDeflater.capacity(for: blockSize)) }
         var output = Output(crc32: 0, uncompressedSize: 0, compressedSize: 0, index: DeflateBlockIndex([]))
         output.index.blocks.reserveCapacity(count)
-        let plan = BlockPlan(source: source, range: range, blockSize: blockSize, count: count)
         // One block more than threads, so a thread that finished early rarely waits for the writer.
         try OrderedPipeline.run(count: count, jobs: jobs, window: jobs + 1, produce: { (number) throws(ZipError) -> CompressedBlock in
             try kits.withObject { (kit) throws(ZipError) -> CompressedBlock in
@@ -92,16 +89,41 @@ extension ParallelDeflater.Output {
     }
 }
 
-/// Which bytes of the source block `number` covers.
+/// Which bytes of the source each block covers.
 private struct BlockPlan: Sendable {
     let source: any RandomAccessSource
     let range: Range<UInt64>
-    let blockSize: Int
-    let count: Int
+    /// Where each block starts, relative to the range, and where the last one ends.
+    let starts: [UInt64]
+
+    /// Blocks of `blockSize` bytes over `range`, or of `lengths` (each 0…`blockSize`, adding up to the range).
+    init(source: any RandomAccessSource, range: Range<UInt64>, blockSize: Int, lengths: [Int]?) throws(ZipError) {
+        (self.source, self.range) = (source, range)
+        let total = UInt64(range.count)
+        guard let lengths else {
+            let count = max(1, Int((total + UInt64(blockSize) - 1) / UInt64(blockSize)))
+            starts = (0...count).map { min(UInt64($0) * UInt64(blockSize), total) }
+            return
+        }
+        var starts: [UInt64] = [0]
+        starts.reserveCapacity(lengths.count + 1)
+        for length in lengths {
+            guard (0...blockSize).contains(length) else {
+                throw ZipError(.invalidArgument, "a block of \(length) bytes is not 0 to \(blockSize)", archive: source.name)
+            }
+            starts.append(starts[starts.count - 1] + UInt64(length))
+        }
+        guard !lengths.isEmpty, starts.last == total else {
+            throw ZipError(.invalidArgument, "block lengths add up to \(starts.last ?? 0) bytes, not \(total)", archive: source.name)
+        }
+        self.starts = starts
+    }
+
+    /// The number of blocks.
+    var count: Int { starts.count - 1 }
 
     func bounds(_ number: Int) -> (offset: UInt64, length: Int) {
-        let offset = range.lowerBound + UInt64(number) * UInt64(blockSize)
-        return (offset, Int(min(UInt64(blockSize), range.upperBound - offset)))
+        (range.lowerBound + starts[number], Int(starts[number + 1] - starts[number]))
     }
 }
 

@@ -3,18 +3,20 @@ extension ZipWriter {
     /// the entry is one ordinary deflate stream that every unzip reads, and ``WrittenEntry/blocks`` says
     /// where its blocks start so that it can also be inflated block by block in parallel
     /// (``BlockParallelInflater``). The source is read at offsets, a block per thread; the bytes are the
-    /// same whatever the number of jobs.
+    /// same whatever the number of jobs. `blockLengths`, when given, are the blocks' lengths (content-defined
+    /// chunks), else each block but the last has the deflater's ``ParallelDeflater/blockSize``.
     /// - Throws: ``ZipError`` naming the entry: `.truncated` when the source is shorter than its size,
     ///   `.invalidArgument` for a duplicate or empty name, `.io` when reading or writing fails.
     @discardableResult
     package func addFile(_ name: String, from source: any RandomAccessSource, deflater: ParallelDeflater,
-                        permissions: UInt32 = 0o644, modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
+                        blockLengths: [Int]? = nil, permissions: UInt32 = 0o644,
+                        modified: Int64? = nil) throws(ZipError) -> WrittenEntry {
         let spec = EntrySpec(name: name, method: .deflate, mode: 0o100000 | normalized(permissions, directory: false),
                              modified: modified, dosDirectory: false, level: deflater.level)
         var index: DeflateBlockIndex?
         var written = try write(spec, sizeHint: source.size) { () throws(ZipError) -> (crc: UInt32, size: UInt64) in
             do throws(ZipError) {
-                let result = try deflater.compress(source) { (bytes) throws(ZipError) in try output.write(bytes) }
+                let result = try deflater.compress(source, blockLengths: blockLengths) { (bytes) throws(ZipError) in try output.write(bytes) }
                 index = result.index
                 return (result.crc32, result.uncompressedSize)
             } catch {

@@ -237,7 +237,7 @@ _assetpack_build() {
 _assetpack_expand() {
     repeating_flags=()
     non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --dry-run --no-sync --quiet -q --json --progress --verbose -v --allow-http --verify --repair --version -h --help)
-    repeating_options=(--public-key)
+    repeating_options=(--public-key --seed)
     non_repeating_options=(-d -C --to --root --jobs --identity --max-download --limit-rate)
     __assetpack_offer_flags_options 1
 
@@ -264,6 +264,10 @@ _assetpack_expand() {
         return
         ;;
     '--limit-rate')
+        return
+        ;;
+    '--seed')
+        __assetpack_add_completions -d
         return
         ;;
     esac

@@ -100,7 +100,7 @@ extension InstallPreview {
     /// `left`: what an interrupted install left in staging. Returns the files the install would write.
     mutating func add(_ plan: ExpansionPlan, installed: Descriptor?, diff: RecordCursor?, record: RecordCursor?,
                       left: ResumeCheck.Outcome) throws(AssetPackError) -> [Int] {
-        let (unchanged, toWrite) = try UpgradeDiff.split(plan, installed: installed, recorded: diff, left: left)
+        let (unchanged, _, toWrite) = try UpgradeDiff.split(plan, installed: installed, recorded: diff, left: left)
         let positions = PlanOrder.positions(of: plan.items).filter { plan.items[$0].kind != .directory }
         let recorded = record?.files(at: positions.map { ($0, Array(plan.items[$0].path.string.utf8)) }) ?? [:]
         for position in positions {

@@ -13,6 +13,9 @@ final class RecordCursor {
     private var files: RecordList<InstallRecord.File>
     /// The last path of the last window looked up.
     private var lastAsked: [UInt8]?
+    /// The recorded files with a SHA-256, inode and modification time, by SHA-256, read in a pass of their own the
+    /// first time a file is looked up by content (``claim(_:)``); a file claimed is taken out.
+    private var byContent: [SHA256Digest: [InstallRecord.File]]?
 
     /// A cursor over the record of `tree`; nil when it has none, or it is not a record.
     init?(tree: Descriptor) {
@@ -34,5 +37,22 @@ final class RecordCursor {
             if let current = files.head, current.path == path { found[position] = current.entry }
         }
         return found
+    }
+
+    /// A recorded file with SHA-256 `digest` not claimed before (of an install, each is lent once), for an
+    /// upgrade that finds a file renamed or moved; nil when there is none.
+    func claim(_ digest: SHA256Digest) -> InstallRecord.File? {
+        if byContent == nil {
+            var index: [SHA256Digest: [InstallRecord.File]] = [:]
+            var all = record.files()
+            while let (file, _) = all.head {
+                if file.inode != nil, file.mtime != nil, let sha256 = file.sha256.flatMap(SHA256Digest.init(hex:)) {
+                    index[sha256, default: []].append(file)
+                }
+                all.advance()
+            }
+            byContent = index
+        }
+        return byContent?[digest]?.popLast()
     }
 }

@@ -73,8 +73,9 @@ final class ResumeCheck {
                 continue
             case (.file, .file) where status.links == 1 && status.permissions == item.permissions:
                 // A partial file is never longer than planned: trailing bytes would survive its completion.
-                if let blocks = item.blocks, status.size <= item.size, let journal = try BlockJournal.open(for: item.path.name, in: folder),
-                   case let written = try journal.writtenBlocks(count: blocks.pairs.count), !written.isEmpty {
+                if let blocks = item.journaledBlockCount, status.size <= item.size,
+                   let journal = try BlockJournal.open(for: item.path.name, in: folder),
+                   case let written = try journal.writtenBlocks(count: blocks), !written.isEmpty {
                     outcome.partial[position] = written
                     continue
                 }

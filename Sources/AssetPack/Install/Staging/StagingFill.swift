@@ -33,15 +33,17 @@ final class StagingFill: @unchecked Sendable {
 
     /// Hard-links unchanged files from the installed tree (after making every folder); returns the indexes
     /// that still need writing.
-    func linkUnchanged(_ candidates: [Int: StagedFile], from installed: Descriptor) throws(AssetPackError) -> [Int] {
+    func linkUnchanged(_ candidates: [Int: StagedFile], from installed: Descriptor,
+                       movedFrom: [Int: String] = [:]) throws(AssetPackError) -> [Int] {
         try folders.makeAll()
         let from = DirectoryCursor(root: installed), to = DirectoryCursor(root: staging)
         var failed: [Int] = []
         for (position, file) in candidates.sorted(by: { $0.key < $1.key }) {
             try progress.checkCancelled()
             let item = plan.items[position]
-            guard let folder = from.existingParent(ofPath: item.path.string),
-                  try io(folder.link(item.path.name, to: item.path.name, in: to.parent(ofPath: item.path.string))) else {
+            let old = movedFrom[position].flatMap { try? AssetPath($0) } ?? item.path
+            guard let folder = from.existingParent(ofPath: old.string),
+                  try io(folder.link(old.name, to: item.path.name, in: to.parent(ofPath: item.path.string))) else {
                 failed.append(position)
                 continue
             }

@@ -170,8 +170,8 @@ struct InstallTransaction {
         for position in left.kept.keys.sorted() {
             progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
         }
-        let (unchanged, toWrite) = try UpgradeDiff.split(plan, installed: state.upgrade?.tree, recorded: state.upgrade?.recorded,
-                                                         left: left, repairing: repairing)
+        let (unchanged, moved, toWrite) = try UpgradeDiff.split(plan, installed: state.upgrade?.tree, recorded: state.upgrade?.recorded,
+                                                                left: left, repairing: repairing)
         var files = toWrite
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
         try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
@@ -180,7 +180,7 @@ struct InstallTransaction {
                                options: installer.options, kept: left.kept, partial: left.partial)
         var onDevice: Set<Int> = []
         if let upgrade = state.upgrade, !unchanged.isEmpty {
-            let failed = try fill.linkUnchanged(unchanged, from: upgrade.tree)
+            let failed = try fill.linkUnchanged(unchanged, from: upgrade.tree, movedFrom: moved)
             files = (files + failed).sorted()
             let linked = Set(unchanged.keys).subtracting(failed)
             state.linked += linked.count

@@ -5,25 +5,52 @@ import AssetPackSystem
 /// record, and still the very file the install left: a regular file of that size and those permissions with the
 /// recorded inode and modification time (in nanoseconds); a record without inodes (an older one) reuses
 /// nothing. This costs the `fstatat` the size check makes anyway, not a read. When the plan does not know a
-/// file's CRC (a folder without a manifest), the source file is read once to compute it. Such files are
-/// hard-linked, not rewritten.
+/// file's CRC (a folder without a manifest), the source file is read once to compute it. A file renamed or moved
+/// is found by its SHA-256 among the recorded files (``moved(_:in:recorded:)``). Such files are hard-linked, not
+/// rewritten nor fetched.
 ///
 /// The window's files are taken in path order and the record read alongside them (``RecordCursor``).
 struct UpgradeDiff {
     let plan: ExpansionPlan
 
     /// What an install does with the files of `plan` (one window): those `installed` (its record read by
-    /// `recorded`) holds unchanged are linked, those an interrupted run `left` complete are kept, the others
-    /// (`toWrite`, in plan order) are written. The install and its dry run both ask this.
+    /// `recorded`) holds unchanged are linked — at their own path, or at the path they had before they were
+    /// renamed or moved (`moved`, by position: the installed file's path) —, those an interrupted run `left`
+    /// complete are kept, the others (`toWrite`, in plan order) are written. The install and its dry run both ask this.
     static func split(_ plan: ExpansionPlan, installed: Descriptor?, recorded: RecordCursor?, left: ResumeCheck.Outcome,
-                      repairing: Set<String> = []) throws(AssetPackError) -> (unchanged: [Int: StagedFile], toWrite: [Int]) {
+                      repairing: Set<String> = []) throws(AssetPackError)
+        -> (unchanged: [Int: StagedFile], moved: [Int: String], toWrite: [Int]) {
         let present = Set(left.kept.keys).union(left.partial.keys)
-        var unchanged: [Int: StagedFile] = [:]
+        var unchanged: [Int: StagedFile] = [:], moved: [Int: String] = [:]
+        let written = { (position: Int) in plan.items[position].kind == .file && left.kept[position] == nil && !present.contains(position) }
         if let installed, let recorded {
-            unchanged = try UpgradeDiff(plan: plan).unchanged(in: installed, recorded: recorded, repairing: repairing, excluding: present)
+            let diff = UpgradeDiff(plan: plan)
+            unchanged = try diff.unchanged(in: installed, recorded: recorded, repairing: repairing, excluding: present)
+            let candidates = plan.items.indices.filter { written($0) && unchanged[$0] == nil && !repairing.contains(plan.items[$0].path.string) }
+            let linked = Set(unchanged.keys.map { plan.items[$0].path.string })
+            for (position, (file, path)) in try diff.moved(candidates, in: installed, recorded: recorded) where !linked.contains(path) {
+                (unchanged[position], moved[position]) = (file, path)
+            }
         }
         let toWrite = plan.items.indices.filter { plan.items[$0].kind == .file && left.kept[$0] == nil && unchanged[$0] == nil }
-        return (unchanged, toWrite)
+        return (unchanged, moved, toWrite)
+    }
+
+    /// Of the files at `positions`, those the installed tree holds unchanged at another path (renamed or moved):
+    /// a recorded file with the same SHA-256 (the plan's and the record's: a CRC-32 alone is easy to forge), size
+    /// and permissions that is still the very file the install left (``isStillThere(_:size:permissions:in:)``).
+    /// Each recorded file is lent once. Files of a plan without SHA-256s are never matched.
+    func moved(_ positions: [Int], in installed: Descriptor, recorded: RecordCursor) throws(AssetPackError) -> [Int: (StagedFile, String)] {
+        var result: [Int: (StagedFile, String)] = [:]
+        let folders = DirectoryCursor(root: installed)
+        for position in positions {
+            let item = plan.items[position]
+            guard let digest = item.digest, let old = recorded.claim(digest), let crc = old.crc32, item.crc32 == nil || item.crc32 == crc,
+                  old.size == item.size, old.mode == item.permissions, let inode = old.inode, let mtime = old.mtime,
+                  try isStillThere(old, size: item.size, permissions: item.permissions, in: folders) else { continue }
+            result[position] = (StagedFile(crc32: crc, onDisk: (inode, mtime)), old.path)
+        }
+        return result
     }
 
     /// Unchanged files (their CRCs, inodes and modification times) by item index, from the record of `installed` (read by `recorded`), skipping
@@ -58,14 +85,22 @@ struct UpgradeDiff {
     }
 
     /// True when `item`'s data has the recorded CRC-32 `installed` and the installed tree still holds the file
-    /// the record describes (`old`): a regular file of its size, with its inode and modification time.
+    /// the record describes (`old`, at `item`'s path).
     private func isStillThere(_ item: ExpansionItem, _ installed: UInt32, _ old: InstallRecord.File,
                               in cursor: DirectoryCursor) throws(AssetPackError) -> Bool {
-        guard let inode = old.inode, let mtime = old.mtime, try sameCRC(item, installed),
-              let folder = cursor.existingParent(ofPath: item.path.string), let status = try io(folder.status(item.path.name))
+        guard try sameCRC(item, installed) else { return false }
+        return try isStillThere(old, size: item.size, permissions: item.permissions, in: cursor)
+    }
+
+    /// True when the installed tree still holds the file the record describes (`old`) at its path: a regular file of
+    /// `size` bytes and `permissions`, with the recorded inode and modification time.
+    private func isStillThere(_ old: InstallRecord.File, size: UInt64, permissions: UInt32,
+                              in cursor: DirectoryCursor) throws(AssetPackError) -> Bool {
+        guard let inode = old.inode, let mtime = old.mtime, let path = try? AssetPath(old.path),
+              let folder = cursor.existingParent(ofPath: path.string), let status = try io(folder.status(path.name))
         else { return false }
         // The mode on disk too: a file whose mode was changed since (0400 where the bundle says 0644) is written again.
-        return status.kind == .file && status.size == item.size && status.permissions == item.permissions
+        return status.kind == .file && status.size == size && status.permissions == permissions
             && status.inode == inode && status.modifiedNanoseconds >= 0 && UInt64(status.modifiedNanoseconds) == mtime
     }
 

@@ -70,7 +70,7 @@ struct FileMaterializer: Sendable {
         } catch {
             // A large file stopped on request, or by a delivery's server out of reach, keeps what it has: its
             // journal lets the next call go on.
-            if (error.code == .cancelled || error.code == .network) && item.blocks != nil { throw error }
+            if (error.code == .cancelled || error.code == .network) && item.journaledBlockCount != nil { throw error }
             try? directory.remove(name)
             try? BlockJournal.remove(for: name, in: directory)
             throw error

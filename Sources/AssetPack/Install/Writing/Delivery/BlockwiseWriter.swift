@@ -2,13 +2,15 @@ import AssetPackSystem
 import AssetPackZip
 
 /// Puts the blocks of one block-indexed delivered file into its staging file (``DeliveredFileWriter``): each
-/// block from the staging file itself (kept by an interrupted run), from the installed copy, or from the
-/// delivery, and in every case only bytes that hash to the block's SHA-256.
+/// block from the staging file itself (kept by an interrupted run), from local bytes that hash the same
+/// (``ChunkSeeds``: the installed copy, a seed folder), or from the delivery, and in every case only bytes that
+/// hash to the block's SHA-256. Blocks to deliver whose compressed bytes are adjacent in the archive come in one
+/// request (``Unit/delivery(_:)``), up to the delivery's ``DeliveryCoalescing/maximumSpan``.
 struct BlockwiseWriter {
     let file: Descriptor
     let blocks: [DeliveredLayout.Block]
-    /// The entry's whole compressed bytes (each block asks for a part of them).
-    let request: DeliveryRequest
+    /// Whether the blocks' bytes are deflated.
+    let deflated: Bool
     let delivery: any BundleDelivery
     /// The file's path in the tree.
     let path: AssetPath
@@ -18,58 +20,82 @@ struct BlockwiseWriter {
     /// `progress` when it counts bytes of this file, else nil.
     let tracker: ProgressTracker?
 
-    /// Puts block `number` in place, from where ``source(of:kept:staged:installed:delivery:)`` finds it.
-    func write(_ block: DeliveredLayout.Block, number: Int, kept: Bool, installed: InstalledCopy?) throws(AssetPackError) {
-        let length = UInt64(block.uncompressed.count)
-        switch try Self.source(of: block, kept: kept, staged: file, installed: installed, delivery: delivery) {
-        case .staged:
-            progress.resumed(bytes: tracker == nil ? 0 : length)
-        case .installed(let copy):
-            try BlockBytes.copy(block.uncompressed, from: copy.file, to: file)
-            tracker?.advance(bytes: length)
-        case .delivery:
-            let check = WriteCheck(path: path, size: length, crc32: nil, sha256: block.sha256, hasher: delivery.makeHasher(),
-                                   claim: "recorded in the manifest for block \(number)", origin: origin)
-            let sink = try StagedFileSink(file: file, at: block.uncompressed.lowerBound, check: check, inflating: true,
-                                          endsStream: block.isLast, progress: tracker)
-            try delivery.deliver(Self.request(block, of: request), into: sink)
+    /// One step of putting the blocks in place.
+    enum Unit {
+        /// Block `number`, kept from an interrupted run.
+        case staged(Int)
+        /// Block `number`, copied from local bytes.
+        case local(Int, ChunkSeeds.Piece)
+        /// The blocks `numbers` (consecutive, adjacent in the archive), in one request.
+        case delivery([Int])
+
+    }
+
+    /// What to do for each block of `layout`'s `blocks`: those `kept` (an interrupted run's journal records them)
+    /// whose bytes in `staged` still hash right are kept, those `seeds` hold are copied, the others are delivered,
+    /// adjacent ones together. Reads, never writes: the install asks it before writing, a dry run to count requests.
+    static func plan(_ blocks: [DeliveredLayout.Block], kept: Set<Int>, staged: Descriptor?, seeds: ChunkSeeds,
+                     delivery: any BundleDelivery) throws(AssetPackError) -> [Unit] {
+        var units: [Unit] = [], run: [Int] = []
+        let span = delivery.coalescing.maximumSpan
+        func endRun() {
+            if !run.isEmpty { units.append(.delivery(run)) }
+            run = []
+        }
+        for (number, block) in blocks.enumerated() {
+            if kept.contains(number), let staged,
+               try BlockBytes.sha256(of: staged, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
+                units.append(.staged(number))
+            } else if let piece = seeds[block.sha256] {
+                units.append(.local(number, piece))
+            } else {
+                if let first = run.first, let last = run.last, blocks[last].compressed.upperBound != block.compressed.lowerBound
+                    || block.compressed.upperBound - blocks[first].compressed.lowerBound > span {
+                    endRun()
+                }
+                run.append(number)
+                continue
+            }
+            endRun()
+        }
+        endRun()
+        return units
+    }
+
+    /// The request for the blocks `numbers` (consecutive and adjacent) of `blocks`, in the archive `file`.
+    static func request(_ numbers: [Int], of blocks: [DeliveredLayout.Block], in file: String) -> DeliveryRequest {
+        let range = blocks[numbers[0]].compressed.lowerBound..<blocks[numbers[numbers.count - 1]].compressed.upperBound
+        return DeliveryRequest(file: file, range: range, length: UInt64(range.count))
+    }
+
+    /// Carries out `unit`; `archive`: the bundle file the blocks are in; `done` is told of each block written and
+    /// checked, as soon as it is (a block of a request is recorded before the request ends).
+    func write(_ unit: Unit, archive: String, done: @escaping (Int) throws(AssetPackError) -> Void) throws(AssetPackError) {
+        switch unit {
+        case .staged(let number):
+            progress.resumed(bytes: tracker == nil ? 0 : UInt64(blocks[number].uncompressed.count))
+        case .local(let number, let piece):
+            guard try BlockBytes.copy(piece, to: file, at: blocks[number].uncompressed.lowerBound, with: delivery.makeHasher())
+                == blocks[number].sha256 else {  // the local file changed since it was hashed
+                return try write(.delivery([number]), archive: archive, done: done)
+            }
+            tracker?.advance(bytes: UInt64(blocks[number].uncompressed.count))
+            try done(number)
+        case .delivery(let numbers):
+            let sink = SplittingSink(ranges: numbers.map { blocks[$0].compressed }, memberDone: { (index) throws(AssetPackError) in
+                try done(numbers[index])
+            }, makeSink: { (index) throws(AssetPackError) -> StagedFileSink in try self.sink(for: numbers[index]) })
+            try delivery.deliver(Self.request(numbers, of: blocks, in: archive), into: sink)
         }
     }
 
-    /// Where the bytes of a block come from.
-    enum Source { case staged, installed(InstalledCopy), delivery }
-
-    /// Where `block` comes from: the staging file `staged` when `kept` (its journal records the block) and its
-    /// bytes there hash to the block's SHA-256; else the installed copy when its bytes at the same offsets do;
-    /// else the delivery. Reads, never writes: the install asks it before each block, a dry run to count requests.
-    static func source(of block: DeliveredLayout.Block, kept: Bool, staged: Descriptor?, installed: InstalledCopy?,
-                       delivery: any BundleDelivery) throws(AssetPackError) -> Source {
-        if kept, let staged, try BlockBytes.sha256(of: staged, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
-            return .staged
-        }
-        if let installed, try BlockBytes.sha256(of: installed.file, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
-            return .installed(installed)
-        }
-        return .delivery
-    }
-
-    /// The request for `block`'s compressed bytes, a range of `whole` (its entry's).
-    static func request(_ block: DeliveredLayout.Block, of whole: DeliveryRequest) -> DeliveryRequest {
-        DeliveryRequest(file: whole.file, range: block.compressed, length: UInt64(block.compressed.count))
-    }
-}
-
-/// The installed copy of a file (in the destination's current tree), read to lend blocks that did not change.
-struct InstalledCopy {
-    let file: Descriptor
-
-    /// The regular file at `path` below `tree` (no link followed), when it is there; nil otherwise.
-    static func open(_ path: AssetPath, in tree: String?) -> InstalledCopy? {
-        guard let tree, let root = try? Descriptor.existingDirectory(atPath: tree),
-              let folder = try? root.existingDirectory(at: path.parent.components),
-              let status = try? folder.status(path.name), status.kind == .file,
-              let file = try? folder.openFile(path.name) else { return nil }
-        return InstalledCopy(file: file)
+    /// Where the bytes of block `number` go, checked against its SHA-256.
+    private func sink(for number: Int) throws(AssetPackError) -> StagedFileSink {
+        let block = blocks[number]
+        let check = WriteCheck(path: path, size: UInt64(block.uncompressed.count), crc32: nil, sha256: block.sha256,
+                               hasher: delivery.makeHasher(), claim: "recorded in the manifest for block \(number)", origin: origin)
+        return try StagedFileSink(file: file, at: block.uncompressed.lowerBound, check: check, inflating: deflated,
+                                  endsStream: block.isLast, progress: tracker)
     }
 }
 
@@ -82,12 +108,15 @@ enum BlockBytes {
         return complete ? hasher.finalizeHex() : nil
     }
 
-    /// Copies bytes `range` of `source` to the same offsets of `target`.
-    static func copy(_ range: Range<UInt64>, from source: Descriptor, to target: Descriptor) throws(AssetPackError) {
-        let complete = try read(range, of: source) { chunk, offset throws(AssetPackError) in
-            try io(target.fd.writeAll(chunk, at: offset, path: target.path))
+    /// Copies the bytes of `piece` to `target` from `offset` on, hashing them with `hasher`; their SHA-256, or
+    /// nil when the file ends before the piece does.
+    static func copy(_ piece: ChunkSeeds.Piece, to target: Descriptor, at offset: UInt64,
+                     with hasher: any ContentHasher) throws(AssetPackError) -> String? {
+        let complete = try read(piece.range, of: piece.file) { chunk, at throws(AssetPackError) in
+            hasher.update(chunk)
+            try io(target.fd.writeAll(chunk, at: offset + (at - piece.range.lowerBound), path: target.path))
         }
-        guard complete else { throw AssetPackError(.io, "ended while it was copied", path: source.path) }
+        return complete ? hasher.finalizeHex() : nil
     }
 
     /// Hands `body` the bytes of `range` in order with their offsets; false when the file ends first.

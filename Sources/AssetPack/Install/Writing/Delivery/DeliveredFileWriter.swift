@@ -7,12 +7,13 @@ import AssetPackZip
 /// - A file without a block index is one delivery: the plain file (one `GET`), or the packed entry's
 ///   compressed bytes (one range of its archive, from ``BundleManifest/Storage/dataOffset``), inflated into the
 ///   file as they arrive; size, CRC-32 and SHA-256 are checked by its ``StagedFileSink``'s ``WriteCheck``.
-/// - A file with a block index and block hashes is written block by block (several blocks at once, up to the
-///   delivery's ``BundleDelivery/concurrency``), each checked against its SHA-256 and then recorded in the file's
-///   ``BlockJournal``: a block the journal records (a killed run) is kept when
-///   its bytes still hash right; a block whose bytes the installed copy of the file holds at the same offset
-///   (same SHA-256) is copied from it; only the others are delivered, one range each. The file then has the
-///   manifest's CRC-32 (read back and computed only when the manifest has none).
+/// - A file with a block index and block hashes (content-defined chunks, or blocks of a fixed size) is written
+///   block by block (several at once, up to the delivery's ``BundleDelivery/concurrency``), each checked against
+///   its SHA-256 and then recorded in the file's ``BlockJournal``: a block the journal records (a killed run) is
+///   kept when its bytes still hash right; a block whose bytes a local copy holds (``ChunkSeeds``: the installed
+///   copy, a seed folder, at any offset) is copied from it; only the others are delivered, adjacent ones in one
+///   range (``BlockwiseWriter``). The file then has the manifest's CRC-32 (read back and computed only when the
+///   manifest has none).
 enum DeliveredFileWriter {
     /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is a
     /// file delivered from `bundle`; nil for any other item. `kept`: blocks an interrupted run recorded in the journal.
@@ -27,17 +28,17 @@ enum DeliveredFileWriter {
             try bundle.delivery.deliver(layout.whole, into: sink)
             return sink.crc32
         }
-        let writer = BlockwiseWriter(file: file, blocks: blocks, request: layout.whole, delivery: bundle.delivery,
-                                     path: item.path, origin: origin, progress: progress, tracker: tracker)
+        let writer = BlockwiseWriter(file: file, blocks: blocks, deflated: layout.deflated, delivery: bundle.delivery, path: item.path,
+                                     origin: origin, progress: progress, tracker: tracker)
         var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
         if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
         let journal = opened
-        let installed = InstalledCopy.open(item.path, in: bundle.installedTree)
-        // Blocks are independent: several at once (each at its own offsets), as many as the delivery's connections.
-        try WorkerThreads.run(count: blocks.count, jobs: bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
+        let units = try BlockwiseWriter.plan(blocks, kept: kept, staged: file, seeds: bundle.seeds(for: item.path, layout: layout, blocks: blocks),
+                                             delivery: bundle.delivery)
+        // Units are independent: several at once (each at its own offsets), as many as the delivery's connections.
+        try WorkerThreads.run(count: units.count, jobs: bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
             try progress.checkCancelled()
-            try writer.write(blocks[number], number: number, kept: kept.contains(number), installed: installed)
-            try journal?.record(number)
+            try writer.write(units[number], archive: layout.whole.file) { (block) throws(AssetPackError) in try journal?.record(block) }
         }
         // Every block matched its SHA-256 from the manifest, so the file has the manifest's CRC-32: reading it
         // back to compute it again would prove nothing more. Only a manifest without one makes it computed.
@@ -68,8 +69,10 @@ struct DeliveredLayout: Sendable {
     var whole: DeliveryRequest
     /// Whether those bytes are deflated.
     var deflated: Bool
-    /// The blocks, for a deflated entry with a block index and block hashes; nil otherwise.
+    /// The blocks, for a packed entry with a block index and block hashes; nil otherwise.
     var blocks: [Block]?
+    /// The rule that cut the blocks, when they are content-defined chunks; nil for blocks of a fixed size.
+    var chunking: ContentChunking?
 
     /// Throws `.manifest` for storage that cannot be delivered: a packed entry without ``BundleManifest/Storage/dataOffset``
     /// (a bundle built before it: build it again), an unknown method, or a block index that does not fit.
@@ -77,6 +80,7 @@ struct DeliveredLayout: Sendable {
         guard let storage = entry.storage, let size = entry.size else {
             throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" lacks size or storage", path: origin)
         }
+        chunking = storage.chunking.flatMap(ContentChunking.init(name:))
         guard storage.form == .packed else {
             whole = DeliveryRequest(file: storage.file, range: nil, length: size)
             deflated = false
@@ -89,7 +93,10 @@ struct DeliveredLayout: Sendable {
         }
         whole = DeliveryRequest(file: storage.file, range: offset..<offset + compressed, length: compressed)
         deflated = storage.method == "deflate"
-        if deflated, let pairs = storage.blocks, let hashes = storage.blockSHA256 {
+        if let pairs = storage.blocks, let hashes = storage.blockSHA256 {
+            guard deflated || pairs.allSatisfy({ $0.count == 2 && $0[0] == $0[1] }) else {
+                throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" is stored but its blocks' offsets differ", path: origin)
+            }
             blocks = try Self.blocks(pairs, hashes, size: size, compressed: compressed, offset: offset, origin: origin)
         }
     }

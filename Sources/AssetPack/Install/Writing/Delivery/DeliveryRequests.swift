@@ -2,9 +2,9 @@ import AssetPackSystem
 
 /// The requests an install sends to a delivered bundle's ``BundleDelivery`` for the files it writes of one plan
 /// window, worked out by the pieces that send them: the groups one request brings (``DeliveryGroups``), each other
-/// file's whole data (``DeliveredLayout/whole``), and of a block-indexed file the blocks neither the staging tree
-/// nor the installed copy holds (``BlockwiseWriter/source(of:kept:staged:installed:delivery:)``). Reads (the
-/// staged and installed blocks, to hash them); never writes.
+/// file's whole data (``DeliveredLayout/whole``), and of a block-indexed file the runs of blocks neither the
+/// staging tree nor a local copy holds (``BlockwiseWriter/plan(_:kept:staged:seeds:delivery:)``). Reads (the
+/// staged and local blocks, to hash them); never writes.
 enum DeliveryRequests {
     /// The requests for the files at `positions` of `plan` (``UpgradeDiff/split(_:installed:recorded:left:repairing:)``'s
     /// `toWrite`), delivered by `bundle`; `partial`: the blocks an interrupted run's journals record, by position,
@@ -23,11 +23,10 @@ enum DeliveryRequests {
             }
             let kept = partial[position] ?? []
             let file = kept.isEmpty ? nil : staged?.existingParent(ofPath: item.path.string).flatMap { try? $0.openFile(item.path.name) }
-            let installed = InstalledCopy.open(item.path, in: bundle.installedTree)
-            for (number, block) in blocks.enumerated() {
-                let source = try BlockwiseWriter.source(of: block, kept: kept.contains(number), staged: file, installed: installed,
-                                                        delivery: bundle.delivery)
-                if case .delivery = source { requests.append(BlockwiseWriter.request(block, of: layout.whole)) }
+            let units = try BlockwiseWriter.plan(blocks, kept: kept, staged: file,
+                                                 seeds: bundle.seeds(for: item.path, layout: layout, blocks: blocks), delivery: bundle.delivery)
+            for case .delivery(let numbers) in units {
+                requests.append(BlockwiseWriter.request(numbers, of: blocks, in: layout.whole.file))
             }
         }
         return requests
