@@ -7,8 +7,8 @@ import TestSupport
 
 /// A signed bundle on a real nginx (optionally behind the fault proxy) and a destination to install it into:
 /// what the remote install tests share. The tree is generated (seeded): 24 small text files, a 200 KB file of
-/// random bytes (packed, stored), and a 3 MiB text file deflated in 48 blocks of 64 KiB; the small text files
-/// are members of pack archives (the default layout), each fetched as a range of its archive.
+/// random bytes (packed, stored, in chunks), and a 3 MiB text file deflated in content-defined chunks of 16 KiB on
+/// average (a quarter of the default, so that test files have many); the small text files are members of pack archives (the default layout), each fetched as a range of its archive.
 final class RemoteInstallFixture: @unchecked Sendable {
     static let key = SigningKey.generate()
     let site: Site

@@ -1,0 +1,135 @@
+import AssetPack
+@testable import AssetPackRemote
+import Foundation
+import Testing
+import TestSupport
+
+/// Upgrades from a real nginx that fetch only what changed, by content (issue #34): a large file with bytes
+/// inserted or changed here and there takes the chunks the installed copy still holds, at any offset; renamed
+/// and moved files are linked from where they were; a seed folder lends chunks to a fresh install; an upgrade
+/// cut short goes on with the chunks it has. Each ends in the exact tree, and fetches what its dry run announced.
+@Suite(ExternalTool.nginx.needed)
+struct DeltaUpgradeTests {
+    /// The tree of the fixture, version 1.
+    static let base = RemoteInstallFixture.tree(version: 1)
+
+    /// Publishes and installs `before`, publishes `after` and upgrades to it: the upgrade's dry run, checked against
+    /// what the install fetched (``UpdateSizeTests/expectInstallFetchesWhatItsDryRunAnnounced(_:sourceLocation:)``).
+    func upgrade(from before: [String: [UInt8]], to after: [String: [UInt8]],
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> (InstallPreview, RemoteInstallFixture) {
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(before)
+        try await fixture.install()
+        try fixture.publish(after)
+        let preview = try await UpdateSizeTests.expectInstallFetchesWhatItsDryRunAnnounced(fixture, sourceLocation: sourceLocation)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after), sourceLocation: sourceLocation)
+        return (preview, fixture)
+    }
+
+    @Test func bytesInsertedAtTheStartOfALargeFileFetchOneOrTwoChunks() async throws {
+        var after = Self.base
+        after["data/big.txt"] = Array(repeating: UInt8(ascii: "#"), count: 1000) + after["data/big.txt"]!
+        let (preview, fixture) = try await upgrade(from: Self.base, to: after)
+        let name = try #require(try fixture.storage(of: "data/big.txt").chunking)
+        let chunk = try #require(ContentChunking(name: name))
+        let size = try fixture.bundleSize()
+        #expect(preview.requestsToFetch == 1 && (preview.bytesToFetch ?? .max) < UInt64(2 * chunk.maximum),
+                "one range of the chunks around the insertion, of \(size) bytes: \(preview)")
+    }
+
+    @Test func bytesChangedHereAndThereInAStoredFileFetchTheChunksAroundEach() async throws {
+        var after = Self.base
+        var random = SeededRandom(seed: 71)
+        var clip = after["media/clip.bin"]!
+        for offset in [10_000, 70_000, 130_000, 190_000] { clip.replaceSubrange(offset..<offset + 100, with: random.bytes(100)) }
+        after["media/clip.bin"] = clip
+        let (preview, fixture) = try await upgrade(from: Self.base, to: after)
+        let storage = try fixture.storage(of: "media/clip.bin")
+        #expect(storage.method == "stored" && (storage.blocks?.count ?? 0) > 8)
+        let name = try #require(storage.chunking)
+        let chunk = try #require(ContentChunking(name: name))
+        #expect((preview.bytesToFetch ?? .max) <= UInt64(4 * 2 * chunk.maximum) && (preview.bytesToFetch ?? .max) < 200_000 / 2,
+                "the chunks around four edits of 100 bytes: \(preview)")
+    }
+
+    @Test func renamedAndMovedFilesAreLinkedNotFetched() async throws {
+        var after = Self.base
+        for (old, new) in [("data/big.txt", "data/big-renamed.txt"), ("media/clip.bin", "moved/clip.bin"),
+                           ("text/0/f1.txt", "text/0/f1-renamed.txt"), ("text/1/f9.txt", "moved/deeper/f9.txt")] {
+            after[new] = after.removeValue(forKey: old)
+        }
+        let (preview, fixture) = try await upgrade(from: Self.base, to: after)
+        #expect(preview.bytesToFetch == 0 && preview.requestsToFetch == 0, "only the manifest changed: \(preview)")
+        #expect(preview.filesLinked == after.count, "every file is linked, those renamed or moved too")
+        // Each moved file is a link to the installed one (the same bytes, no copy).
+        let record = try String(contentsOfFile: fixture.destination + "/.assetpack/installed.json", encoding: .utf8)
+        #expect(record.contains("moved/clip.bin") && !record.contains("\"media/clip.bin\""))
+    }
+
+    @Test func aSeedFolderLendsItsChunksToAFreshInstall() async throws {
+        let fixture = try await RemoteInstallFixture()
+        var after = Self.base
+        after["data/big.txt"] = Array("a new first line\n".utf8) + after["data/big.txt"]!
+        try fixture.publish(after)
+        let seed = fixture.scratch.file("seed")
+        for (path, bytes) in Self.base where path.hasPrefix("data/") || path.hasPrefix("media/") {
+            try FileManager.default.createDirectory(atPath: (seed + "/" + path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: seed + "/" + path))
+        }
+        var options = testOptions()
+        let plain = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
+                                                        fetcher: RemoteFetcher(options: options))
+        options.seedFolders = [seed]
+        let seeded = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
+                                                         fetcher: RemoteFetcher(options: options))
+        let before = await fixture.settledRequests().count
+        try await fixture.install(options: options)
+        let fetched = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) }
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        #expect(seeded.bytesToFetch == UpdateSizeTests.bytes(fetched) && seeded.requestsToFetch == fetched.count)
+        let big = try #require(try fixture.storage(of: "data/big.txt").compressedSize)
+        let clip = UInt64(try #require(after["media/clip.bin"]).count)
+        #expect((plain.bytesToFetch ?? 0) > big + clip && (seeded.bytesToFetch ?? .max) + big + clip - 100_000 < (plain.bytesToFetch ?? 0),
+                "the seed lends all of the clip and all of the large file but its first chunk: \(seeded) against \(plain)")
+        #expect(FileManager.default.fileExists(atPath: seed + "/data/big.txt"), "a seed is read, never moved")
+    }
+
+    @Test func anUpgradeCutShortGoesOnWithTheChunksItHas() async throws {
+        let threshold = FaultThreshold()
+        let fixture = try await RemoteInstallFixture(faults: { number in number >= threshold.value ? .status(500) : .none })
+        try fixture.publish(Self.base)
+        try await fixture.install()
+        var after = Self.base
+        var random = SeededRandom(seed: 72)
+        var big = after["data/big.txt"]!
+        for offset in stride(from: 50_000, to: big.count, by: 250_000) { big.replaceSubrange(offset..<offset + 20, with: random.text(20)) }
+        after["data/big.txt"] = big
+        try fixture.publish(after)
+        var options = testOptions(attempts: 1, concurrency: 1)
+        options.maxRequestBytes = 64 << 10
+        let plan = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
+                                                       fetcher: RemoteFetcher(options: options))
+        #expect((plan.requestsToFetch ?? 0) >= 8, "one range per edit: \(plan)")
+        let before = await fixture.settledRequests().count
+        threshold.value = before + 3 + 4  // the pointers, then four ranges
+        let error = await expectFailure { try await fixture.install(options: options) }
+        #expect(error?.code == .network)
+        threshold.value = .max
+        let result = try await fixture.install(options: options)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        #expect(result.bytesResumed > 0)
+        let data = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) && $0.status == 206 }
+        #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no chunk is fetched twice")
+    }
+}
+
+/// The request number from which the fault proxy fails requests; settable from the test.
+final class FaultThreshold: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = Int.max
+    var value: Int {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
