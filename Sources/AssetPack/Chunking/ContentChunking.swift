@@ -8,7 +8,7 @@
 /// past ``minimum`` a boundary is where the gear hash has its top `log2(average) + 2` bits clear, and past
 /// ``average`` where its top `log2(average) - 2` bits are, which keeps most chunks near the average.
 ///
-/// The gear table (``gear``) and the rule are part of the bundle format: a manifest names them by
+/// The gear table (256 values from SplitMix64) and the rule are part of the bundle format: a manifest names them by
 /// ``name`` (`BundleManifest/Storage/chunking`), and the installer cuts the files it already holds by the same
 /// rule to find what it can reuse.
 public struct ContentChunking: Sendable, Hashable {
