@@ -7,6 +7,9 @@
 static inline int assetpack_inflate_init_raw(z_streamp strm) {
     return inflateInit2(strm, -MAX_WBITS);
 }
+static inline int assetpack_inflate_init_gzip(z_streamp strm) {
+    return inflateInit2(strm, 16 + MAX_WBITS);
+}
 static inline int assetpack_deflate_init_raw(z_streamp strm, int level, int memLevel) {
     return deflateInit2(strm, level, Z_DEFLATED, -MAX_WBITS, memLevel, Z_DEFAULT_STRATEGY);
 }

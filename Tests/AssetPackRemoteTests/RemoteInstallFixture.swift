@@ -20,9 +20,10 @@ final class RemoteInstallFixture: @unchecked Sendable {
     /// The bundle folder on the server.
     var served: String { site.server.root + "/" + folder }
 
-    init(route: Route = .direct, faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil, onRequest: (@Sendable (Int) -> Void)? = nil,
-         sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        site = try await Site([:], route: route, onRequest: onRequest, faults: faults, sourceLocation: sourceLocation)
+    init(route: Route = .direct, serverConfig: String = "", faults: (@Sendable (Int) -> FaultProxy.Fault)? = nil,
+         onRequest: (@Sendable (Int) -> Void)? = nil, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        site = try await Site([:], serverConfig: serverConfig, route: route, onRequest: onRequest, faults: faults,
+                              sourceLocation: sourceLocation)
         scratch = try TemporaryDirectory("remote-install")
     }
 

@@ -58,7 +58,9 @@ public struct RemoteBundle: Sendable {
                   _ cancellation: ExpansionCancellation, progress: FetchProgress? = nil) throws(AssetPackError) -> VerifiedManifest {
         var refetches = 0
         while true {
-            try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation, progress: progress)
+            // The manifest is text that compresses about fivefold: a server or CDN may send it gzip-compressed.
+            try fetcher.fetchWhole(url(of: BundleManifest.path), limit: manifestLimit, into: spool, cancellation, progress: progress,
+                                   acceptsGzip: true)
             var signature: [UInt8]?
             if trust.requiresSignature {
                 do {

@@ -27,15 +27,16 @@ extension RemoteFetcher {
     /// arrives, retried like any fetch: each try starts from the first byte (`DeliverySink.restart()`).
     /// Nothing vouches for the bytes: the caller checks them. A resource of more than `limit` bytes is a
     /// `AssetPackError/Code/limitExceeded` error. `progress`, when given, counts every byte received, and the
-    /// resource as one item once complete.
+    /// resource as one item once complete. With `acceptsGzip`, the server may send it gzip-compressed
+    /// (``GzipDecodingSink``): `sink` gets it decoded, `limit` applies to both forms, `progress` counts what crossed the network.
     func fetchWhole(_ url: URL, limit: UInt64, into sink: some DeliverySink, _ cancellation: ExpansionCancellation,
-                    progress: FetchProgress? = nil) throws(AssetPackError) {
+                    progress: FetchProgress? = nil, acceptsGzip: Bool = false) throws(AssetPackError) {
         try options.check(url)
         var budget = RetryBudget(options.retry, url: url)
         while true {
             do {
                 budget.requests += 1
-                let size = try fetchOnce(url, limit: limit, into: sink, cancellation, progress: progress)
+                let size = try fetchOnce(url, limit: limit, into: sink, cancellation, progress: progress, acceptsGzip: acceptsGzip)
                 progress?.add(received: 0, completed: size)
                 progress?.verified(size)
                 return
@@ -51,10 +52,11 @@ extension RemoteFetcher {
         }
     }
 
-    /// One request for the resource; returns its size.
-    private func fetchOnce(_ url: URL, limit: UInt64, into sink: some DeliverySink, _ cancellation: ExpansionCancellation,
-                           progress: FetchProgress?) throws(AttemptFailure) -> UInt64 {
-        let request = options.request(url)
+    /// One request for the resource; returns its size on the network.
+    private func fetchOnce(_ url: URL, limit: UInt64, into target: some DeliverySink, _ cancellation: ExpansionCancellation,
+                           progress: FetchProgress?, acceptsGzip: Bool) throws(AttemptFailure) -> UInt64 {
+        var request = options.request(url)
+        request.acceptsGzip = acceptsGzip
         let response: HTTPResponse
         do {
             response = try send(request, cancellation: cancellation)
@@ -69,6 +71,8 @@ extension RemoteFetcher {
             throw ResponsePlan.failure(response, url: url)
         }
         if let length = response.contentLength, length > limit { throw Self.tooLarge(url, limit) }
+        let gzip = acceptsGzip && response.isGzipped ? GzipDecodingSink(target, url: url.absoluteString, limit: limit) : nil
+        let sink: any DeliverySink = gzip ?? target
         do { try sink.restart() } catch { throw AttemptFailure(kind: .final, error: error) }
         var received: UInt64 = 0
         while true {
@@ -88,6 +92,7 @@ extension RemoteFetcher {
         if let length = response.contentLength, length != received {
             throw .transient(AssetPackError(.io, "the body ended after \(received) of \(length) bytes", path: url.absoluteString))
         }
+        do { try gzip?.finish() } catch { throw .transient(error) }
         return received
     }
 

@@ -47,6 +47,9 @@ public struct HTTPRequest: Sendable, Equatable {
     /// (``FetchOptions/allowsExpensiveNetworkAccess``, ``FetchOptions/allowsConstrainedNetworkAccess``).
     public var allowsExpensiveNetworkAccess = true
     public var allowsConstrainedNetworkAccess = true
+    /// Whether the whole resource may come gzip-compressed (`Accept-Encoding: gzip`), for a small resource read
+    /// whole, such as a manifest; never with a range, which refers to the bytes as stored.
+    public var acceptsGzip = false
 
     /// A request for `url`.
     public init(url: URL, range: Range<UInt64>? = nil, ifRange: String? = nil, timeout: Duration = .seconds(30),
@@ -59,9 +62,10 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The header fields this request sends besides the transport's own: `Range` and `If-Range` when set,
-    /// and `Accept-Encoding: identity`, since ranges and hashes refer to the bytes as stored.
+    /// and `Accept-Encoding: identity`, since ranges and hashes refer to the bytes as stored (`gzip` for a whole
+    /// resource that ``acceptsGzip``).
     public var headerFields: [(name: String, value: String)] {
-        var fields: [(name: String, value: String)] = [("Accept-Encoding", "identity")]
+        var fields: [(name: String, value: String)] = [("Accept-Encoding", acceptsGzip && range == nil ? "gzip" : "identity")]
         if let range, !range.isEmpty {
             fields.append(("Range", "bytes=\(range.lowerBound)-\(range.upperBound - 1)"))
             if let ifRange { fields.append(("If-Range", ifRange)) }
@@ -84,6 +88,11 @@ public struct HTTPResponse: Sendable {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
         self.body = body
+    }
+
+    /// True when the body is gzip-compressed (`Content-Encoding: gzip` or `x-gzip`).
+    public var isGzipped: Bool {
+        ["gzip", "x-gzip"].contains(headers["content-encoding"]?.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// The `ETag` header, as sent (quotes and any `W/` included).

@@ -50,6 +50,15 @@ package final class Inflater {
         }
     }
 
+    /// A decompressor of one gzip member (RFC 1952: header, deflate data, CRC-32 and length, all checked by
+    /// zlib): an HTTP body sent with `Content-Encoding: gzip`. `finished` once the member's trailer checked out.
+    /// - Throws: ``ZipError/Code/zlib`` when zlib cannot start (out of memory).
+    package static func gzip() throws(ZipError) -> Inflater {
+        Inflater(stream: .zlib(try ZlibStream(call: "inflateInit2", start: { assetpack_inflate_init_gzip($0) }, end: { inflateEnd($0) })))
+    }
+
+    private init(stream: Stream) { self.stream = stream }
+
     deinit {
         if case .isal(let pointer) = stream { assetpack_isal_inflater_destroy(pointer) }
     }
