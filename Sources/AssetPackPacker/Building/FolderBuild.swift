@@ -54,6 +54,7 @@ struct FolderBuild {
         self.counter = counter
         self.grouping = PackGrouping(budget: options.rules.packSize)
         try io(FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory))
+        if options.immutableNames { try io(FileSystem.makeDirectory(root + "/" + ObjectNames.folder)) }
         let path = root + "/" + BundleManifest.path
         let file = try io(FileSystem.createFile(path, permissions: 0o644))
         manifestFile = file
