@@ -42,7 +42,8 @@ struct MirrorFailoverTests {
         let fromMirror = UpdateSizeTests.bytes(await mirror.settledRequests())
         #expect(received - pointers <= plan + (64 << 10),
                 "\(received - pointers) bytes of file data received, \(plan) planned")
-        #expect(fromMirror > plan / 2, "the mirror sent the rest: \(fromMirror) of \(plan) bytes")
+        // Not all of the rest: what the primary's kernel had sent before the kill still arrives.
+        #expect(fromMirror > plan / 4, "the mirror sent the rest: \(fromMirror) of \(plan) bytes")
         #expect(fromMirror + (killedAt ?? 0) <= plan + (64 << 10),
                 "what the primary sent before it was killed is not fetched again: \(fromMirror) from the mirror")
         report("mirror failover\tprimary killed at \(killedAt ?? 0)\treceived \(received - pointers), "
