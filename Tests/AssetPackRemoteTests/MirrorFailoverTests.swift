@@ -16,7 +16,8 @@ struct MirrorFailoverTests {
     static let trust = ManifestTrust.signed(by: [RemoteInstallFixture.key.publicKey])
 
     @Test func aPrimaryKilledMidTransferLeavesTheRestToTheMirrorFromWhereItStopped() async throws {
-        // 1 MB/s a connection: the 6 MiB file takes seconds from the primary, which is killed a MiB into the install.
+        // 1 MB/s a connection: the 6 MiB file takes seconds from the primary, which is killed a MiB into that file, on
+        // the thread that receives that MiB (so the kill lands mid-file however slow the machine is).
         let fixture = try await RemoteInstallFixture(serverConfig: "limit_rate 1m;")
         var files = RemoteInstallFixture.tree(version: 1)
         var random = SeededRandom(seed: 33)
@@ -29,14 +30,15 @@ struct MirrorFailoverTests {
         let preview = try bundle.dryRun(into: fixture.destination, trust: Self.trust, fetcher: fetcher)
         let (plan, pointers) = (try #require(preview.bytesToFetch), try #require(preview.manifestBytes))
         let planning = transport.count
-        var killedAt: UInt64?
-        for try await status in bundle.statusUpdates(into: fixture.destination, trust: Self.trust, fetcher: fetcher) {
-            guard killedAt == nil, case .downloading(let done, _) = status, done > 1 << 20 else { continue }
-            kill(try #require(fixture.site.server.pid), SIGKILL)
-            killedAt = done
+        let primary = try #require(fixture.site.server.pid)
+        let killed = Flag(), killedAfter: UInt64 = 1 << 20
+        let movie = try fixture.storage(of: "media/movie.bin")
+        transport.after(killedAfter, of: movie.file) {
+            kill(primary, SIGKILL)
+            _ = killed.set()
         }
-        #expect(killedAt != nil && killedAt! < plan / 2,
-                "killed mid-install: \(String(describing: killedAt)) of \(plan) bytes")
+        try await bundle.install(into: fixture.destination, trust: Self.trust, fetcher: fetcher)
+        #expect(killed.isSet, "the primary was killed mid-install")
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         let received = transport.count - planning
         let fromMirror = UpdateSizeTests.bytes(await mirror.settledRequests())
@@ -44,13 +46,16 @@ struct MirrorFailoverTests {
                 "\(received - pointers) bytes of file data received, \(plan) planned")
         // Not all of the rest: what the primary's kernel had sent before the kill still arrives.
         #expect(fromMirror > plan / 4, "the mirror sent the rest: \(fromMirror) of \(plan) bytes")
-        #expect(fromMirror + (killedAt ?? 0) <= plan + (64 << 10),
+        #expect(fromMirror + killedAfter <= plan,
                 "what the primary sent before it was killed is not fetched again: \(fromMirror) from the mirror")
-        report("mirror failover\tprimary killed at \(killedAt ?? 0)\treceived \(received - pointers), "
+        report("mirror failover\tprimary killed \(killedAfter) bytes into the 6 MiB file\treceived \(received - pointers), "
                + "from the mirror \(fromMirror)\tplanned \(plan)")
-        let movieArchive = try fixture.storage(of: "media/movie.bin").file
-        let movie = await mirror.requests().filter { $0.path.hasSuffix(movieArchive) }
-        #expect(movie.contains { $0.range != nil && $0.status == 206 }, "the large file went on by range: \(movie)")
+        // Ranges of one file start 2 MiB (FetchOptions.maxRequestBytes) apart; the mirror's first one, where the
+        // primary stopped.
+        let starts = await mirror.requests().filter { $0.path.hasSuffix(movie.file) && $0.status == 206 }
+            .compactMap { $0.range?.dropFirst("bytes=".count).split(separator: "-").first.flatMap { UInt64($0) } }
+        let offset = try #require(movie.dataOffset)
+        #expect(starts.contains { ($0 - offset) % (2 << 20) != 0 }, "the file went on where it stopped: \(starts)")
     }
 
     @Test func aPrimaryDownFromTheStartIsPassedOverByTheCommandLine() async throws {
@@ -103,18 +108,36 @@ struct MirrorFailoverTests {
 }
 
 /// The socket transport, counting the body bytes it hands to the fetcher: what crossed the network to the client,
-/// whichever server sent it.
+/// whichever server sent it; and, once, doing something when a given count is reached.
 private final class ReceivedBytes: HTTPTransport, @unchecked Sendable {
     private let inner = SocketHTTPTransport(maximumConnectionsPerHost: 8)
     private let lock = NSLock()
     private var total: UInt64 = 0
+    private var trigger: (bytes: UInt64, file: String, action: () -> Void)?
 
     /// Body bytes received so far.
     var count: UInt64 { lock.withLock { total } }
 
+    /// Calls `action` once, on the thread that receives them, when `bytes` bytes of the file whose path ends with
+    /// `file` have been received.
+    func after(_ bytes: UInt64, of file: String, _ action: @escaping () -> Void) {
+        lock.withLock { trigger = (bytes, file, action) }
+    }
+
     func get(_ request: HTTPRequest, cancellation: ExpansionCancellation) throws(AssetPackError) -> HTTPResponse {
         var response = try inner.get(request, cancellation: cancellation)
-        response.body = CountingBody(response.body) { [self] bytes in lock.withLock { total += bytes } }
+        response.body = CountingBody(response.body) { [self] bytes in
+            let due: (() -> Void)? = lock.withLock {
+                total += bytes
+                guard var trigger, request.url.path.hasSuffix(trigger.file) else { return nil }
+                trigger.bytes -= min(bytes, trigger.bytes)
+                self.trigger = trigger
+                guard trigger.bytes == 0 else { return nil }
+                defer { self.trigger = nil }
+                return trigger.action
+            }
+            due?()
+        }
         return response
     }
 }
