@@ -12,7 +12,9 @@ struct MirrorRotation {
     let urls: [URL]
     /// The server the next request goes to, an index into ``urls``.
     private(set) var current = 0
+    /// Servers left out for the rest of the fetch.
     private var excluded: Set<Int> = []
+    /// Servers that failed since the last byte arrived (or the last wait).
     private var failedThisRound: Set<Int> = []
 
     /// The servers of `item`.

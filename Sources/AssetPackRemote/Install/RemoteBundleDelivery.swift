@@ -73,11 +73,13 @@ private final class DeliveryServers: @unchecked Sendable {
     private var tags: [URL: String] = [:]
     private var first = 0
 
+    /// The server asked first: 0 for the root, then the mirrors in order.
     var preferred: Int {
         get { lock.withLock { first } }
         set { lock.withLock { first = newValue } }
     }
 
+    /// The entity tag of the file at `url` when it was first fetched (set once; later values are ignored).
     subscript(url: URL) -> String? {
         get { lock.withLock { tags[url] } }
         set { lock.withLock { if tags[url] == nil { tags[url] = newValue } } }
