@@ -6,13 +6,18 @@ import TestSupport
 
 /// `BuildOptions.immutableNames` (`build --immutable-names`): every archive and plain file is named by the SHA-256
 /// of its bytes, so a rebuild with one file changed keeps every other object's name and bytes and adds a name for
-/// the one that changed; the bundle still unpacks to its source.
+/// the one that changed; the bundle holds nothing else than its bookkeeping folder, and still unpacks to its source,
+/// empty folders included.
 @Suite struct ImmutableNamesTests {
     @Test func aRebuildWithOneFileChangedKeepsTheOtherObjectsNamesAndBytes() throws {
         let dir = try TemporaryDirectory("immutable")
         var random = SeededRandom(seed: 33)
         for (path, bytes) in Self.source(&random) { try dir.write("src/" + path, bytes) }
+        try FileManager.default.createDirectory(atPath: dir.file("src/empty/folder"), withIntermediateDirectories: true)
         try Self.build(dir)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("out")) == ["assetpack-meta"])
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: dir.file("out/assetpack-meta")))
+                == ["identity", "manifest.json", "objects"])
         let first = try Self.objects(dir.file("out"))
         #expect(first.count == 2 + 1 + 2,
                 "two archives of large files, one object for two equal plain files, two packs: \(first.keys)")

@@ -12,7 +12,8 @@ public struct BuildOptions: Sendable {
     /// The files and folders of the source left out (by default ``ExcludePatterns/defaults``).
     public var exclusions: ExcludePatterns
     /// For a bundle served over HTTP (`assetpack build --immutable-names`): every archive and plain file of a
-    /// folder bundle is named by the SHA-256 of its bytes in `assetpack-meta/objects/`, so a name never stands for
+    /// folder bundle is named by the SHA-256 of its bytes in `assetpack-meta/objects/` (the only folder it then
+    /// holds beside the pointer), so a name never stands for
     /// other bytes and caches may keep it for ever (see `ServerDelivery`). Off by default: plain files stay at
     /// their paths, archives are numbered, as a bundle shipped inside an app wants them.
     public var immutableNames = false

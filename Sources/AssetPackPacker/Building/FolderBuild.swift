@@ -68,7 +68,8 @@ struct FolderBuild {
         counter.found(item)
         switch planned.action {
         case .directory:
-            try io(FileSystem.makeDirectory(root + "/" + item.path.string))
+            // With immutable names every file goes to the objects folder; the manifest lists the folders.
+            if !options.immutableNames { try io(FileSystem.makeDirectory(root + "/" + item.path.string)) }
             slots.append(.directory(item.path.string))
         case .copy, .pack:
             units += 1
@@ -112,7 +113,7 @@ struct FolderBuild {
 
     /// Adds the full pack `pack` (the open one's unit) to the batch.
     private mutating func plan(_ pack: PackGroup) throws(AssetPackError) {
-        if !madePacksFolder {
+        if !madePacksFolder && !options.immutableNames {
             try io(FileSystem.makeDirectory(root + "/" + PackGrouping.folder))
             madePacksFolder = true
         }

@@ -1,6 +1,7 @@
 import AssetPack
 import AssetPackSystem
 import AssetPackZip
+import Foundation
 
 /// Content-addressed names for what a folder bundle stores (``BuildOptions/immutableNames``): every archive as
 /// `assetpack-meta/objects/<SHA-256 of its bytes>.zip`, every plain file as `assetpack-meta/objects/<SHA-256>`.
@@ -9,6 +10,12 @@ import AssetPackZip
 enum ObjectNames {
     /// The folder of a bundle that holds its objects.
     static let folder = BundleManifest.reservedDirectory + "/objects"
+
+    /// A new name in the objects folder for a file being written, until ``move(_:in:sha256:suffix:)``.
+    static func temporary() -> AssetPath {
+        // A fixed folder and a UUID: always a valid path.
+        try! AssetPath(folder + "/.partial-" + UUID().uuidString)
+    }
 
     /// Moves the file written at bundle path `written` of the build folder `root` to its content name (its SHA-256,
     /// hashed from the file when `sha256` is nil, then `suffix`); returns that name. Files with the same bytes
