@@ -68,7 +68,8 @@ public struct RemoteBundle: Sendable {
         return (identity.lowercased(), server)
     }
 
-    /// Fetches the manifest (and its signature, when `trust` requires one) and checks it.
+    /// Fetches the manifest (and its signature, when `trust` requires one) from ``root`` and checks it (an install
+    /// takes them from the server that gave the identity: ``root`` or a mirror).
     ///
     /// The manifest is spooled into an unlinked temporary file as it arrives (``VerifiedManifest/file``). One
     /// that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file that does not
