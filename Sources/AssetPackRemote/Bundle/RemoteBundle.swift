@@ -9,7 +9,7 @@ import Foundation
 /// when it fails or lacks the bundle, the first mirror that answers. File data comes from any of them: the server
 /// that gave the pointer first, and when a server fails (connection refused or cut mid-transfer, timeout, 5xx,
 /// a 404 of a file the manifest lists), the next, from the byte where the transfer stopped, as
-/// ``RemoteFetcher`` says; the installer then asks the server that answered first. Every byte is checked against
+/// ``RemoteFetcher`` says; later requests go first to the server that answered. Every byte is checked against
 /// the manifest the pointer server signed, so a mirror that holds another version of a file ends in that file
 /// failing its check on that mirror and the next mirror being asked, never in a mixed tree; when no server has the
 /// bytes, the install ends in one `verification` error and the installed tree stays as it was.
