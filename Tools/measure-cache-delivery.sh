@@ -2,7 +2,8 @@
 # Same-run time and bytes of a bundle's install and 1%-changed upgrade through each caching proxy (nginx slice
 # cache, Varnish, Squid) and from SeaweedFS's S3 gateway, against plain nginx: runs CacheAndStoreDeliveryTests
 # ROUNDS times (default 3), each route beside a plain nginx run in the same test, and prints the median seconds
-# and the bytes the client received (the tests' debug build: compare the routes, not the absolute times). Also
+# and the bytes the client received against those its dry run planned (the tests' debug build: compare the routes,
+# not the absolute times). Also
 # the CLI killed after 6 MiB and run again (RemoteInstallFaultTests), with a 12 MiB file more in the tree.
 # Usage: Tools/measure-cache-delivery.sh [ROUNDS]
 set -euo pipefail
@@ -20,12 +21,12 @@ python3 - "$report" <<'PY'
 import collections, statistics, sys
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    route, step, seconds, moved = line.rstrip("\n").split("\t")
-    rows[(route, step)].append((float(seconds.split()[0]), int(moved)))
-print(f"{'route':<30}{'step':<17}{'median s':>9}{'bytes':>24}  runs")
+    route, step, seconds, moved, *planned = line.rstrip("\n").split("\t")
+    rows[(route, step)].append((float(seconds.split()[0]), int(moved), planned[0] if planned else "-"))
+print(f"{'route':<30}{'step':<17}{'median s':>9}{'bytes':>24}{'planned':>24}  runs")
 for (route, step), values in sorted(rows.items(), key=lambda kv: (kv[0][1], kv[0][0])):
     seconds = statistics.median(v[0] for v in values)
-    moved = sorted({v[1] for v in values})
-    print(f"{route:<30}{step:<17}{seconds:>9.3f}{'/'.join(map(str, moved)):>24}  {len(values)}")
+    moved, planned = sorted({v[1] for v in values}), sorted({v[2] for v in values})
+    print(f"{route:<30}{step:<17}{seconds:>9.3f}{'/'.join(map(str, moved)):>24}{'/'.join(planned):>24}  {len(values)}")
 PY
 rm -f "$report"

@@ -5,12 +5,14 @@ import Testing
 import TestSupport
 
 /// A bundle installed and upgraded through real caches (nginx's slice cache, Varnish, Squid) and from an
-/// S3-compatible store (SeaweedFS): each step gives the exact tree, and the client receives exactly the bytes it
-/// receives from nginx itself for the same steps (counted where they leave for the client). Kill-then-resume on
-/// the same routes is in ``RemoteInstallFaultTests``.
+/// S3-compatible store (SeaweedFS): each step gives the exact tree, the dry run before it announces exactly the
+/// bytes of file data the client then receives, and the client receives exactly the bytes it receives from nginx
+/// itself for the same steps (counted where they leave for the client). Kill-then-resume on the same routes is in
+/// ``RemoteInstallFaultTests``.
 @Suite struct CacheAndStoreDeliveryTests {
+    /// Plan against bytes through each route and from nginx itself: ``installThenUpgrade(_:)`` asserts them.
     @Test(arguments: Route.throughCachesAndStores)
-    func installAndUpgradeGiveExactTreesAndTheBytesNginxSends(_ route: Route) async throws {
+    func installAndUpgradeGiveExactTreesThePlannedBytesAndTheBytesNginxSends(_ route: Route) async throws {
         let moved = try await Self.installThenUpgrade(route).bytes
         let plain = try await Self.installThenUpgrade(.direct).bytes
         #expect(moved == plain, "bytes received for the install and the upgrade through \(route), and from nginx")
@@ -26,11 +28,14 @@ import TestSupport
         #expect(zip(moved, plain).allSatisfy { $0 >= $1 }, "\(moved) through Varnish, \(plain) from nginx")
     }
 
-    /// Installs version 1, then upgrades to version 2, each published under a folder of its own (names a cache
-    /// may keep for an hour never change meaning), checking each tree; the bytes the client received for each,
-    /// and the requests it made.
+    /// Installs version 1, then upgrades to version 2 (one small file and one 64 KiB block changed, about 1 % of
+    /// the bytes), each published under a folder of its own (names a cache may keep for an hour never change
+    /// meaning), each after a dry run; checks each tree, and that the install received, in file data, exactly the
+    /// bytes the dry run announced, and (where the answers are ranges, not whole files) that the server the client
+    /// talks to sent exactly those and the pointer. Returns the bytes the client received for each install, and
+    /// the requests it made.
     /// With `ASSETPACK_DELIVERY_REPORT=FILE` (`Tools/measure-cache-delivery.sh`), a line per step goes to FILE:
-    /// route, step, seconds, bytes.
+    /// route, step, seconds, bytes, bytes planned.
     static func installThenUpgrade(_ route: Route) async throws -> (bytes: [UInt64], log: [NginxServer.Request]) {
         let fixture = try await RemoteInstallFixture(route: route)
         var moved: [UInt64] = []
@@ -39,12 +44,22 @@ import TestSupport
             let files = RemoteInstallFixture.tree(version: version)
             try await fixture.publishOnRoute(files)
             let before = await fixture.bytesReceived()
+            let plan = try UpdateSizeTests.dryRun(fixture)
+            let planned = await fixture.bytesReceived()
             let started = ContinuousClock.now
-            try await fixture.install()
+            let download = try await fixture.installCountingDownload()
             let seconds = ContinuousClock.now - started
             #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
-            moved.append(await fixture.bytesReceived() - before)
-            report("\(route.testDescription)\t\(version == 1 ? "install" : "upgrade")\t\(seconds)\t\(moved.last!)")
+            moved.append(await fixture.bytesReceived() - planned)
+            let (data, pointer) = (try #require(plan.bytesToFetch), try #require(plan.manifestBytes))
+            #expect(download == (data, data), "\(route) v\(version): file data received \(download), planned \(data)")
+            if case .cache(.varnishBeforeGzip) = route {} else {
+                let sent = "sent \(planned - before) for the dry run, \(moved.last!) for the install"
+                #expect(planned - before == pointer && moved.last! == data + pointer,
+                        "\(route) v\(version): \(sent); planned \(pointer) + \(data)")
+            }
+            let step = version == 1 ? "install" : "upgrade"
+            report("\(route.testDescription)\t\(step)\t\(seconds)\t\(moved.last!)\t\(data + pointer)")
         }
         return (moved, await fixture.site.client.requests())
     }

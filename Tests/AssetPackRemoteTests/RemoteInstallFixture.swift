@@ -17,6 +17,8 @@ final class RemoteInstallFixture: @unchecked Sendable {
     var destination: String { scratch.file("installed/assets") }
     /// The name of the bundle folder on the server (a test may publish each version under a name of its own).
     var folder = "app.bundle"
+    /// Whether ``publish(_:sign:)`` names the bundle's objects by their SHA-256 (`BuildOptions.immutableNames`).
+    var immutableNames = false
     /// The bundle folder on the server.
     var served: String { site.server.root + "/" + folder }
 
@@ -52,7 +54,9 @@ final class RemoteInstallFixture: @unchecked Sendable {
         }
         var rules = PackingRules(threshold: 64 << 10)
         rules.chunking = ContentChunking(averageBits: 14)!
-        _ = try Packer(options: BuildOptions(rules: rules)).build(source: source, output: served)
+        var options = BuildOptions(rules: rules)
+        options.immutableNames = immutableNames
+        _ = try Packer(options: options).build(source: source, output: served)
         if sign { try BundleSigning.sign(bundle: served, with: Self.key) }
         return source
     }
@@ -76,6 +80,18 @@ final class RemoteInstallFixture: @unchecked Sendable {
                                             fetcher: RemoteFetcher(options: options))
     }
 
+    /// ``install(trust:options:durability:)`` through `RemoteBundle.statusUpdates`: the last download counts it
+    /// reported (bytes of file data received, and the total its plan announced).
+    func installCountingDownload() async throws -> (done: UInt64, total: UInt64) {
+        var last: (UInt64, UInt64) = (0, 0)
+        let trust = ManifestTrust.signed(by: [Self.key.publicKey])
+        for try await status in RemoteBundle(url).statusUpdates(into: destination, trust: trust,
+                                                                fetcher: RemoteFetcher(options: testOptions())) {
+            if case .downloading(let done, let total) = status { last = (done, total) }
+        }
+        return last
+    }
+
     /// How the served bundle stores the file at `path` (small files are members of pack archives).
     func storage(of path: String) throws -> BundleManifest.Storage {
         try #require(try readManifest(served).entries.first { $0.path == path }?.storage)
@@ -95,15 +111,7 @@ final class RemoteInstallFixture: @unchecked Sendable {
     }
 
     /// The requests the server the client talks to logged so far, once its log stops growing (see ``bytesReceived()``).
-    func settledRequests() async -> [NginxServer.Request] {
-        var count = -1
-        var log = await site.client.requests()
-        while log.count != count {
-            count = log.count
-            log = await site.client.requests(atLeast: count + 1, timeout: 0.2)
-        }
-        return log
-    }
+    func settledRequests() async -> [NginxServer.Request] { await site.client.settledRequests() }
 
     /// Bytes of every file of the served bundle.
     func bundleSize() throws -> UInt64 {
@@ -148,6 +156,20 @@ extension RemoteInstallFixture {
 private struct Resumed: Decodable {
     var filesResumed: Int
     var bytesResumed: UInt64
+}
+
+extension NginxServer {
+    /// The requests logged so far, once the log stops growing (for 0.2 s): nginx logs a request once its response
+    /// is sent, which can be a moment after the client has it.
+    func settledRequests() async -> [Request] {
+        var count = -1
+        var log = await requests()
+        while log.count != count {
+            count = log.count
+            log = await requests(atLeast: count + 1, timeout: 0.2)
+        }
+        return log
+    }
 }
 
 /// `files` as the snapshot of a folder holding them.

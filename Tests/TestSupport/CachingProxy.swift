@@ -15,6 +15,8 @@ extension ExternalTool {
 /// and validators, from a config written into a temporary directory.
 ///
 /// - ``Kind/nginxSlice``: nginx's `proxy_cache` with the slice module (1 MiB slices, each cached on its own).
+/// - ``Kind/nginxForever``: the same, keeping every object for a year whatever the origin says, and never the
+///   pointer: a CDN set up for a bundle built with immutable names.
 /// - ``Kind/varnish``: `varnishd -F` with the built-in VCL and a 64 MiB memory store; before an origin that
 ///   gzips (``Kind/varnishBeforeGzip``), a range asked for while the object still streams in comes back as a 200
 ///   with the whole body.
@@ -29,6 +31,9 @@ public final class CachingProxy: @unchecked Sendable {
     /// Which proxy.
     public enum Kind: String, CaseIterable, Sendable {
         case nginxSlice = "nginx slice cache"
+        /// nginx's slice cache keeping every object for a year whatever the origin says, and passing the pointer
+        /// (identity, manifest, signature) on uncached.
+        case nginxForever = "nginx caching objects for a year"
         case varnish = "Varnish"
         /// Varnish in front of an origin that compresses what a client accepts compressed, as origins do: Varnish
         /// asks for gzip, and answers a range it cannot cut yet (the object still streaming in, to be unzipped for
@@ -39,7 +44,7 @@ public final class CachingProxy: @unchecked Sendable {
         /// The program it needs.
         public var tool: ExternalTool {
             switch self {
-            case .nginxSlice: .nginx
+            case .nginxSlice, .nginxForever: .nginx
             case .varnish, .varnishBeforeGzip: .varnish
             case .squid: .squid
             }
@@ -68,8 +73,8 @@ public final class CachingProxy: @unchecked Sendable {
         let gzip = kind == .varnishBeforeGzip ? "gzip on; gzip_types application/octet-stream;\n" : ""
         origin = try await NginxServer(serverConfig: gzip + Self.originConfig, lifetime: lifetime)
         switch kind {
-        case .nginxSlice:
-            front = try await NginxServer(serverConfig: Self.slice(origin.port),
+        case .nginxSlice, .nginxForever:
+            front = try await NginxServer(serverConfig: Self.slice(origin.port, forever: kind == .nginxForever),
                                           httpConfig: "proxy_cache_path \(directory.file("slices")) keys_zone=slices:4m;",
                                           lifetime: lifetime)
             return
@@ -97,15 +102,20 @@ public final class CachingProxy: @unchecked Sendable {
 
     deinit { process?.stop() }
 
-    /// `location /` of an nginx that caches the origin on `port` in slices of 1 MiB.
-    private static func slice(_ port: UInt16) -> String {
-        """
+    /// `location /` of an nginx that caches the origin on `port` in slices of 1 MiB, for an hour, or (`forever`)
+    /// for a year whatever the origin says, the pointer files never.
+    private static func slice(_ port: UInt16, forever: Bool) -> String {
+        let pointer = "location ~ /assetpack-meta/(identity|manifest\\.json|manifest\\.sig)$ "
+            + "{ proxy_pass http://127.0.0.1:\(port); }"
+        return """
+        \(forever ? pointer : "")
         location / {
             slice 1m;
             proxy_cache slices;
             proxy_cache_key $uri$slice_range;
             proxy_set_header Range $slice_range;
-            proxy_cache_valid 200 206 1h;
+            proxy_cache_valid 200 206 \(forever ? "1y" : "1h");
+            \(forever ? "proxy_ignore_headers Cache-Control Expires;" : "")
             proxy_pass http://127.0.0.1:\(port);
         }
         """

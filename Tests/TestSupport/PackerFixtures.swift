@@ -73,7 +73,8 @@ package enum TestUnpacker {
             case .packed:
                 let archive = try ZipArchive(path: bundle + "/" + storage.file)
                 let zipEntry = try archive.requireEntry(named: storage.entry ?? "")
-                let packArchive = storage.file.hasPrefix(PackGrouping.folder + "/")
+                // Pack archives, and with immutable names every archive, are in the bookkeeping folder.
+                let packArchive = storage.file.hasPrefix(BundleManifest.reservedDirectory + "/")
                 guard archive.entries.count == 1 || packArchive, zipEntry.compressedSize == storage.compressedSize,
                       (zipEntry.method == .deflate ? "deflate" : "stored") == storage.method else {
                     throw Mismatch(description: "\(storage.file) does not match the manifest")

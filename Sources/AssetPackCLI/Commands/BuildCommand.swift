@@ -73,6 +73,11 @@ struct BuildCommand: ParsableCommand {
     @Flag(help: "Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.")
     var printAndroidSettings = false
 
+    @Flag(help: ArgumentHelp("Name every archive and plain file by the SHA-256 of its bytes in "
+                             + "assetpack-meta/objects/, for a server: a new version only adds names, so a CDN "
+                             + "may cache them for ever (only the identity, manifest and signature change)."))
+    var immutableNames = false
+
     @Option(help: ArgumentHelp("Sign the bundle's manifest with this private key (from `assetpack keygen`): writes "
                                + "assetpack-meta/manifest.sig, which `expand URL --public-key` requires.", valueName: "keyfile"),
             completion: .file())
@@ -94,6 +99,9 @@ struct BuildCommand: ParsableCommand {
         }
         guard !(report.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
+        guard !immutableNames || archive == nil else {
+            throw ValidationError("--immutable-names names a bundle folder's files; leave out --archive.")
+        }
         try verbose.check(quiet: report.quiet, json: report.json)
         try progressOption.check(quiet: report.quiet, json: report.json)
     }
@@ -102,9 +110,10 @@ struct BuildCommand: ParsableCommand {
         var rules = PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold, level: level)
         rules.packMemberLimit = ByteCount.parse(packLimit) ?? rules.packMemberLimit
         rules.packLevel = packLevel
-        let options = BuildOptions(rules: rules,
+        var options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
+        options.immutableNames = immutableNames
         let line = ProgressLine.onTerminal(unless: report.quiet || report.json, forced: progressOption.progress)
         Interrupt.handle(stop: nil)
         try Reporting.run {

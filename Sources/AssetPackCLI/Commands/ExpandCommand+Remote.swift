@@ -18,6 +18,13 @@ struct RemoteOptions: ParsableArguments {
                                valueName: "hex"))
     var identity: String?
 
+    @Option(name: .customLong("mirror"),
+            help: ArgumentHelp("The same bundle on another server, asked when the first fails (refused, cut "
+                               + "mid-transfer, timed out, 5xx, a file missing); repeat it for several, asked in "
+                               + "order.",
+                               valueName: "url"))
+    var mirrors: [String] = []
+
     @Option(help: ArgumentHelp("Refuse to download more than this much file data (e.g. 50M), exit status 77 (declined): --dry-run shows how much an update would fetch.",
                                valueName: "size"))
     var maxDownload: String?
@@ -39,10 +46,15 @@ struct RemoteOptions: ParsableArguments {
     /// Refuses these options beside a local bundle, and a server's bundle without a way to trust its manifest.
     func check(bundle: String, root: String?, verify: Bool) throws {
         guard Self.isURL(bundle) else {
-            if allowHTTP || !publicKeys.isEmpty || identity != nil || maxDownload != nil || limitRate != nil || !seed.isEmpty {
-                throw ValidationError("--allow-http, --public-key, --identity, --max-download, --limit-rate and --seed are for a bundle URL (https://…).")
+            if allowHTTP || !publicKeys.isEmpty || identity != nil || !mirrors.isEmpty || maxDownload != nil
+                || limitRate != nil || !seed.isEmpty {
+                throw ValidationError("--allow-http, --public-key, --identity, --mirror, --max-download, --limit-rate "
+                                      + "and --seed are for a bundle URL (https://…).")
             }
             return
+        }
+        if let mirror = mirrors.first(where: { !Self.isURL($0) || URL(string: $0) == nil }) {
+            throw ValidationError("--mirror must be a bundle URL (https://…), not \(mirror).")
         }
         if root != nil || verify { throw ValidationError("--root, --verify and --repair are for a local bundle, not a URL.") }
         for (name, size) in [("--max-download", maxDownload), ("--limit-rate", limitRate)] where size.map(ByteCount.parse) == .some(nil) {
@@ -97,11 +109,16 @@ extension ExpandCommand {
         return try bundle.dryRun(into: destination, trust: trust, options: options, fetcher: fetcher)
     }
 
-    /// The bundle at the URL given, the trust its manifest needs, and the fetcher the options describe.
+    /// The bundle at the URL given (and its mirrors), the trust its manifest needs, and the fetcher the options
+    /// describe.
     private func remoteBundle() throws -> (RemoteBundle, ManifestTrust, RemoteFetcher) {
-        guard let url = URL(string: bundle) else { throw AssetPackError(.invalidArgument, "not a URL", path: bundle) }
         let fetcher = RemoteFetcher(options: remote.fetchOptions)
-        try fetcher.options.check(url)
-        return (RemoteBundle(url), try remote.trust(), fetcher)
+        var urls: [URL] = []
+        for text in [bundle] + remote.mirrors {
+            guard let url = URL(string: text) else { throw AssetPackError(.invalidArgument, "not a URL", path: text) }
+            try fetcher.options.check(url)
+            urls.append(url)
+        }
+        return (RemoteBundle(urls[0], mirrors: Array(urls.dropFirst())), try remote.trust(), fetcher)
     }
 }

@@ -11,6 +11,12 @@ public struct BuildOptions: Sendable {
     public var jobs: Int
     /// The files and folders of the source left out (by default ``ExcludePatterns/defaults``).
     public var exclusions: ExcludePatterns
+    /// For a bundle served over HTTP (`assetpack build --immutable-names`): every archive and plain file of a
+    /// folder bundle is named by the SHA-256 of its bytes in `assetpack-meta/objects/` (the only folder it then
+    /// holds beside the pointer), so a name never stands for other bytes and caches may keep it for ever (see
+    /// `ServerDelivery`). Off by default: plain files stay at their paths, archives are numbered, as a bundle
+    /// shipped inside an app wants them.
+    public var immutableNames = false
 
     /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks, one job per core,
     /// and leave out the usual clutter (``ExcludePatterns/defaultPatterns``).

@@ -39,12 +39,16 @@ struct FileWork: Sendable {
             throw AssetPackError(.invalidArgument, "a folder or a pack member is not a file to write on its own", path: item.sourcePath)
         case .copy:
             let source = try SourceFile(item.sourcePath, expectedSize: item.size, follow: options.followSymlinks)
+            let written = staged(item.path)
             let crc = try copiers.withObject { (copier) throws(AssetPackError) -> UInt32 in
-                try copier.copy(source, to: root + "/" + item.path.string, permissions: item.isExecutable ? 0o755 : 0o644)
+                try copier.copy(source, to: root + "/" + written.string, permissions: item.isExecutable ? 0o755 : 0o644)
             }
-            return .done(ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(item.path.string), sha256: source.sha256),
-                         written: item.size, packed: nil, reused: false)
-        case .pack(let archive, let entry):
+            let stored = try published(written, sha256: source.sha256, suffix: "")
+            let entry = ManifestWriter.fileEntry(item, crc32: crc, storage: .plain(stored.string),
+                                                 sha256: source.sha256)
+            return .done(entry, written: item.size, packed: nil, reused: false)
+        case .pack(let name, let entry):
+            let archive = staged(name)
             if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry, old: old) {
                 try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
                 return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
@@ -60,7 +64,8 @@ struct FileWork: Sendable {
     /// Writes the pack archive `pack`, or adopts the previous bundle's when it holds exactly these files
     /// (whose previous entries are `olds`).
     func gather(_ pack: PackGroup, olds: [BundleManifest.Entry?]) throws(AssetPackError) -> FileOutcome {
-        let destination = root + "/" + pack.archive.string
+        let staging = staged(pack.archive)
+        var destination = root + "/" + staging.string
         var reused = false
         let packed: [PackedFile]
         if let (old, files) = cache?.reusablePack(for: pack.members, olds: olds) {
@@ -70,8 +75,10 @@ struct FileWork: Sendable {
         } else {
             packed = try packWriter.write(pack, to: destination)
         }
+        let archive = try published(staging, sha256: nil, suffix: ".zip")
+        destination = root + "/" + archive.string
         let entries = zip(pack.members, packed).map { (item, file) in
-            Self.entry(item, archive: pack.archive, entry: item.path.string, packed: file)
+            Self.entry(item, archive: archive, entry: item.path.string, packed: file)
         }
         let written = try io(FileSystem.status(destination))?.size ?? 0
         return .gathered(entries, packed: packed, written: written, reused: reused)
@@ -86,9 +93,21 @@ struct FileWork: Sendable {
 
     private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
                       reused: Bool) throws(AssetPackError) -> FileOutcome {
+        let archive = try published(archive, sha256: nil, suffix: ".zip")
         let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
         return .done(Self.entry(item, archive: archive, entry: entry, packed: packed), written: written,
                      packed: packed, reused: reused)
+    }
+
+    /// Where the file for bundle path `path` is written: there, or with ``BuildOptions/immutableNames`` under a
+    /// temporary name in the objects folder until ``published(_:sha256:suffix:)`` gives it its content name (so
+    /// the bundle holds no folder of the logical tree).
+    private func staged(_ path: AssetPath) -> AssetPath { options.immutableNames ? ObjectNames.temporary() : path }
+
+    /// Where the file written at `path` is stored: there, or with ``BuildOptions/immutableNames`` under its
+    /// content name (``ObjectNames``), `sha256` being its SHA-256 when known.
+    private func published(_ path: AssetPath, sha256: String?, suffix: String) throws(AssetPackError) -> AssetPath {
+        options.immutableNames ? try ObjectNames.move(path, in: root, sha256: sha256, suffix: suffix) : path
     }
 
     /// The manifest entry of `item` packed as `entry` of `archive`: method, sizes, blocks, SHA-256s and data offset.

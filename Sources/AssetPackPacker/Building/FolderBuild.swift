@@ -54,6 +54,7 @@ struct FolderBuild {
         self.counter = counter
         self.grouping = PackGrouping(budget: options.rules.packSize)
         try io(FileSystem.makeDirectory(root + "/" + BundleManifest.reservedDirectory))
+        if options.immutableNames { try io(FileSystem.makeDirectory(root + "/" + ObjectNames.folder)) }
         let path = root + "/" + BundleManifest.path
         let file = try io(FileSystem.createFile(path, permissions: 0o644))
         manifestFile = file
@@ -67,7 +68,8 @@ struct FolderBuild {
         counter.found(item)
         switch planned.action {
         case .directory:
-            try io(FileSystem.makeDirectory(root + "/" + item.path.string))
+            // With immutable names every file goes to the objects folder; the manifest lists the folders.
+            if !options.immutableNames { try io(FileSystem.makeDirectory(root + "/" + item.path.string)) }
             slots.append(.directory(item.path.string))
         case .copy, .pack:
             units += 1
@@ -111,7 +113,7 @@ struct FolderBuild {
 
     /// Adds the full pack `pack` (the open one's unit) to the batch.
     private mutating func plan(_ pack: PackGroup) throws(AssetPackError) {
-        if !madePacksFolder {
+        if !madePacksFolder && !options.immutableNames {
             try io(FileSystem.makeDirectory(root + "/" + PackGrouping.folder))
             madePacksFolder = true
         }

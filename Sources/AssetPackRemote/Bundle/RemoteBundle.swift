@@ -2,43 +2,74 @@ import AssetPack
 import Foundation
 
 /// A bundle folder served over HTTP, as `assetpack build` writes it: its identity, manifest and signature in
-/// the reserved folder, and the files and archives the manifest names, each at `ROOT/<bundle-relative path>`.
+/// the reserved folder, and the files and archives the manifest names, each at `ROOT/<bundle-relative path>`;
+/// optionally on several servers (``mirrors``).
+///
+/// **Mirrors.** The identity, manifest and signature come from one server, checked as from one: ``root``, or
+/// when it fails or lacks the bundle, the first mirror that answers. File data comes from any of them: the server
+/// that gave the pointer first, and when a server fails (connection refused or cut mid-transfer, timeout, 5xx,
+/// a 404 of a file the manifest lists), the next, from the byte where the transfer stopped, as
+/// ``RemoteFetcher`` says; later requests go first to the server that answered. Every byte is checked against
+/// the manifest the pointer server signed, so a mirror that holds another version of a file ends in that file
+/// failing its check on that mirror and the next mirror being asked, never in a mixed tree; when no server has the
+/// bytes, the install ends in one `verification` error and the installed tree stays as it was.
 public struct RemoteBundle: Sendable {
     /// The bundle folder's URL, e.g. `https://cdn.example.com/app.bundle`.
     public let root: URL
+    /// The same bundle folder on other servers, asked in order when ``root`` fails (see above); empty for none.
+    public var mirrors: [URL]
     /// The most bytes accepted for a manifest: by default the most a manifest may have
     /// (`BundleManifest/maxEncodedSize`, about 1.5 million files). It is spooled into a file, never held in memory.
     public var manifestLimit = UInt64(BundleManifest.maxEncodedSize)
 
-    /// The bundle at `root`.
-    public init(_ root: URL) { self.root = root }
+    /// The bundle at `root`, and at `mirrors` when it fails.
+    public init(_ root: URL, mirrors: [URL] = []) {
+        self.root = root
+        self.mirrors = mirrors
+    }
 
-    /// The URL of a bundle-relative path (`/`-separated); each component is percent-encoded as needed.
-    public func url(of path: String) -> URL {
-        path.split(separator: "/").reduce(root) { $0.appendingPathComponent(String($1), isDirectory: false) }
+    /// The URL of a bundle-relative path (`/`-separated) at ``root``; each component is percent-encoded as needed.
+    public func url(of path: String) -> URL { Self.url(of: path, at: root) }
+
+    /// The URLs of a bundle-relative path at ``mirrors``, in order.
+    func mirrorURLs(of path: String) -> [URL] { mirrors.map { Self.url(of: path, at: $0) } }
+
+    /// The URL of a bundle-relative path at the bundle folder `base`.
+    private static func url(of path: String, at base: URL) -> URL {
+        path.split(separator: "/").reduce(base) { $0.appendingPathComponent(String($1), isDirectory: false) }
     }
 
     /// Fetches the bundle's identity (one small request): compare it with the installed identity to learn
     /// whether anything changed. Not verified: it only decides whether to fetch the manifest, which is.
     public func fetchIdentity(with fetcher: RemoteFetcher) async throws(AssetPackError) -> String {
         try await AssetInstaller.onOwnThread { cancellation throws(AssetPackError) in
-            try identity(with: fetcher, cancellation)
+            try pointer(with: fetcher, cancellation).identity
         }
     }
 
-    /// ``fetchIdentity(with:)`` on the calling thread, which blocks meanwhile; `progress` counts its bytes.
-    func identity(with fetcher: RemoteFetcher, _ cancellation: ExpansionCancellation,
-                  progress: FetchProgress? = nil) throws(AssetPackError) -> String {
+    /// ``fetchIdentity(with:)`` on the calling thread, which blocks meanwhile, from ``root`` or the first mirror
+    /// that answers; with the bundle as seen from that server (its ``root``, the others its ``mirrors``), from
+    /// which the manifest and signature are then fetched. `progress` counts its bytes.
+    func pointer(with fetcher: RemoteFetcher, _ cancellation: ExpansionCancellation,
+                 progress: FetchProgress? = nil) throws(AssetPackError) -> (identity: String, server: RemoteBundle) {
+        let memory = MemorySink(limit: 256)
         let url = url(of: BundleManifest.identityPath)
-        let bytes = try fetcher.fetchBytes(url, limit: 256, cancellation, progress: progress)
-        let identity = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let served = try fetcher.fetchWhole(url, mirrors: mirrorURLs(of: BundleManifest.identityPath), limit: 256,
+                                            into: memory, cancellation, progress: progress)
+        let identity = String(decoding: memory.bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard ContentHash(hex: identity) != nil else {
-            throw AssetPackError(.manifest, "not a bundle identity (64 hex digits expected)", path: url.absoluteString)
+            throw AssetPackError(.manifest, "not a bundle identity (64 hex digits expected)",
+                                 path: served.absoluteString)
         }
-        return identity.lowercased()
+        let bases = [root] + mirrors
+        let base = ([url] + mirrorURLs(of: BundleManifest.identityPath)).firstIndex(of: served) ?? 0
+        var server = RemoteBundle(bases[base], mirrors: bases.indices.filter { $0 != base }.map { bases[$0] })
+        server.manifestLimit = manifestLimit
+        return (identity.lowercased(), server)
     }
 
-    /// Fetches the manifest (and its signature, when `trust` requires one) and checks it.
+    /// Fetches the manifest (and its signature, when `trust` requires one) from ``root`` and checks it (an install
+    /// takes them from the server that gave the identity: ``root`` or a mirror).
     ///
     /// The manifest is spooled into an unlinked temporary file as it arrives (``VerifiedManifest/file``). One
     /// that fails the check is fetched again, up to ``RetryPolicy/maxMismatches`` times, as a file that does not

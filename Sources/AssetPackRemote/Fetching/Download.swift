@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 
 /// The state of one item's download between requests: how many of its bytes are in the sink, their running
-/// SHA-256, and the resource's entity tag; and what one response means for it.
+/// SHA-256, the server the next request goes to and its entity tag; and what one response means for it.
 final class Download<Sink: DeliverySink> {
     let item: FetchItem
     let sink: Sink
@@ -17,17 +17,25 @@ final class Download<Sink: DeliverySink> {
     /// A change of entity tag seen during this download, for messages.
     private(set) var etagChange: (old: String, new: String)?
     private var hasher = Crypto.SHA256()
+    /// The item's servers and the one asked next.
+    private(set) var servers: MirrorRotation
+    /// The servers (indices into ``MirrorRotation/urls``) whose bytes are in the sink.
+    private var sources: Set<Int> = []
+    /// The last bytes that were not the item's, which say more than a later 404 of another server.
+    private(set) var mismatch: AssetPackError?
 
     init(item: FetchItem, sink: Sink, progress: FetchProgress?) {
         self.item = item
         self.sink = sink
         self.progress = progress
         etag = item.etag
+        servers = MirrorRotation(item)
     }
 
     var isComplete: Bool { received == item.length }
     var remaining: UInt64 { item.length - received }
-    var url: String { item.url.absoluteString }
+    /// The server the next request goes to, for messages.
+    var url: String { servers.url.absoluteString }
 
     /// The bytes still wanted, within the resource.
     var wanted: Range<UInt64> { item.start + received..<item.start + item.length }
@@ -39,7 +47,7 @@ final class Download<Sink: DeliverySink> {
         let most = options.requestSpan
         let ranged = item.range != nil || received > 0 || remaining > most
         let next = wanted.lowerBound..<wanted.lowerBound + min(remaining, most)
-        return options.request(item.url, range: ranged ? next : nil,
+        return options.request(servers.url, range: ranged ? next : nil,
                                ifRange: ranged ? etag.flatMap { isStrongETag($0) ? $0 : nil } : nil)
     }
 
@@ -52,7 +60,34 @@ final class Download<Sink: DeliverySink> {
         try sink.restart()
         progress?.discard(received)
         received = 0
+        sources = []
         hasher = Crypto.SHA256()
+    }
+
+    /// After a failure of the current server that may pass: true when the next request goes at once to another
+    /// server (``MirrorRotation/failed(progressed:)``). The download goes on there from its first missing byte,
+    /// without `If-Range`: each server has entity tags of its own.
+    func serverFailed(progressed: Bool) -> Bool {
+        let before = servers.current
+        let moved = servers.failed(progressed: progressed)
+        if servers.current != before { etag = nil }
+        return moved
+    }
+
+    /// Leaves the current server out of this download (it does not have the item); false when no other is left.
+    func leaveServerOut() -> Bool {
+        guard servers.leaveOut() else { return false }
+        etag = nil
+        return true
+    }
+
+    /// Starts the item over after bytes that are not the item's (`error` says how): from the next server when all
+    /// of them came from the current one, which is left out (it holds another version); else (bytes from several
+    /// servers, which cannot tell which one is wrong) from the current one, whole.
+    func startOverAfterMismatch(_ error: AssetPackError) throws(AssetPackError) {
+        mismatch = error
+        if sources.isSubset(of: [servers.current]) { _ = leaveServerOut() }
+        try restart()
     }
 
     /// Notes the resource's tag in a response that starts the item over (or its first response).
@@ -81,6 +116,7 @@ final class Download<Sink: DeliverySink> {
             }
             if let failure { throw failure }
             received += UInt64(used)
+            sources.insert(servers.current)
         }
         progress?.add(received: UInt64(chunk.count), completed: UInt64(used))
         return UInt64(used)

@@ -11,18 +11,22 @@ public struct FetchItem: Sendable, Hashable {
     /// The SHA-256 of exactly those bytes; nil when the sink checks them itself (`DeliverySink.finish()`),
     /// e.g. compressed bytes whose inflated form the manifest hashes.
     public let sha256: ContentHash?
-    /// A strong entity tag the resource is expected to have (learned from an earlier request, e.g. another
-    /// block of the same file), sent as `If-Range`; nil to learn it from the first response.
+    /// A strong entity tag the resource at ``url`` is expected to have (learned from an earlier request, e.g.
+    /// another block of the same file), sent as `If-Range`; nil to learn it from the first response.
     public var etag: String?
+    /// The same resource on other servers, tried in order when ``url`` fails (see ``RemoteFetcher``); empty for none.
+    public var mirrors: [URL] = []
 
     /// The whole file at `url`, `size` bytes hashing to `sha256`.
-    public static func file(_ url: URL, size: UInt64, sha256: ContentHash?, etag: String? = nil) -> FetchItem {
-        FetchItem(url: url, range: nil, length: size, sha256: sha256, etag: etag)
+    public static func file(_ url: URL, size: UInt64, sha256: ContentHash?, etag: String? = nil,
+                            mirrors: [URL] = []) -> FetchItem {
+        FetchItem(url: url, range: nil, length: size, sha256: sha256, etag: etag, mirrors: mirrors)
     }
 
     /// Bytes `range` of the file at `url`, hashing to `sha256` (a block of a block-indexed archive).
-    public static func bytes(_ range: Range<UInt64>, of url: URL, sha256: ContentHash?, etag: String? = nil) -> FetchItem {
-        FetchItem(url: url, range: range, length: UInt64(range.count), sha256: sha256, etag: etag)
+    public static func bytes(_ range: Range<UInt64>, of url: URL, sha256: ContentHash?, etag: String? = nil,
+                             mirrors: [URL] = []) -> FetchItem {
+        FetchItem(url: url, range: range, length: UInt64(range.count), sha256: sha256, etag: etag, mirrors: mirrors)
     }
 
     /// Where the item starts within the resource.
@@ -34,8 +38,11 @@ public struct FetchResult: Sendable, Equatable {
     /// The item, verified.
     public var item: FetchItem
     /// The resource's entity tag in the answer the bytes came from (nil when the server sent none): pass it as
-    /// ``FetchItem/etag`` to the other ranges of the same file so that all come from one version of it.
+    /// ``FetchItem/etag`` to the other ranges of the same file at ``url`` so that all come from one version of it.
     public var etag: String?
+    /// The server the last bytes came from: ``FetchItem/url`` or one of its ``FetchItem/mirrors`` (ask it first
+    /// for the next items when it is not the first).
+    public var url: URL
     /// Requests made (1 when nothing went wrong).
     public var requests: Int
     /// Body bytes received, including any discarded (skipped in a 200 answer, refetched after a mismatch).

@@ -24,27 +24,36 @@ extension RemoteFetcher {
     }
 
     /// Downloads the resource at `url`, whose size and hash are not known in advance, into `sink` as it
-    /// arrives, retried like any fetch: each try starts from the first byte (`DeliverySink.restart()`).
-    /// Nothing vouches for the bytes: the caller checks them. A resource of more than `limit` bytes is a
+    /// arrives, retried like any fetch: each try starts from the first byte (`DeliverySink.restart()`), at the
+    /// next of `mirrors` when the server failed or lacks the resource (``MirrorRotation``), so the bytes come from
+    /// one server. Nothing vouches for them: the caller checks them. A resource of more than `limit` bytes is a
     /// `AssetPackError/Code/limitExceeded` error. `progress`, when given, counts every byte received, and the
     /// resource as one item once complete. With `acceptsGzip`, the server may send it gzip-compressed
     /// (``GzipDecodingSink``): `sink` gets it decoded, `limit` applies to both forms, `progress` counts what crossed the network.
-    func fetchWhole(_ url: URL, limit: UInt64, into sink: some DeliverySink, _ cancellation: ExpansionCancellation,
-                    progress: FetchProgress? = nil, acceptsGzip: Bool = false) throws(AssetPackError) {
-        try options.check(url)
+    /// - Returns: the URL that served it: `url` or one of `mirrors`.
+    @discardableResult
+    func fetchWhole(_ url: URL, mirrors: [URL] = [], limit: UInt64, into sink: some DeliverySink,
+                    _ cancellation: ExpansionCancellation,
+                    progress: FetchProgress? = nil, acceptsGzip: Bool = false) throws(AssetPackError) -> URL {
+        var servers = MirrorRotation(.file(url, size: 0, sha256: nil, mirrors: mirrors))
+        for url in servers.urls { try options.check(url) }
         var budget = RetryBudget(options.retry, url: url)
         while true {
             do {
                 budget.requests += 1
-                let size = try fetchOnce(url, limit: limit, into: sink, cancellation, progress: progress, acceptsGzip: acceptsGzip)
+                let size = try fetchOnce(servers.url, limit: limit, into: sink, cancellation, progress: progress,
+                                         acceptsGzip: acceptsGzip)
                 progress?.add(received: 0, completed: size)
                 progress?.verified(size)
-                return
+                return servers.url
             } catch {
                 switch error.kind {
                 case .transient(let retryAfter):
+                    guard !servers.failed(progressed: false) else { continue }
                     try budget.wait(after: error.error, retryAfter: retryAfter, progressed: false,
                                     cancellation: cancellation)
+                case .final where error.error.code == .notFound && servers.leaveOut():
+                    continue
                 case .changed, .final:
                     throw error.error
                 }

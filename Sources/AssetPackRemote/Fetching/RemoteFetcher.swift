@@ -7,6 +7,14 @@ import Foundation
 /// - **Ranges**: an interrupted download continues from the first missing byte with `If-Range`, so a file that
 ///   changed on the server comes back whole instead of being spliced from two versions.
 /// - **Failures**: retried with backoff under ``FetchOptions/retry``.
+/// - **Mirrors**: an item's ``FetchItem/mirrors`` serve the same bytes. When a server fails (connection refused or
+///   cut, timeout, 5xx, a short body), the download goes on at once from the next one, at its first missing byte;
+///   one that answers 404 or 410 is left out of the fetch. A range asked from another server carries no
+///   `If-Range` (entity tags are each server's own, so one server's tag means nothing to another): the splice is
+///   safe only because no byte counts before the whole item hashes to its SHA-256 (or passes the sink's own check,
+///   as the installer's items, checked against the signed manifest, always do). Bytes from a mirror holding
+///   another version fail that check, never give a mixed file: the item starts over, whole from one server, and a
+///   server whose own bytes failed it is left out. Give mirrors only to items that are checked so.
 /// - **Threads**: a fetch blocks the thread that asks for it; the async methods run it on a thread of their own,
 ///   never on the cooperative pool. At most ``FetchOptions/maxConcurrentRequests`` requests are in flight.
 /// - **Trust**: only `https://` unless ``FetchOptions/allowsPlainHTTP``.
@@ -53,17 +61,18 @@ public final class RemoteFetcher: Sendable {
     public func fetchSynchronously(_ item: FetchItem, into sink: some DeliverySink, progress: FetchProgress? = nil,
                                    cancellation: ExpansionCancellation = ExpansionCancellation())
         throws(AssetPackError) -> FetchResult {
-        try options.check(item.url)
+        for url in [item.url] + item.mirrors { try options.check(url) }
         let download = Download(item: item, sink: sink, progress: progress)
         var budget = RetryBudget(options.retry, url: item.url)
         while true {
             if download.isComplete {
                 if let failure = try check(download, sink) {
                     try budget.refetch(after: failure)
-                    try download.restart()
+                    try download.startOverAfterMismatch(failure)
                 } else {
                     progress?.verified(item.length)
-                    return FetchResult(item: item, etag: download.etag, requests: budget.requests, bytesReceived: download.bodyBytes)
+                    return FetchResult(item: item, etag: download.etag, url: download.servers.url,
+                                       requests: budget.requests, bytesReceived: download.bodyBytes)
                 }
             }
             let before = download.received
@@ -109,17 +118,21 @@ public final class RemoteFetcher: Sendable {
         }
     }
 
-    /// Handles a failed request: the download starts over for a changed resource (bounded like a mismatch),
-    /// waits and tries again for a transient failure (bounded by the policy), or ends.
+    /// Handles a failed request: the download starts over for a changed resource (bounded like a mismatch), goes
+    /// on from another server or waits and tries again for a transient failure (bounded by the policy), goes on
+    /// from another server for a missing file, or ends (with the bytes that did not match, when the last server
+    /// lacks the file after another served other bytes).
     private func recover<Sink>(from failure: AttemptFailure, _ download: Download<Sink>, _ budget: inout RetryBudget,
                                progressed: Bool, _ cancellation: ExpansionCancellation) throws(AssetPackError) {
         switch failure.kind {
         case .final:
-            throw failure.error
+            guard failure.error.code == .notFound else { throw failure.error }
+            guard download.leaveServerOut() else { throw download.mismatch ?? failure.error }
         case .changed:
             try budget.refetch(after: failure.error)
-            try download.restart()
+            try download.startOverAfterMismatch(failure.error)
         case .transient(let retryAfter):
+            guard !download.serverFailed(progressed: progressed) else { return }
             try budget.wait(after: failure.error, retryAfter: retryAfter, progressed: progressed,
                             cancellation: cancellation)
         }

@@ -24,7 +24,7 @@ struct ResponsePlan {
         switch response.status {
         case 206: self = try Self.partial(response, download)
         case 200: self = try Self.whole(response, download)
-        default: throw Self.failure(response, url: download.item.url)
+        default: throw Self.failure(response, url: download.servers.url)
         }
     }
 

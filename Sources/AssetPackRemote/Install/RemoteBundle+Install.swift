@@ -83,14 +83,15 @@ extension RemoteBundle {
     private func run(into destination: String, trust: ManifestTrust, options: ExpansionOptions, fetcher: RemoteFetcher,
                      log: InstallLog?, cancellation: ExpansionCancellation, progress: (@Sendable (ExpansionProgress) -> Void)?,
                      downloading: (@Sendable (UInt64, UInt64) -> Void)?) throws(AssetPackError) -> ExpansionResult {
-        var identity = try identity(with: fetcher, cancellation), restarts = 0
+        var (identity, server) = try pointer(with: fetcher, cancellation), restarts = 0
         while true {
             if let done = try AssetInstaller.upToDateResult(identity: identity, destination: destination) { return done }
-            let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination), origin: url(of: BundleManifest.path).absoluteString)
-            let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation)
+            let spool = ManifestSpool(file: try AssetInstaller.manifestSpool(for: destination),
+                                      origin: server.url(of: BundleManifest.path).absoluteString)
+            let verified = try server.manifest(with: fetcher, trust: trust, into: spool, cancellation)
             let make = { (network: FetchProgress?) throws(AssetPackError) -> AssetInstaller in
-                try self.installer(of: verified, identity: identity, into: destination, options: options, fetcher: fetcher,
-                                   network: network, cancellation: cancellation)
+                try server.installer(of: verified, identity: identity, into: destination, options: options,
+                                     fetcher: fetcher, network: network, cancellation: cancellation)
             }
             var installer = try make(nil)
             if fetcher.options.consent != nil || downloading != nil {
@@ -101,7 +102,7 @@ extension RemoteBundle {
             do {
                 return try installer.installSynchronously(progress: progress, cancellation: cancellation)
             } catch where error.code == .verification && restarts < fetcher.options.retry.maxMismatches {
-                identity = try moved(from: identity, after: error, fetcher, cancellation)
+                identity = try server.moved(from: identity, after: error, fetcher, cancellation)
                 restarts += 1
             }
         }
@@ -119,7 +120,7 @@ extension RemoteBundle {
     /// `error`, saying that the server or a cache in front of it serves bytes its manifest does not list.
     private func moved(from identity: String, after error: AssetPackError, _ fetcher: RemoteFetcher,
                        _ cancellation: ExpansionCancellation) throws(AssetPackError) -> String {
-        let now = try self.identity(with: fetcher, cancellation)
+        let now = try RemoteBundle(root).pointer(with: fetcher, cancellation).identity
         guard now == identity else { return now }
         var error = error
         error.message += " (the bundle was not published again meanwhile: the server, or a cache in front of it, serves "
@@ -143,16 +144,17 @@ extension RemoteBundle {
                        fetcher: RemoteFetcher = RemoteFetcher()) throws(AssetPackError) -> InstallPreview {
         let cancellation = ExpansionCancellation()
         let pointers = FetchProgress()
-        let identity = try identity(with: fetcher, cancellation, progress: pointers)
+        let (identity, server) = try pointer(with: fetcher, cancellation, progress: pointers)
         var preview: InstallPreview
         if let current = try AssetInstaller.upToDateDestination(identity: identity, destination: destination) {
             preview = InstallPreview(destination: current, upToDate: true)
             (preview.bytesToFetch, preview.requestsToFetch) = (0, 0)
         } else {
-            let spool = try ManifestSpool(temporaryFor: url(of: BundleManifest.path).absoluteString)
-            let verified = try manifest(with: fetcher, trust: trust, into: spool, cancellation, progress: pointers)
-            preview = try installer(of: verified, identity: identity, into: destination, options: options, fetcher: fetcher,
-                                    network: nil, cancellation: cancellation).dryRun()
+            let spool = try ManifestSpool(temporaryFor: server.url(of: BundleManifest.path).absoluteString)
+            let verified = try server.manifest(with: fetcher, trust: trust, into: spool, cancellation,
+                                               progress: pointers)
+            preview = try server.installer(of: verified, identity: identity, into: destination, options: options,
+                                           fetcher: fetcher, network: nil, cancellation: cancellation).dryRun()
         }
         (preview.manifestBytes, preview.manifestRequests) = (pointers.snapshot.received, pointers.snapshot.items)
         return preview

@@ -186,7 +186,7 @@ _assetpack() {
 
 _assetpack_build() {
     repeating_flags=()
-    non_repeating_flags=(--follow-symlinks --no-default-excludes --dry-run --quiet -q --json --progress --verbose -v --print-android-settings --version -h --help)
+    non_repeating_flags=(--follow-symlinks --no-default-excludes --dry-run --quiet -q --json --progress --verbose -v --print-android-settings --immutable-names --version -h --help)
     repeating_options=(--exclude)
     non_repeating_options=(-o --output --archive --threshold --level --pack-level --pack-limit --jobs --sign)
     __assetpack_offer_flags_options 1
@@ -237,7 +237,7 @@ _assetpack_build() {
 _assetpack_expand() {
     repeating_flags=()
     non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --dry-run --no-sync --quiet -q --json --progress --verbose -v --allow-http --verify --repair --version -h --help)
-    repeating_options=(--public-key --seed)
+    repeating_options=(--public-key --mirror --seed)
     non_repeating_options=(-d -C --to --root --jobs --identity --max-download --limit-rate)
     __assetpack_offer_flags_options 1
 
@@ -258,6 +258,9 @@ _assetpack_expand() {
         return
         ;;
     '--identity')
+        return
+        ;;
+    '--mirror')
         return
         ;;
     '--max-download')

@@ -23,9 +23,9 @@ function __assetpack_parse_tokens -S
         __assetpack_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'build'
-            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'dry-run' 'q/quiet' 'json' 'progress' 'v/verbose' 'print-android-settings' 'sign=' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'dry-run' 'q/quiet' 'json' 'progress' 'v/verbose' 'print-android-settings' 'immutable-names' 'sign=' 'version' 'h/help'
         case 'expand'
-            __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'delete-unknown' 'jobs=' 'dry-run' 'no-sync' 'q/quiet' 'json' 'progress' 'v/verbose' 'allow-http' 'public-key=+' 'identity=' 'max-download=' 'limit-rate=' 'seed=+' 'verify' 'repair' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'delete-unknown' 'jobs=' 'dry-run' 'no-sync' 'q/quiet' 'json' 'progress' 'v/verbose' 'allow-http' 'public-key=+' 'identity=' 'mirror=+' 'max-download=' 'limit-rate=' 'seed=+' 'verify' 'repair' 'version' 'h/help'
         case 'list'
             __assetpack_parse_subcommand 1 'json' 'version' 'h/help'
         case 'verify'
@@ -124,6 +124,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" progress' -l 'progress' -d 'Show the progress line also when stderr is not a terminal (a CI log): a new line at most once a second.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" v verbose' -l 'verbose' -s 'v' -d 'List each file as it is written (its path, one a line, on stdout).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" print-android-settings' -l 'print-android-settings' -d 'Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" immutable-names' -l 'immutable-names' -d 'Name every archive and plain file by the SHA-256 of its bytes in assetpack-meta/objects/, for a server: a new version only adds names, so a CDN may cache them for ever (only the identity, manifest and signature change).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" sign' -l 'sign' -d 'Sign the bundle\'s manifest with this private key (from `assetpack keygen`): writes assetpack-meta/manifest.sig, which `expand URL --public-key` requires.' -rF
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" version' -l 'version' -d 'Show the version.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -144,6 +145,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" allow-http' -l 'allow-http' -d 'Allow a plain http:// bundle URL (a loopback or trusted network); by default only https://.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand"' -l 'public-key' -d 'Install a bundle from a server only when its manifest is signed by this public key (from `assetpack keygen`); repeat it to trust several keys.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'pub\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" identity' -l 'identity' -d 'Install a bundle from a server only when it has this identity (64 hex digits, as build, expand and status print it).' -rfka ''
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand"' -l 'mirror' -d 'The same bundle on another server, asked when the first fails (refused, cut mid-transfer, timed out, 5xx, a file missing); repeat it for several, asked in order.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" max-download' -l 'max-download' -d 'Refuse to download more than this much file data (e.g. 50M), exit status 77 (declined): --dry-run shows how much an update would fetch.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand" limit-rate' -l 'limit-rate' -d 'Receive at most this many bytes per second over all connections (e.g. 1M), like curl\'s --limit-rate.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack expand"' -l 'seed' -d 'A folder laid out as the bundle\'s tree (an older copy) whose files lend the chunks of large files they hold, instead of downloading them; repeat it for several.' -rfa '(__assetpack_complete_directories)'
