@@ -356,27 +356,36 @@ def build_assetpack(bench):
 
 def prepare_inputs(bench, scenarios):
     """Makes the inputs the chosen scenarios read: zips once per corpus, bundles on every call; and the
-    served site of a scenario that needs the web server (remote.py)."""
+    served site of a scenario that needs the web server (remote.py), after the zips (it links app.zip) and before
+    the rest (an installed tree is made from the site)."""
+    needed = {path.removeprefix("{in}/") for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
+    zips = sorted(name for name in needed if name.endswith(".zip"))
+    for name in zips:
+        prepare_input(bench, name)
     if any(s.server for s in scenarios):
         remote.prepare_site(bench, sh, sorted({tree for s in scenarios for tree in s.site}))
-    needed = {path.removeprefix("{in}/") for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
+    for name in sorted(needed - set(zips)):
+        prepare_input(bench, name)
+
+
+def prepare_input(bench, name):
+    """Makes INPUTS/NAME by its recipe: a zip only when it is older than the corpus, anything else every time."""
+    dest = os.path.join(bench.inputs, name)
+    is_zip = name.endswith(".zip")
     stamp = os.path.getmtime(os.path.join(bench.corpus, ".corpus-stamp"))
-    for name in sorted(needed):
-        dest = os.path.join(bench.inputs, name)
-        is_zip = name.endswith(".zip")
-        if is_zip and os.path.exists(dest) and os.path.getmtime(dest) > stamp:
-            continue
-        if not is_zip and bench.ap_error:
-            continue
-        print(f"preparing {name} ...", file=sys.stderr)
-        bench.set_aside(dest)
-        temporary = dest + ".part" + (".zip" if is_zip else "")
-        bench.set_aside(temporary)
-        error = sh([bench.fill(arg, temporary) for arg in RECIPES[name]], cwd=bench.corpus)
-        if error:
-            print(f"  {name}: {error}", file=sys.stderr)
-        else:
-            os.rename(temporary, dest)
+    if is_zip and os.path.exists(dest) and os.path.getmtime(dest) > stamp:
+        return
+    if not is_zip and bench.ap_error:
+        return
+    print(f"preparing {name} ...", file=sys.stderr)
+    bench.set_aside(dest)
+    temporary = dest + ".part" + (".zip" if is_zip else "")
+    bench.set_aside(temporary)
+    error = sh([bench.fill(arg, temporary) for arg in RECIPES[name]], cwd=bench.corpus)
+    if error:
+        print(f"  {name}: {error}", file=sys.stderr)
+    else:
+        os.rename(temporary, dest)
 
 
 def warm(bench, paths):
