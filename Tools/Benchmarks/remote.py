@@ -7,7 +7,8 @@ prepare_site() makes INPUTS/site/ (once per call, since the assetpack binary may
                   appended: deterministic), built and signed the same way: the upgrade
   app.zip         a hard link to INPUTS/app.zip (zip -r -6), which curl fetches for the peer row
 serving() runs Debian's nginx on a free 127.0.0.1 port over INPUTS/site for one scenario (foreground, single
-process, access log off), sets bench.url, and stops it (by its pid) when the scenario ends.
+process, access log off), sets bench.url, and stops it (by its pid) when the scenario ends. nginx() is that server
+over any folder, with an access log of `$bytes_sent $status "$request"` lines when asked (deltas.py counts them).
 """
 import contextlib
 import os
@@ -70,7 +71,11 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def config(folder, port, root):
+def config(folder, port, root, access_log=None):
+    """nginx.conf for one foreground process on 127.0.0.1:PORT over ROOT; `access_log`: a file to log each request
+    to as `BYTES_SENT STATUS "REQUEST"` (response headers included in the bytes), else no log."""
+    logging = (f"log_format sent '$bytes_sent $status \"$request\"';\n    access_log {access_log} sent;"
+               if access_log else "access_log off;")
     return f"""daemon off;
 master_process off;
 worker_processes 1;
@@ -78,7 +83,7 @@ pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-    access_log off;
+    {logging}
     client_body_temp_path {folder}/body;
     proxy_temp_path {folder}/proxy;
     fastcgi_temp_path {folder}/fastcgi;
@@ -98,16 +103,13 @@ http {{
 
 
 @contextlib.contextmanager
-def serving(bench, needed):
-    """nginx over INPUTS/site while the body runs, when `needed`."""
-    if not needed:
-        yield
-        return
-    folder = os.path.join(bench.work, "nginx")
+def nginx(folder, root, access_log=None):
+    """Runs nginx over `root` while the body runs (its configuration and pid in `folder`) and yields its URL,
+    http://127.0.0.1:PORT; stops it by its pid afterwards. `access_log`: see config()."""
     os.makedirs(folder, exist_ok=True)
     port = free_port()
     with open(os.path.join(folder, "nginx.conf"), "w") as out:
-        out.write(config(folder, port, os.path.join(bench.inputs, "site")))
+        out.write(config(folder, port, root, access_log))
     server = subprocess.Popen([NGINX, "-p", folder, "-c", os.path.join(folder, "nginx.conf")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -115,8 +117,18 @@ def serving(bench, needed):
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.1):
                 break
             time.sleep(0.05)
-        bench.url = f"http://127.0.0.1:{port}"
-        yield
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def serving(bench, needed):
+    """nginx over INPUTS/site while the body runs, when `needed`."""
+    if not needed:
+        yield
+        return
+    with nginx(os.path.join(bench.work, "nginx"), os.path.join(bench.inputs, "site")) as url:
+        bench.url = url
+        yield

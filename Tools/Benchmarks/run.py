@@ -13,6 +13,9 @@ Usage: Tools/Benchmarks/run.sh [--quick] [--runs N] [--only expand-app,build-app
 
 With --baseline, every assetpack row is also run with that binary (an earlier build, labelled "[baseline]"),
 in the same rounds, so a change is measured before and after in one run.
+
+`--only deltas` (never part of a call without --only) runs deltas.py, upgrades against casync and zsync, with
+this call's binary, runs and work folder, after the other scenarios named; its report is its own.
 """
 import argparse
 import hashlib
@@ -318,6 +321,19 @@ def sh(argv, cwd=REPO, log=None):
 
 def build_binaries(bench):
     """Builds assetpack (release) and the ZIPFoundation peer; a failure marks their rows n/a."""
+    build_assetpack(bench)
+    bench.floor = os.path.join(bench.work, "flush-floor")
+    bench.floor_error = sh(["cc", "-O2", "-pthread", os.path.join(HERE, "flush-floor.c"), "-o", bench.floor])
+    scratch = os.path.join(bench.base, ".build-zf")
+    print("building zipfoundation-peer (release) ...", file=sys.stderr)
+    bench.zf_error = sh(["nice", "swift", "build", "-c", "release", "--scratch-path", scratch],
+                        cwd=os.path.join(HERE, "ZIPFoundationPeer"), log=os.path.join(bench.logs, "build-zf.log"))
+    bench.zf = os.path.join(scratch, "release", "zipfoundation-peer")
+
+
+def build_assetpack(bench):
+    """Builds assetpack (release) into WORK/.build-release unless --assetpack named a binary; sets bench.ap, and
+    bench.ap_error when there is no binary to run."""
     if not bench.ap:
         # The binary the README tells users to install: the Swift runtime linked in (--static-swift-stdlib),
         # which starts in about half the time and memory. Linking it needs libcurl's development files
@@ -336,38 +352,40 @@ def build_binaries(bench):
             bench.ap_error = "swift build failed: " + bench.ap_error
     elif not os.access(bench.ap, os.X_OK):
         bench.ap_error = f"{bench.ap} is not an executable"
-    bench.floor = os.path.join(bench.work, "flush-floor")
-    bench.floor_error = sh(["cc", "-O2", "-pthread", os.path.join(HERE, "flush-floor.c"), "-o", bench.floor])
-    scratch = os.path.join(bench.base, ".build-zf")
-    print("building zipfoundation-peer (release) ...", file=sys.stderr)
-    bench.zf_error = sh(["nice", "swift", "build", "-c", "release", "--scratch-path", scratch],
-                        cwd=os.path.join(HERE, "ZIPFoundationPeer"), log=os.path.join(bench.logs, "build-zf.log"))
-    bench.zf = os.path.join(scratch, "release", "zipfoundation-peer")
 
 
 def prepare_inputs(bench, scenarios):
     """Makes the inputs the chosen scenarios read: zips once per corpus, bundles on every call; and the
-    served site of a scenario that needs the web server (remote.py)."""
+    served site of a scenario that needs the web server (remote.py), after the zips (it links app.zip) and before
+    the rest (an installed tree is made from the site)."""
+    needed = {path.removeprefix("{in}/") for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
+    zips = sorted(name for name in needed if name.endswith(".zip"))
+    for name in zips:
+        prepare_input(bench, name)
     if any(s.server for s in scenarios):
         remote.prepare_site(bench, sh, sorted({tree for s in scenarios for tree in s.site}))
-    needed = {path.removeprefix("{in}/") for s in scenarios for t in s.tools for path in t.reads if "{in}" in path} & set(RECIPES)
+    for name in sorted(needed - set(zips)):
+        prepare_input(bench, name)
+
+
+def prepare_input(bench, name):
+    """Makes INPUTS/NAME by its recipe: a zip only when it is older than the corpus, anything else every time."""
+    dest = os.path.join(bench.inputs, name)
+    is_zip = name.endswith(".zip")
     stamp = os.path.getmtime(os.path.join(bench.corpus, ".corpus-stamp"))
-    for name in sorted(needed):
-        dest = os.path.join(bench.inputs, name)
-        is_zip = name.endswith(".zip")
-        if is_zip and os.path.exists(dest) and os.path.getmtime(dest) > stamp:
-            continue
-        if not is_zip and bench.ap_error:
-            continue
-        print(f"preparing {name} ...", file=sys.stderr)
-        bench.set_aside(dest)
-        temporary = dest + ".part" + (".zip" if is_zip else "")
-        bench.set_aside(temporary)
-        error = sh([bench.fill(arg, temporary) for arg in RECIPES[name]], cwd=bench.corpus)
-        if error:
-            print(f"  {name}: {error}", file=sys.stderr)
-        else:
-            os.rename(temporary, dest)
+    if is_zip and os.path.exists(dest) and os.path.getmtime(dest) > stamp:
+        return
+    if not is_zip and bench.ap_error:
+        return
+    print(f"preparing {name} ...", file=sys.stderr)
+    bench.set_aside(dest)
+    temporary = dest + ".part" + (".zip" if is_zip else "")
+    bench.set_aside(temporary)
+    error = sh([bench.fill(arg, temporary) for arg in RECIPES[name]], cwd=bench.corpus)
+    if error:
+        print(f"  {name}: {error}", file=sys.stderr)
+    else:
+        os.rename(temporary, dest)
 
 
 def warm(bench, paths):
@@ -703,12 +721,13 @@ def parse_arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a corpus 20x smaller, in WORK/quick (smoke run)")
     parser.add_argument("--runs", type=int, default=5, help="runs per command (default 5)")
-    parser.add_argument("--only", help="comma-separated scenarios: " + ",".join(s.name for s in SCENARIOS))
+    parser.add_argument("--only", help="comma-separated scenarios: " + ",".join(s.name for s in SCENARIOS)
+                        + "; and deltas (deltas.py: upgrades against casync and zsync, only when named)")
     parser.add_argument("--work", default="/tmp/assetpack-bench", help="work folder (default /tmp/assetpack-bench)")
     parser.add_argument("--assetpack", help="use this assetpack binary instead of building one")
     parser.add_argument("--baseline", help="also time every assetpack row with this binary (before/after in one run)")
     args = parser.parse_args()
-    names = [s.name for s in SCENARIOS]
+    names = [s.name for s in SCENARIOS] + ["deltas"]
     unknown = [name for name in (args.only or "").split(",") if name and name not in names]
     if unknown or args.runs < 1:
         parser.error(f"unknown scenario {', '.join(unknown)}" if unknown else "--runs must be at least 1")
@@ -718,8 +737,17 @@ def parse_arguments():
 
 def main():
     args = parse_arguments()
-    chosen = [s for s in SCENARIOS if not args.only or s.name in args.only.split(",")]
+    names = (args.only or "").split(",")
+    chosen = [s for s in SCENARIOS if not args.only or s.name in names]
     bench = Bench(args)
+    if chosen:
+        time_scenarios(bench, args, chosen)
+    if "deltas" in names:
+        sys.exit(measure_deltas(bench, args))
+
+
+def time_scenarios(bench, args, chosen):
+    """Builds, prepares and times the `chosen` scenarios, and prints and writes their report."""
     build_binaries(bench)
     subprocess.run([sys.executable, os.path.join(HERE, "make-corpus.py"), bench.corpus]
                    + (["--quick"] if args.quick else []), check=True)
@@ -740,6 +768,19 @@ def main():
             empty_trash(bench, again=True)
     report(bench, results, machine(bench))
     empty_trash(bench)
+
+
+def measure_deltas(bench, args):
+    """Runs the `deltas` group (deltas.py, its own report) with this call's binary, runs and work folder;
+    returns its exit status."""
+    if not bench.ap:
+        build_assetpack(bench)
+    if bench.ap_error:
+        print(f"deltas: {bench.ap_error}", file=sys.stderr)
+        return 1
+    return subprocess.run([sys.executable, os.path.join(HERE, "deltas.py"), "--assetpack", bench.ap,
+                           "--runs", str(args.runs), "--work", args.work]
+                          + (["--quick"] if args.quick else [])).returncode
 
 
 if __name__ == "__main__":
