@@ -73,7 +73,8 @@ def free_port():
 
 def config(folder, port, root, access_log=None):
     """nginx.conf for one foreground process on 127.0.0.1:PORT over ROOT; `access_log`: a file to log each request
-    to as `BYTES_SENT STATUS "REQUEST"` (response headers included in the bytes), else no log."""
+    to as `BYTES_SENT STATUS "REQUEST"` (response headers included in the bytes), else no log. JSON (a bundle's
+    manifest) is gzip-compressed for a client that accepts it, as most servers and CDNs are set up to do."""
     logging = (f"log_format sent '$bytes_sent $status \"$request\"';\n    access_log {access_log} sent;"
                if access_log else "access_log off;")
     return f"""daemon off;
@@ -97,6 +98,7 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         root {root};
+        location ~ \\.json$ {{ gzip on; gzip_types *; gzip_min_length 256; }}
     }}
 }}
 """
