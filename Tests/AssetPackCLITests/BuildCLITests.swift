@@ -57,6 +57,25 @@ import AssetPack
         #expect(!FileManager.default.fileExists(atPath: dir.file("out/dictionary/words.txt")))
     }
 
+    @Test func chunkSizeSetsTheAverageOfTheContentDefinedChunks() throws {
+        let dir = try TemporaryDirectory("cli-build-chunks")
+        let src = try sourceTree(dir)
+        func chunks(_ arguments: [String]) throws -> (name: String?, count: Int) {
+            let result = try run(tool, ["build", src, "-o", dir.file("out-\(arguments.count)"), "-q"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let manifest = try readManifest(dir.file("out-\(arguments.count)"))
+            let storage = try #require(manifest.entries.first { $0.path == "dictionary/words.txt" }?.storage)
+            return (storage.chunking, storage.blocks?.count ?? 0)
+        }
+        let standard = try chunks([]), small = try chunks(["--chunk-size", "16K"])
+        #expect(standard.name == "gear/65536" && small.name == "gear/16384")
+        #expect(small.count > 2 * standard.count && standard.count > 8, "\(small.count) chunks of 16K, \(standard.count) of 64K")
+        for bad in ["48K", "2K", "32M", "0", "big"] {
+            let refused = try run(tool, ["build", src, "-o", dir.file("bad"), "--chunk-size", bad])
+            #expect(refused.status == 64 && refused.stderr.contains("--chunk-size \(bad) is not a power of two"), "\(bad): \(refused.stderr)")
+        }
+    }
+
     @Test func defaultOutputIsAssetsBundleInTheCurrentDirectory() throws {
         let dir = try TemporaryDirectory("cli-default")
         _ = try sourceTree(dir)

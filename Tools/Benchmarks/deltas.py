@@ -93,6 +93,7 @@ class Deltas:
         self.root = os.path.join(args.work, "quick" if args.quick else "", "deltas")
         self.scale = 20 if args.quick else 1
         self.runs, self.ap = args.runs, ap
+        self.build_args = getattr(args, "build_args", "").split()
         self.corpus, self.site = os.path.join(self.root, "corpus"), os.path.join(self.root, "site")
         self.client, self.bundles = os.path.join(self.root, "client"), os.path.join(self.root, "bundles")
         self.outputs, self.logs = os.path.join(self.root, "out"), os.path.join(self.root, "logs")
@@ -349,7 +350,8 @@ class Assetpack(Upgrader):
     def build(self, tree, bundle):
         """`assetpack build CORPUS/TREE -o BUNDLE --sign KEY`: an error line or None."""
         deltas = self.deltas
-        return run.sh([deltas.ap, "build", os.path.join(deltas.corpus, tree), "-o", bundle, "--sign", deltas.key, "-q"])
+        return run.sh([deltas.ap, "build", os.path.join(deltas.corpus, tree), "-o", bundle, "--sign", deltas.key, "-q"]
+                      + deltas.build_args)
 
     def serve(self, delta, version):
         """Points site/SCENARIO/assetpack at the bundle of `version` (atomically: nginx may be serving)."""
@@ -646,6 +648,7 @@ def parse_arguments():
     parser.add_argument("--quick", action="store_true", help="corpora 20x smaller, in WORK/quick/deltas")
     parser.add_argument("--only", help="comma-separated scenarios: " + ",".join(d.name for d in SCENARIOS))
     parser.add_argument("--setup", action="store_true", help="install casync, zsync and nginx (apt-get) and exit")
+    parser.add_argument("--build-args", default="", help="more arguments for assetpack build, e.g. '--chunk-size 16K'")
     args = parser.parse_args()
     unknown = set((args.only or "").split(",")) - {d.name for d in SCENARIOS} - {""}
     if unknown or args.runs < 1:

@@ -55,6 +55,11 @@ struct BuildCommand: ParsableCommand {
                                valueName: "size"))
     var packLimit: String = "65536"
 
+    @Option(help: ArgumentHelp("Average size of the content-defined chunks packed files are cut into, a power of two from 4K "
+                               + "to 16M: smaller chunks make smaller updates after scattered edits, larger ones a smaller bundle.",
+                               valueName: "size"))
+    var chunkSize: String = "64K"
+
     @OptionGroup var jobs: JobsOption
 
     @Flag(help: "Follow symbolic links (anywhere they point) instead of refusing them.")
@@ -83,12 +88,21 @@ struct BuildCommand: ParsableCommand {
             completion: .file())
     var sign: String?
 
+    /// The chunking `--chunk-size` names; nil for a size that is not a power of two in range.
+    var chunking: ContentChunking? {
+        guard let size = ByteCount.parse(chunkSize), size > 0, size & (size - 1) == 0 else { return nil }
+        return ContentChunking(averageBits: size.trailingZeroBitCount)
+    }
+
     func validate() throws {
         guard ByteCount.parse(threshold) != nil else {
             throw ValidationError("--threshold \(threshold) is not a size (examples: 512K, 4M, 1048576, 0).")
         }
         guard ByteCount.parse(packLimit) != nil else {
             throw ValidationError("--pack-limit \(packLimit) is not a size (examples: 64K, 16K, 0).")
+        }
+        guard chunking != nil else {
+            throw ValidationError("--chunk-size \(chunkSize) is not a power of two from 4K to 16M (examples: 16K, 64K, 256K).")
         }
         guard (0...9).contains(level) else { throw ValidationError("--level must be 0 to 9, not \(level).") }
         guard (0...9).contains(packLevel) else { throw ValidationError("--pack-level must be 0 to 9, not \(packLevel).") }
@@ -110,6 +124,7 @@ struct BuildCommand: ParsableCommand {
         var rules = PackingRules(threshold: ByteCount.parse(threshold) ?? PackingRules.defaultThreshold, level: level)
         rules.packMemberLimit = ByteCount.parse(packLimit) ?? rules.packMemberLimit
         rules.packLevel = packLevel
+        rules.chunking = chunking ?? .standard
         var options = BuildOptions(rules: rules,
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())

@@ -188,7 +188,7 @@ _assetpack_build() {
     repeating_flags=()
     non_repeating_flags=(--follow-symlinks --no-default-excludes --dry-run --quiet -q --json --progress --verbose -v --print-android-settings --immutable-names --version -h --help)
     repeating_options=(--exclude)
-    non_repeating_options=(-o --output --archive --threshold --level --pack-level --pack-limit --jobs --sign)
+    non_repeating_options=(-o --output --archive --threshold --level --pack-level --pack-limit --chunk-size --jobs --sign)
     __assetpack_offer_flags_options 1
 
     # Offer option value completions
@@ -211,6 +211,9 @@ _assetpack_build() {
         return
         ;;
     '--pack-limit')
+        return
+        ;;
+    '--chunk-size')
         return
         ;;
     '--jobs')

@@ -23,7 +23,7 @@ function __assetpack_parse_tokens -S
         __assetpack_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'build'
-            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'dry-run' 'q/quiet' 'json' 'progress' 'v/verbose' 'print-android-settings' 'immutable-names' 'sign=' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'chunk-size=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'dry-run' 'q/quiet' 'json' 'progress' 'v/verbose' 'print-android-settings' 'immutable-names' 'sign=' 'version' 'h/help'
         case 'expand'
             __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'delete-unknown' 'jobs=' 'dry-run' 'no-sync' 'q/quiet' 'json' 'progress' 'v/verbose' 'allow-http' 'public-key=+' 'identity=' 'mirror=+' 'max-download=' 'limit-rate=' 'seed=+' 'verify' 'repair' 'version' 'h/help'
         case 'list'
@@ -114,6 +114,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" level' -l 'level' -d 'Deflate level, 0 to 9 (0 stores packed files).' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" pack-level' -l 'pack-level' -d 'Deflate level of files in pack archives, 0 to 9: 0 stores them (fastest first launch), 6 makes the bundle smaller.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" pack-limit' -l 'pack-limit' -d 'Gather files up to this size into pack archives: 64K, 0 copies every small file.' -rfka ''
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" chunk-size' -l 'chunk-size' -d 'Average size of the content-defined chunks packed files are cut into, a power of two from 4K to 16M: smaller chunks make smaller updates after scattered edits, larger ones a smaller bundle.' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" jobs' -l 'jobs' -d 'Threads working at once (default: one per core).' -rfka ''
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" follow-symlinks' -l 'follow-symlinks' -d 'Follow symbolic links (anywhere they point) instead of refusing them.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build"' -l 'exclude' -d 'Leave out files and folders matching <glob> (repeatable): a name at any depth (*.psd), a path from <source> (docs/*.md, raw/**/*.tmp), folders only with a trailing / (cache/).' -rfka ''
