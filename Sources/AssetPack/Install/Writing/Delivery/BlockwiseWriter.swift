@@ -82,20 +82,21 @@ struct BlockwiseWriter {
             tracker?.advance(bytes: UInt64(blocks[number].uncompressed.count))
             try done(number)
         case .delivery(let numbers):
-            let sink = SplittingSink(ranges: numbers.map { blocks[$0].compressed }, memberDone: { (index) throws(AssetPackError) in
-                try done(numbers[index])
-            }, makeSink: { (index) throws(AssetPackError) -> StagedFileSink in try self.sink(for: numbers[index]) })
+            // Consecutive chunks are one deflate stream: decoded in one pass, each chunk's bytes checked on their own.
+            let segments = numbers.map { number in
+                StagedFileSink.Segment(start: blocks[number].uncompressed.lowerBound, size: UInt64(blocks[number].uncompressed.count),
+                                       check: check(for: number))
+            }
+            let sink = try StagedFileSink(file: file, segments: segments, inflating: deflated, endsStream: blocks[numbers[numbers.count - 1]].isLast,
+                                          progress: tracker) { (index) throws(AssetPackError) in try done(numbers[index]) }
             try delivery.deliver(Self.request(numbers, of: blocks, in: archive), into: sink)
         }
     }
 
-    /// Where the bytes of block `number` go, checked against its SHA-256.
-    private func sink(for number: Int) throws(AssetPackError) -> StagedFileSink {
-        let block = blocks[number]
-        let check = WriteCheck(path: path, size: UInt64(block.uncompressed.count), crc32: nil, sha256: block.sha256,
-                               hasher: delivery.makeHasher(), claim: "recorded in the manifest for block \(number)", origin: origin)
-        return try StagedFileSink(file: file, at: block.uncompressed.lowerBound, check: check, inflating: deflated,
-                                  endsStream: block.isLast, progress: tracker)
+    /// The check of block `number`'s bytes against its SHA-256.
+    private func check(for number: Int) -> WriteCheck {
+        WriteCheck(path: path, size: UInt64(blocks[number].uncompressed.count), crc32: nil, sha256: blocks[number].sha256,
+                   hasher: delivery.makeHasher(), claim: "recorded in the manifest for block \(number)", origin: origin)
     }
 }
 
