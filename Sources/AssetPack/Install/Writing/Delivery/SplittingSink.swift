@@ -11,8 +11,6 @@ final class SplittingSink: DeliverySink {
     private let start: UInt64
     private let ranges: [Range<UInt64>]
     private let makeSink: MakeSink
-    /// Told the index of each member that checked out, as soon as it did.
-    private let memberDone: (Int) throws(AssetPackError) -> Void
     private var position: UInt64
     private var member = 0
     private var current: StagedFileSink?
@@ -21,11 +19,9 @@ final class SplittingSink: DeliverySink {
     private(set) var checksums: [UInt32?]
 
     /// A sink for the bytes from `ranges.first.lowerBound` to `ranges.last.upperBound` of an archive;
-    /// `ranges` (in order, not overlapping) are the members' data; `memberDone` is told of each member that checked
-    /// out (a block a journal records at once, so that a run cut short keeps it).
-    init(ranges: [Range<UInt64>], memberDone: @escaping (Int) throws(AssetPackError) -> Void = { _ in }, makeSink: @escaping MakeSink) {
+    /// `ranges` (in order, not overlapping) are the members' data.
+    init(ranges: [Range<UInt64>], makeSink: @escaping MakeSink) {
         self.ranges = ranges
-        self.memberDone = memberDone
         self.start = ranges.first?.lowerBound ?? 0
         self.position = start
         self.makeSink = makeSink
@@ -58,7 +54,6 @@ final class SplittingSink: DeliverySink {
         do {
             try sink.finish()
             checksums[member] = sink.crc32
-            try memberDone(member)
         } catch where error.code == .verification {
             damage = error
         }
