@@ -113,26 +113,8 @@ public struct ExpansionItem: Sendable {
 
 /// The block index of a packed entry (``BundleManifest/Storage/blocks``) and how many threads inflate it.
 struct BlockLayout: Sendable {
-    /// `[uncompressed offset, compressed offset]` where each block starts: the manifest's, grouped (``grouped(_:minimum:)``).
+    /// `[uncompressed offset, compressed offset]` where each block starts, as the manifest says.
     let pairs: [[UInt64]]
     /// Threads inflating blocks at once.
     let jobs: Int
-
-    /// The layout of the manifest's `pairs`, grouped, inflated on `jobs` threads.
-    init(manifest pairs: [[UInt64]], jobs: Int) {
-        self.pairs = Self.grouped(pairs)
-        self.jobs = jobs
-    }
-
-    /// `pairs` thinned to blocks of at least `minimum` bytes (the last excepted): a run of content-defined chunks
-    /// is one deflate stream (each chunk but the file's last ends with a full flush, not with the stream's end), so
-    /// a group inflates in one pass, one stream reset and one write per few MiB instead of per chunk. Pairs that are
-    /// not two offsets each, or not in increasing order, are left as they are, for the index's own check to refuse.
-    static func grouped(_ pairs: [[UInt64]], minimum: UInt64 = 4 << 20) -> [[UInt64]] {
-        guard pairs.allSatisfy({ $0.count == 2 }),
-              zip(pairs, pairs.dropFirst()).allSatisfy({ $0[0] < $1[0] && $0[1] < $1[1] }) else { return pairs }
-        var result: [[UInt64]] = []
-        for pair in pairs where result.last.map({ pair[0] >= $0[0] &+ minimum }) ?? true { result.append(pair) }
-        return result
-    }
 }

@@ -33,7 +33,7 @@ struct ManifestItems {
             let from = try origin(of: entry)
             // Blocks to inflate in parallel: those of a deflated entry (a stored one's chunks are copied as they are).
             let deflated = entry.storage?.form == .packed && entry.storage?.method == "deflate"
-            let blocks = deflated ? entry.storage?.blocks.map { BlockLayout(manifest: $0, jobs: options.jobs) } : nil
+            let blocks = deflated ? entry.storage?.blocks.map { BlockLayout(pairs: $0, jobs: options.jobs) } : nil
             return ExpansionItem(path: path, kind: .file, size: entry.size ?? 0, crc32: entry.crc32,
                                  permissions: PermissionPolicy.file(entry.mode), origin: from, blocks: blocks,
                                  digest: try digest(entry))

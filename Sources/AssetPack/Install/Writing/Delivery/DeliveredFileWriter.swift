@@ -221,8 +221,9 @@ final class StagedFileSink: DeliverySink {
         var rest = chunk, completed: [Int] = []
         let at = segments[min(current, segments.count - 1)].start + segments[min(current, segments.count - 1)].check.written
         while !rest.isEmpty, damage == nil {
-            guard current < segments.count else {
-                damage = segments[segments.count - 1].check.failure(CheckedStream.mismatch("data", expected: "its end", found: "more"))
+            guard current < segments.count else {  // more than the last segment holds: its check says so
+                do { try segments[segments.count - 1].check.take(rest) } catch { damage = error }
+                if damage == nil { damage = segments[segments.count - 1].check.failure(CheckedStream.mismatch("data", expected: "its end", found: "more")) }
                 break
             }
             let room = segments[current].size - min(segments[current].size, segments[current].check.written)
