@@ -64,7 +64,7 @@ import TestSupport
 
     @Test func aGroupThatNeverChecksOutIsAnErrorNamingItsArchiveAndLeavesNothing() throws {
         let dir = try TemporaryDirectory("delivery-groups-broken")
-        let (_, bundle, manifest) = try Self.bundle(dir)
+        let (_, bundle, _) = try Self.bundle(dir)
         let delivery = FolderDelivery(root: bundle, damaging: .max)
         let error = expectError {
             try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: delivery),
@@ -79,7 +79,7 @@ import TestSupport
 
     @Test func anUpgradeAsksOnlyTheChangedMembersRange() throws {
         let dir = try TemporaryDirectory("delivery-groups-upgrade")
-        let (source, bundle, manifest) = try Self.bundle(dir)
+        let (source, bundle, _) = try Self.bundle(dir)
         try AssetInstaller(source: DeliveredBundleSource(bundle: bundle, delivery: FolderDelivery(root: bundle)),
                            destination: dir.file("installed"), options: ExpansionOptions(durability: .none))
             .installSynchronously()
