@@ -23,8 +23,8 @@ public struct ContentChunking: Sendable, Hashable {
     /// The same past ``average``: fewer bits, so a boundary comes sooner.
     let looseMask: UInt64
 
-    /// 64 KiB on average (16 KiB to 256 KiB), as casync's default, chosen by measurement (README "Deltas"):
-    /// smaller chunks make smaller deltas for scattered edits, larger ones deflate better.
+    /// 64 KiB on average (16 KiB to 256 KiB), as casync's default, chosen by measurement (Tools/Benchmarks/README.md,
+    /// "Content-defined chunks"): smaller chunks make smaller updates after scattered edits, larger ones deflate better.
     public static let standard = ContentChunking(averageBits: 16)!
 
     /// The chunking with chunks of `1 << averageBits` bytes on average; nil outside 12…24 (4 KiB to 16 MiB).

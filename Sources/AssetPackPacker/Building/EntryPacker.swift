@@ -84,13 +84,13 @@ struct EntryPacker: Sendable {
         }
         do { try writer.finish(sync: false) } catch { throw AssetPackError(error) }
         try io(FileSystem.setPermissions(archive, 0o644))
-        guard let chunks, let blocks, chunks.fileSHA256 == sha256, blocks.count == chunks.lengths.count else {
-            return PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
-                              compressedSize: written.compressedSize, sha256: sha256, dataOffset: written.dataOffset)
+        var packed = PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
+                                compressedSize: written.compressedSize, sha256: sha256, dataOffset: written.dataOffset)
+        // The chunk index only when the bytes packed are those the chunks were cut from (the file did not change between).
+        if let chunks, let blocks, chunks.fileSHA256 == sha256, blocks.count == chunks.lengths.count {
+            (packed.blocks, packed.blockSHA256, packed.chunking) = (blocks, chunks.sha256.compactMap { $0 }, rules.chunking.name)
         }
-        return PackedFile(crc32: written.crc32, size: written.uncompressedSize, method: written.method,
-                          compressedSize: written.compressedSize, blocks: blocks, sha256: sha256,
-                          blockSHA256: chunks.sha256.compactMap { $0 }, dataOffset: written.dataOffset, chunking: rules.chunking.name)
+        return packed
     }
 
     /// Adds `item` to `writer`, read front to back from `source` (which hashes it on the way) through one

@@ -14,8 +14,11 @@ final class RecordCursor {
     /// The last path of the last window looked up.
     private var lastAsked: [UInt8]?
     /// The recorded files with a SHA-256, inode and modification time, by SHA-256, read in a pass of their own the
-    /// first time a file is looked up by content (``claim(_:)``); a file claimed is taken out.
+    /// first time a file is looked up by content (``claim(_:)``); a file claimed is taken out. Empty for a record of
+    /// more than ``contentIndexLimit`` such files: the index is held in memory, the record never is.
     private var byContent: [SHA256Digest: [InstallRecord.File]]?
+    /// The most files ``claim(_:)`` indexes (about 20 MB); past it, renamed and moved files are fetched again.
+    static let contentIndexLimit = 100_000
 
     /// A cursor over the record of `tree`; nil when it has none, or it is not a record.
     init?(tree: Descriptor) {
@@ -45,13 +48,15 @@ final class RecordCursor {
         if byContent == nil {
             var index: [SHA256Digest: [InstallRecord.File]] = [:]
             var all = record.files()
-            while let (file, _) = all.head {
+            var count = 0
+            while let (file, _) = all.head, count <= Self.contentIndexLimit {
                 if file.inode != nil, file.mtime != nil, let sha256 = file.sha256.flatMap(SHA256Digest.init(hex:)) {
                     index[sha256, default: []].append(file)
+                    count += 1
                 }
                 all.advance()
             }
-            byContent = index
+            byContent = count <= Self.contentIndexLimit ? index : [:]
         }
         return byContent?[digest]?.popLast()
     }
