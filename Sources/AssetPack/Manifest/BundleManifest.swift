@@ -122,6 +122,28 @@ public struct BundleManifest: Codable, Sendable, Equatable {
         /// cut them (`gear/65536`), by which an installer cuts the files it holds to find chunks to reuse. Nil
         /// for blocks of a fixed size and for a file without blocks.
         public var chunking: String? = nil
+        /// For a file with content-defined ``blocks`` that changed since the bundle this one was built over: patches
+        /// that make runs of its new chunks from the bytes of that previous version, much smaller than the chunks
+        /// when little changed. Nil otherwise.
+        public var patches: Patches? = nil
+
+        /// Patches from a file's previous version to runs of its chunks (``Storage/patches``), all in one bundle file.
+        public struct Patches: Codable, Sendable, Equatable {
+            /// The bundle-relative path of the file holding the patches, one after the other.
+            public var file: String
+            /// The SHA-256 of the previous version the patches apply to.
+            public var baseSHA256: String
+            /// Bytes of that previous version.
+            public var baseSize: UInt64
+            /// One `[first chunk, chunk count, offset, length]` per patch: the run of chunks it makes, and where its
+            /// bytes (a raw deflate stream of instructions) are in ``file``. In order of chunks and of offsets.
+            public var runs: [[UInt64]]
+
+            /// Patches in `file` from the previous version `baseSHA256` of `baseSize` bytes, `runs` as ``runs`` says.
+            public init(file: String, baseSHA256: String, baseSize: UInt64, runs: [[UInt64]]) {
+                (self.file, self.baseSHA256, self.baseSize, self.runs) = (file, baseSHA256, baseSize, runs)
+            }
+        }
 
         /// Stored as is at `file`.
         public static func plain(_ file: String) -> Storage {

@@ -150,6 +150,7 @@ final class ManifestReader {
         try parser.enterObject()
         var form: BundleManifest.Storage.Form?, file: String?, entry: String?, method: String?, compressedSize: UInt64?
         var blocks: [[UInt64]]?, blockSHA256: [String]?, dataOffset: UInt64?, chunking: String?
+        var patches: BundleManifest.Storage.Patches?
         var seen: UInt16 = 0
         while let name = try parser.nextMember() {
             switch name {
@@ -184,12 +185,46 @@ final class ManifestReader {
             case "chunking":
                 try once(&seen, 256, "chunking")
                 chunking = try optionalString()
+            case "patches":
+                try once(&seen, 512, "patches")
+                patches = try parser.takeNull() ? nil : try self.patches()
             default: try parser.skipValue()
             }
         }
         guard let form, let file else { throw parser.refusal("a storage lacks \"form\" or \"file\"") }
         return BundleManifest.Storage(form: form, file: file, entry: entry, method: method, compressedSize: compressedSize,
-                                      blocks: blocks, blockSHA256: blockSHA256, dataOffset: dataOffset, chunking: chunking)
+                                      blocks: blocks, blockSHA256: blockSHA256, dataOffset: dataOffset, chunking: chunking,
+                                      patches: patches)
+    }
+
+    /// The patches object that comes next (``BundleManifest/Storage/patches``).
+    private func patches() throws(AssetPackError) -> BundleManifest.Storage.Patches {
+        try parser.enterObject()
+        var file: String?, baseSHA256: String?, baseSize: UInt64?, runs: [[UInt64]]?
+        var seen: UInt16 = 0
+        while let name = try parser.nextMember() {
+            switch name {
+            case "file":
+                try once(&seen, 1, "file")
+                file = try parser.string()
+            case "baseSHA256":
+                try once(&seen, 2, "baseSHA256")
+                baseSHA256 = try parser.string()
+            case "baseSize":
+                try once(&seen, 4, "baseSize")
+                baseSize = try parser.unsigned(max: .max)
+            case "runs":
+                try once(&seen, 8, "runs")
+                runs = try array { () throws(AssetPackError) in
+                    try array { () throws(AssetPackError) in try parser.unsigned(max: .max) }
+                }
+            default: try parser.skipValue()
+            }
+        }
+        guard let file, let baseSHA256, let baseSize, let runs else {
+            throw parser.refusal("a storage's patches lack \"file\", \"baseSHA256\", \"baseSize\" or \"runs\"")
+        }
+        return BundleManifest.Storage.Patches(file: file, baseSHA256: baseSHA256, baseSize: baseSize, runs: runs)
     }
 
     /// `null` as nil, else a string (`previous` itself when it spells the same).

@@ -49,15 +49,15 @@ struct FileWork: Sendable {
             return .done(entry, written: item.size, packed: nil, reused: false)
         case .pack(let name, let entry):
             let archive = staged(name)
-            if let (old, reusable) = cache?.reusableArchive(for: item, entry: entry, old: old) {
-                try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(old, as: root + "/" + archive.string, copier: copier) }
-                return try done(item, archive: archive, entry: entry, packed: reusable, reused: true)
+            if let (previous, reusable) = cache?.reusableArchive(for: item, entry: entry, old: old) {
+                try copiers.withObject { (copier) throws(AssetPackError) in try cache?.adopt(previous, as: root + "/" + archive.string, copier: copier) }
+                return try done(item, archive: archive, entry: entry, packed: reusable, patches: keptPatches(of: old), reused: true)
             }
             let method = try packer.chooseMethod(for: item)
             if method == .deflate && options.rules.cutsIntoChunks(size: item.size) {
                 return .packInBlocks(archive: archive, entry: entry, method: method)
             }
-            return try pack(item, archive: archive, entry: entry, method: method, jobs: 1)
+            return try pack(item, archive: archive, entry: entry, method: method, jobs: 1, old: old)
         }
     }
 
@@ -84,19 +84,40 @@ struct FileWork: Sendable {
         return .gathered(entries, packed: packed, written: written, reused: reused)
     }
 
-    /// Packs `item` into `archive` on up to `jobs` threads.
+    /// Packs `item` into `archive` on up to `jobs` threads, with patches from its previous entry `old` when it changed
+    /// (``PatchMaker``).
     func pack(_ item: SourceItem, archive: AssetPath, entry: String, method: CompressionMethod,
-              jobs: Int) throws(AssetPackError) -> FileOutcome {
+              jobs: Int, old: BundleManifest.Entry?) throws(AssetPackError) -> FileOutcome {
         let packed = try packer.pack(item, entry: entry, to: root + "/" + archive.string, method: method, jobs: jobs)
-        return try done(item, archive: archive, entry: entry, packed: packed, reused: false)
+        var patches: BundleManifest.Storage.Patches?
+        if let cache, let old {
+            patches = try PatchMaker(root: root, previousRoot: cache.root).patches(for: item, packed: packed, old: old,
+                                                                                  follow: options.followSymlinks)
+        }
+        return try done(item, archive: archive, entry: entry, packed: packed, patches: patches, reused: false)
+    }
+
+    /// The patches of the unchanged file whose previous entry is `old`, linked into this build (a client still on the
+    /// version before gets them); nil when it has none or their file is gone.
+    private func keptPatches(of old: BundleManifest.Entry?) throws(AssetPackError) -> BundleManifest.Storage.Patches? {
+        guard let cache, let patches = old?.storage?.patches, let file = try? AssetPath(patches.file),
+              file.string.hasPrefix(PatchMaker.folder + "/"), (try? FileSystem.status(cache.root + "/" + file.string))??.kind == .file
+        else { return nil }
+        let destination = root + "/" + file.string
+        if FileSystem.exists(destination) { return patches }
+        _ = try io(FileSystem.makeDirectories(root + "/" + PatchMaker.folder))
+        try copiers.withObject { (copier) throws(AssetPackError) in try cache.adopt(cache.root + "/" + file.string, as: destination, copier: copier) }
+        return patches
     }
 
     private func done(_ item: SourceItem, archive: AssetPath, entry: String, packed: PackedFile,
-                      reused: Bool) throws(AssetPackError) -> FileOutcome {
+                      patches: BundleManifest.Storage.Patches?, reused: Bool) throws(AssetPackError) -> FileOutcome {
         let archive = try published(archive, sha256: nil, suffix: ".zip")
         let written = try io(FileSystem.status(root + "/" + archive.string))?.size ?? 0
-        return .done(Self.entry(item, archive: archive, entry: entry, packed: packed), written: written,
-                     packed: packed, reused: reused)
+        var made = Self.entry(item, archive: archive, entry: entry, packed: packed)
+        made.storage?.patches = patches
+        let patchBytes = patches.map { $0.runs.reduce(0) { $0 + $1[3] } } ?? 0
+        return .done(made, written: written + patchBytes, packed: packed, reused: reused)
     }
 
     /// Where the file for bundle path `path` is written: there, or with ``BuildOptions/immutableNames`` under a

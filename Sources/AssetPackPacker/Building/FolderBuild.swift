@@ -150,8 +150,8 @@ struct FolderBuild {
     private mutating func record(_ unit: BuildUnit,
                                  _ outcome: FileOutcome) throws(AssetPackError) -> [BundleManifest.Entry] {
         var outcome = outcome
-        if case .packInBlocks(let archive, let entry, let method) = outcome, case .file(let planned, _) = unit {
-            outcome = try work.pack(planned.item, archive: archive, entry: entry, method: method, jobs: options.jobs)
+        if case .packInBlocks(let archive, let entry, let method) = outcome, case .file(let planned, let old) = unit {
+            outcome = try work.pack(planned.item, archive: archive, entry: entry, method: method, jobs: options.jobs, old: old)
         }
         switch outcome {
         case .done(let entry, let written, let packed, let reused):

@@ -3,12 +3,16 @@ import AssetPackZip
 
 /// Puts the blocks of one block-indexed delivered file into its staging file (``DeliveredFileWriter``): each
 /// block from the staging file itself (kept by an interrupted run), from local bytes that hash the same
-/// (``ChunkSeeds``: the installed copy, a seed folder), or from the delivery, and in every case only bytes that
-/// hash to the block's SHA-256. Blocks to deliver whose compressed bytes are adjacent in the archive come in one
-/// request (``Unit/delivery(_:)``), up to the delivery's ``DeliveryCoalescing/maximumSpan``.
+/// (``ChunkSeeds``: the installed copy, a seed folder), from a patch applied to the file's previous version (``PatchSink``)
+/// when a local copy is as long as that version, or from the delivery, and in every case only bytes that hash to the
+/// block's SHA-256. Blocks to deliver whose compressed bytes are adjacent in the archive come in one request
+/// (``Unit/delivery(_:)``), and so do patches adjacent in their file (``Unit/patched(_:base:)``), up to the delivery's
+/// ``DeliveryCoalescing/maximumSpan``.
 struct BlockwiseWriter {
     let file: Descriptor
     let blocks: [DeliveredLayout.Block]
+    /// The file's patches, when its manifest entry has them.
+    let patches: DeliveredLayout.Patches?
     /// Whether the blocks' bytes are deflated.
     let deflated: Bool
     let delivery: any BundleDelivery
@@ -28,20 +32,19 @@ struct BlockwiseWriter {
         case local(Int, ChunkSeeds.Piece)
         /// The blocks `numbers` (consecutive, adjacent in the archive), in one request.
         case delivery([Int])
-
+        /// The blocks of the patches `runs` (their indexes; adjacent in the patch file), made from `base` by patches
+        /// fetched in one request.
+        case patched([Int], base: Descriptor)
     }
 
     /// What to do for each block of `layout`'s `blocks`: those `kept` (an interrupted run's journal records them)
-    /// whose bytes in `staged` still hash right are kept, those `seeds` hold are copied, the others are delivered,
-    /// adjacent ones together. Reads, never writes: the install asks it before writing, a dry run to count requests.
-    static func plan(_ blocks: [DeliveredLayout.Block], kept: Set<Int>, staged: Descriptor?, seeds: ChunkSeeds,
-                     delivery: any BundleDelivery) throws(AssetPackError) -> [Unit] {
-        var units: [Unit] = [], run: [Int] = []
-        let span = delivery.coalescing.maximumSpan
-        func endRun() {
-            if !run.isEmpty { units.append(.delivery(run)) }
-            run = []
-        }
+    /// whose bytes in `staged` still hash right are kept, those `seeds` hold are copied, those a patch of `patches`
+    /// makes (all of its blocks missing, and a seed as long as the version it applies to) are patched, the others are
+    /// delivered, adjacent ones together. Reads, never writes: the install asks it before writing, a dry run to count
+    /// requests.
+    static func plan(_ blocks: [DeliveredLayout.Block], patches: DeliveredLayout.Patches?, kept: Set<Int>, staged: Descriptor?,
+                     seeds: ChunkSeeds, delivery: any BundleDelivery) throws(AssetPackError) -> [Unit] {
+        var units: [Unit] = [], missing: [Int] = []
         for (number, block) in blocks.enumerated() {
             if kept.contains(number), let staged,
                try BlockBytes.sha256(of: staged, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
@@ -49,17 +52,50 @@ struct BlockwiseWriter {
             } else if let piece = seeds[block.sha256] {
                 units.append(.local(number, piece))
             } else {
-                if let first = run.first, let last = run.last, blocks[last].compressed.upperBound != block.compressed.lowerBound
-                    || block.compressed.upperBound - blocks[first].compressed.lowerBound > span {
-                    endRun()
-                }
-                run.append(number)
-                continue
+                missing.append(number)
             }
-            endRun()
         }
-        endRun()
+        var patched = Set<Int>()
+        if let patches, let base = seeds.base {
+            let wanted = Set(missing)
+            let usable = patches.runs.indices.filter { patches.runs[$0].chunks.allSatisfy(wanted.contains) }
+            for group in coalesced(usable, range: { patches.runs[$0].bytes }, span: delivery.coalescing.maximumSpan) {
+                units.append(.patched(group, base: base))
+                for run in group { patched.formUnion(patches.runs[run].chunks) }
+            }
+        }
+        let delivered = missing.filter { !patched.contains($0) }
+        units += deliveries(delivered, of: blocks, span: delivery.coalescing.maximumSpan)
         return units
+    }
+
+    /// `numbers` (ascending) in runs of consecutive blocks adjacent in the archive, each spanning at most `span` bytes.
+    private static func deliveries(_ numbers: [Int], of blocks: [DeliveredLayout.Block], span: UInt64) -> [Unit] {
+        var runs: [[Int]] = []
+        for number in numbers {
+            if let run = runs.last, let last = run.last, last + 1 == number,
+               blocks[last].compressed.upperBound == blocks[number].compressed.lowerBound,
+               blocks[number].compressed.upperBound - blocks[run[0]].compressed.lowerBound <= span {
+                runs[runs.count - 1].append(number)
+            } else {
+                runs.append([number])
+            }
+        }
+        return runs.map { .delivery($0) }
+    }
+
+    /// `items` (ascending) in groups whose `range`s follow each other without a gap, each spanning at most `span` bytes.
+    private static func coalesced(_ items: [Int], range: (Int) -> Range<UInt64>, span: UInt64) -> [[Int]] {
+        var groups: [[Int]] = []
+        for item in items {
+            if let group = groups.last, range(group[group.count - 1]).upperBound == range(item).lowerBound,
+               range(item).upperBound - range(group[0]).lowerBound <= span {
+                groups[groups.count - 1].append(item)
+            } else {
+                groups.append([item])
+            }
+        }
+        return groups
     }
 
     /// The request for the blocks `numbers` (consecutive and adjacent) of `blocks`, in the archive `file`.
@@ -81,16 +117,46 @@ struct BlockwiseWriter {
             }
             tracker?.advance(bytes: UInt64(blocks[number].uncompressed.count))
             try done(number)
+        case .patched(let runs, let base):
+            try patch(runs, from: base, archive: archive, done: done)
         case .delivery(let numbers):
             // Consecutive chunks are one deflate stream: decoded in one pass, each chunk's bytes checked on their own.
-            let segments = numbers.map { number in
-                StagedFileSink.Segment(start: blocks[number].uncompressed.lowerBound, size: UInt64(blocks[number].uncompressed.count),
-                                       check: check(for: number))
-            }
-            let sink = try StagedFileSink(file: file, segments: segments, inflating: deflated, endsStream: blocks[numbers[numbers.count - 1]].isLast,
+            let sink = try StagedFileSink(file: file, segments: numbers.map(segment), inflating: deflated, endsStream: blocks[numbers[numbers.count - 1]].isLast,
                                           progress: tracker) { (index) throws(AssetPackError) in try done(numbers[index]) }
             try delivery.deliver(Self.request(numbers, of: blocks, in: archive), into: sink)
         }
+    }
+
+    /// The request for the patches `runs` (indexes, adjacent in the patch file) of `patches`.
+    static func request(patches runs: [Int], of patches: DeliveredLayout.Patches) -> DeliveryRequest {
+        let range = patches.runs[runs[0]].bytes.lowerBound..<patches.runs[runs[runs.count - 1]].bytes.upperBound
+        return DeliveryRequest(file: patches.file, range: range, length: UInt64(range.count))
+    }
+
+    /// Makes the blocks of the patches `runs` from `base` with the patches fetched in one request; the blocks of a patch
+    /// that did not make them are then delivered as blocks from `archive`.
+    private func patch(_ runs: [Int], from base: Descriptor, archive: String, done: @escaping (Int) throws(AssetPackError) -> Void) throws(AssetPackError) {
+        guard let patches else { return }
+        let chunks = runs.map { patches.runs[$0].chunks }
+        let sink = try PatchSink(runs: zip(runs, chunks).map { run, chunks in
+            PatchSink.Run(bytes: patches.runs[run].bytes,
+                          outputSize: blocks[chunks.upperBound - 1].uncompressed.upperBound - blocks[chunks.lowerBound].uncompressed.lowerBound)
+        }, base: base, baseSize: patches.baseSize) { (index) throws(AssetPackError) -> StagedFileSink in
+            let numbers = Array(chunks[index])
+            return try StagedFileSink(file: file, segments: numbers.map(segment), inflating: false, endsStream: false,
+                                      progress: tracker) { (segment) throws(AssetPackError) in try done(numbers[segment]) }
+        }
+        try delivery.deliver(Self.request(patches: runs, of: patches), into: sink)
+        let failed = sink.failed.sorted().flatMap { Array(chunks[$0]) }
+        for unit in Self.deliveries(failed, of: blocks, span: delivery.coalescing.maximumSpan) {
+            try write(unit, archive: archive, done: done)
+        }
+    }
+
+    /// The segment of the staging file that block `number` fills, with its check.
+    private func segment(_ number: Int) -> StagedFileSink.Segment {
+        StagedFileSink.Segment(start: blocks[number].uncompressed.lowerBound, size: UInt64(blocks[number].uncompressed.count),
+                               check: check(for: number))
     }
 
     /// The check of block `number`'s bytes against its SHA-256.

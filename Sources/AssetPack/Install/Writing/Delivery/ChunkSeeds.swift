@@ -17,6 +17,9 @@ struct ChunkSeeds {
 
     /// The pieces found, by SHA-256.
     private(set) var pieces: [String: Piece] = [:]
+    /// The first candidate as long as the previous version the file's patches apply to
+    /// (``DeliveredLayout/patches``): most likely that version, and checked as any patch's output is.
+    private(set) var base: Descriptor?
 
     /// The piece holding bytes with SHA-256 `sha256`, when a candidate has them.
     subscript(sha256: String) -> Piece? { pieces[sha256] }
@@ -29,6 +32,9 @@ struct ChunkSeeds {
         var wanted = Set(blocks.map(\.sha256))
         for folder in folders {
             guard !wanted.isEmpty, let file = open(path, in: folder) else { continue }
+            if seeds.base == nil, let size = layout.patches?.baseSize, (try? file.fd.status(path: file.path))?.size == size {
+                seeds.base = file
+            }
             if let chunking = layout.chunking {
                 try seeds.add(chunksOf: file, by: chunking, wanted: &wanted, lengths: Set(blocks.map { Int($0.uncompressed.count) }))
             } else {

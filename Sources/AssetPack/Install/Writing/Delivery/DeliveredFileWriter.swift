@@ -28,12 +28,12 @@ enum DeliveredFileWriter {
             try bundle.delivery.deliver(layout.whole, into: sink)
             return sink.crc32
         }
-        let writer = BlockwiseWriter(file: file, blocks: blocks, deflated: layout.deflated, delivery: bundle.delivery, path: item.path,
+        let writer = BlockwiseWriter(file: file, blocks: blocks, patches: layout.patches, deflated: layout.deflated, delivery: bundle.delivery, path: item.path,
                                      origin: origin, progress: progress, tracker: tracker)
         var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
         if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
         let journal = opened
-        let units = try BlockwiseWriter.plan(blocks, kept: kept, staged: file, seeds: bundle.seeds(for: item.path, layout: layout, blocks: blocks),
+        let units = try BlockwiseWriter.plan(blocks, patches: layout.patches, kept: kept, staged: file, seeds: bundle.seeds(for: item.path, layout: layout, blocks: blocks),
                                              delivery: bundle.delivery)
         // Units are independent: several at once (each at its own offsets), as many as the delivery's connections.
         try WorkerThreads.run(count: units.count, jobs: bundle.delivery.concurrency) { (number, _) throws(AssetPackError) in
@@ -73,6 +73,38 @@ struct DeliveredLayout: Sendable {
     var blocks: [Block]?
     /// The rule that cut the blocks, when they are content-defined chunks; nil for blocks of a fixed size.
     var chunking: ContentChunking?
+    /// The patches from the file's previous version to runs of its chunks, when the manifest has them.
+    var patches: Patches?
+
+    /// Patches from a file's previous version (``BundleManifest/Storage/patches``).
+    struct Patches: Sendable {
+        /// One patch: the chunks it makes, and where its bytes are in ``file``.
+        struct Run: Sendable {
+            var chunks: Range<Int>
+            var bytes: Range<UInt64>
+        }
+
+        /// The bundle file holding them.
+        var file: String
+        /// Bytes of the previous version they apply to.
+        var baseSize: UInt64
+        /// In order of chunks and of bytes, none overlapping.
+        var runs: [Run]
+
+        /// The patches `patches` of a file of `chunks` chunks; throws `.manifest` for runs out of order or out of range.
+        init(_ patches: BundleManifest.Storage.Patches, chunks: Int, entry: String, origin: String) throws(AssetPackError) {
+            (file, baseSize) = (patches.file, patches.baseSize)
+            runs = []
+            for run in patches.runs where run.count == 4 {
+                guard run[0] <= UInt64(chunks), run[1] <= UInt64(chunks) - run[0], run[2] <= UInt64.max - run[3],
+                      runs.last.map({ $0.chunks.upperBound <= Int(run[0]) && $0.bytes.upperBound <= run[2] }) ?? true else {
+                    throw AssetPackError(.manifest, "manifest entry \"\(entry)\" has a patch for chunks \(run[0]) to \(run[0] &+ run[1]) "
+                                         + "of \(chunks), or out of order", path: origin)
+                }
+                runs.append(Run(chunks: Int(run[0])..<Int(run[0] + run[1]), bytes: run[2]..<run[2] + run[3]))
+            }
+        }
+    }
 
     /// Throws `.manifest` for storage that cannot be delivered: a packed entry without ``BundleManifest/Storage/dataOffset``
     /// (a bundle built before it: build it again), an unknown method, or a block index that does not fit.
@@ -97,7 +129,11 @@ struct DeliveredLayout: Sendable {
             guard deflated || pairs.allSatisfy({ $0.count == 2 && $0[0] == $0[1] }) else {
                 throw AssetPackError(.manifest, "manifest entry \"\(entry.path)\" is stored but its blocks' offsets differ", path: origin)
             }
-            blocks = try Self.blocks(pairs, hashes, size: size, compressed: compressed, offset: offset, origin: origin)
+            let blocks = try Self.blocks(pairs, hashes, size: size, compressed: compressed, offset: offset, origin: origin)
+            self.blocks = blocks
+            if chunking != nil, let patches = storage.patches {
+                self.patches = try Patches(patches, chunks: blocks.count, entry: entry.path, origin: origin)
+            }
         }
     }
 

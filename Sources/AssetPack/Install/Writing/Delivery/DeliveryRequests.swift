@@ -3,7 +3,8 @@ import AssetPackSystem
 /// The requests an install sends to a delivered bundle's ``BundleDelivery`` for the files it writes of one plan
 /// window, worked out by the pieces that send them: the groups one request brings (``DeliveryGroups``), each other
 /// file's whole data (``DeliveredLayout/whole``), and of a block-indexed file the runs of blocks neither the
-/// staging tree nor a local copy holds (``BlockwiseWriter/plan(_:kept:staged:seeds:delivery:)``). Reads (the
+/// staging tree nor a local copy holds, and the patches that make blocks from a local copy
+/// (``BlockwiseWriter/plan(_:patches:kept:staged:seeds:delivery:)``). Reads (the
 /// staged and local blocks, to hash them); never writes.
 enum DeliveryRequests {
     /// The requests for the files at `positions` of `plan` (``UpgradeDiff/split(_:installed:recorded:left:repairing:)``'s
@@ -23,10 +24,14 @@ enum DeliveryRequests {
             }
             let kept = partial[position] ?? []
             let file = kept.isEmpty ? nil : staged?.existingParent(ofPath: item.path.string).flatMap { try? $0.openFile(item.path.name) }
-            let units = try BlockwiseWriter.plan(blocks, kept: kept, staged: file,
+            let units = try BlockwiseWriter.plan(blocks, patches: layout.patches, kept: kept, staged: file,
                                                  seeds: bundle.seeds(for: item.path, layout: layout, blocks: blocks), delivery: bundle.delivery)
-            for case .delivery(let numbers) in units {
-                requests.append(BlockwiseWriter.request(numbers, of: blocks, in: layout.whole.file))
+            for unit in units {
+                switch unit {
+                case .delivery(let numbers): requests.append(BlockwiseWriter.request(numbers, of: blocks, in: layout.whole.file))
+                case .patched(let runs, _): if let patches = layout.patches { requests.append(BlockwiseWriter.request(patches: runs, of: patches)) }
+                case .staged, .local: break
+                }
             }
         }
         return requests
