@@ -32,9 +32,20 @@ import TestSupport
         #expect(inodeNumber(dir.file("out/keep/big.txt.zip")) == keptInode)
         #expect(inodeNumber(dir.file("out/noise.bin.zip")) == noiseInode)
         #expect(inodeNumber(dir.file("out/change/big.txt.zip")) != changedInode)
-        // The incremental result equals a clean build, and unpacks to the new source.
+        // The incremental result equals a clean build but for the changed file's patches, and unpacks to the new source.
         try build(dir.file("src"), dir.file("clean"))
-        #expect(try bundleBytes(dir.file("out")) == bundleBytes(dir.file("clean")))
+        var incremental = try bundleBytes(dir.file("out")), clean = try bundleBytes(dir.file("clean"))
+        let patched = try readManifest(dir.file("out")).entries.compactMap { entry in entry.storage?.patches.map { (entry.path, $0) } }
+        #expect(patched.map(\.0) == ["change/big.txt"])
+        for (_, patches) in patched { #expect(incremental.removeValue(forKey: patches.file) != nil) }
+        incremental.removeValue(forKey: PatchMaker.folder)
+        for key in [BundleManifest.path, BundleManifest.identityPath] {
+            (incremental[key], clean[key]) = (nil, nil)
+        }
+        #expect(incremental == clean)
+        var entries = try readManifest(dir.file("out")).entries
+        for index in entries.indices { entries[index].storage?.patches = nil }
+        #expect(entries == (try readManifest(dir.file("clean")).entries))
         try TestUnpacker.unpack(bundle: dir.file("out"), to: dir.file("back"))
         #expect(try snapshot(dir.file("back")) == snapshot(dir.file("src")))
     }

@@ -1,4 +1,4 @@
-import AssetPack
+@testable import AssetPack
 @testable import AssetPackRemote
 import Foundation
 import Testing
@@ -105,7 +105,7 @@ struct DeltaUpgradeTests {
         var big = after["data/big.txt"]!
         for offset in stride(from: 50_000, to: big.count, by: 250_000) { big.replaceSubrange(offset..<offset + 20, with: random.text(20)) }
         after["data/big.txt"] = big
-        try fixture.publish(after)
+        try fixture.publish(after, anew: true)  // no previous bundle, so no patches: chunks only
         var options = testOptions(attempts: 1, concurrency: 1)
         options.maxRequestBytes = 64 << 10
         let plan = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
@@ -121,6 +121,81 @@ struct DeltaUpgradeTests {
         #expect(result.bytesResumed > 0)
         let data = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) && $0.status == 206 }
         #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no chunk is fetched twice")
+    }
+}
+
+/// Upgrades that take a changed file's patches from the bundle it was built over (``BundleManifest/Storage/patches``)
+/// instead of its chunks: many small edits cost about their own bytes; a patch for another version than the local
+/// copy's falls back to the chunks; an upgrade cut short goes on with the patches it applied.
+@Suite(ExternalTool.nginx.needed)
+struct PatchUpgradeTests {
+    /// Version 1 with `count` edits of 100 bytes of new text, spread through the large file.
+    static func edited(_ count: Int, seed: UInt64) -> [String: [UInt8]] {
+        var files = DeltaUpgradeTests.base
+        var random = SeededRandom(seed: seed)
+        var big = files["data/big.txt"]!
+        for offset in stride(from: 40_000, to: big.count, by: big.count / count).prefix(count) {
+            big.replaceSubrange(offset..<offset + 100, with: random.text(100))
+        }
+        files["data/big.txt"] = big
+        return files
+    }
+
+    @Test func scatteredEditsFetchPatchesAboutAsLargeAsTheEdits() async throws {
+        let after = Self.edited(20, seed: 81)
+        let (preview, fixture) = try await DeltaUpgradeTests().upgrade(from: DeltaUpgradeTests.base, to: after)
+        let patches = try #require(try fixture.storage(of: "data/big.txt").patches, "the build over version 1 wrote patches")
+        var base = SHA256()
+        base.update(DeltaUpgradeTests.base["data/big.txt"]!)
+        #expect(patches.runs.count >= 15 && patches.baseSHA256 == base.finalizeHex())
+        #expect(preview.requestsToFetch == 1 && (preview.bytesToFetch ?? .max) < 20 * 250,
+                "one request for twenty patches of about a hundred bytes each: \(preview)")
+    }
+
+    @Test func aPatchForAnotherVersionFallsBackToTheChunks() async throws {
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(DeltaUpgradeTests.base)
+        let after = Self.edited(4, seed: 82)
+        try fixture.publish(after)
+        // A seed as long as version 1, but not version 1: every patch makes the wrong bytes.
+        var other = DeltaUpgradeTests.base["data/big.txt"]!
+        for offset in stride(from: 0, to: other.count, by: 4096) { other[offset] ^= 0x20 }
+        let seed = fixture.scratch.file("seed")
+        try FileManager.default.createDirectory(atPath: seed + "/data", withIntermediateDirectories: true)
+        try Data(other).write(to: URL(fileURLWithPath: seed + "/data/big.txt"))
+        var options = testOptions()
+        options.seedFolders = [seed]
+        let before = await fixture.settledRequests().count
+        try await fixture.install(options: options)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        let fetched = await fixture.settledRequests().dropFirst(before).map(\.path)
+        let patches = try #require(try fixture.storage(of: "data/big.txt").patches)
+        #expect(fetched.contains { $0.contains(patches.file) }, "the patches were tried: \(fetched)")
+        #expect(FileManager.default.contents(atPath: seed + "/data/big.txt") == Data(other), "a seed is read, never written")
+    }
+
+    @Test func anUpgradeCutShortGoesOnWithThePatchesItApplied() async throws {
+        let threshold = FaultThreshold()
+        let fixture = try await RemoteInstallFixture(faults: { number in number >= threshold.value ? .status(500) : .none })
+        try fixture.publish(DeltaUpgradeTests.base)
+        try await fixture.install()
+        let after = Self.edited(12, seed: 83)
+        try fixture.publish(after)
+        var options = testOptions(attempts: 1, concurrency: 1)
+        options.maxRequestBytes = 1  // one request per patch
+        let plan = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
+                                                       fetcher: RemoteFetcher(options: options))
+        #expect((plan.requestsToFetch ?? 0) >= 10, "one request per patch: \(plan)")
+        let before = await fixture.settledRequests().count
+        threshold.value = before + 3 + 4  // the pointers, then four patches
+        let error = await expectFailure { try await fixture.install(options: options) }
+        #expect(error?.code == .network)
+        threshold.value = .max
+        let result = try await fixture.install(options: options)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        #expect(result.bytesResumed > 0)
+        let data = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) && $0.status == 206 }
+        #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no patch is fetched twice")
     }
 }
 

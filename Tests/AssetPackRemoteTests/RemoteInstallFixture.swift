@@ -43,9 +43,13 @@ final class RemoteInstallFixture: @unchecked Sendable {
         return files
     }
 
-    /// Writes `files` as a source folder and builds them into the served bundle (signed unless `sign` is false).
+    /// Writes `files` as a source folder and builds them into the served bundle (signed unless `sign` is false), over
+    /// the bundle served before (which lends its archives and is patched from), or anew when `anew`.
     @discardableResult
-    func publish(_ files: [String: [UInt8]], sign: Bool = true) throws -> String {
+    func publish(_ files: [String: [UInt8]], sign: Bool = true, anew: Bool = false) throws -> String {
+        if anew && FileManager.default.fileExists(atPath: served) {
+            try FileManager.default.moveItem(atPath: served, toPath: scratch.file("served-before-\(UUID().uuidString)"))
+        }
         let source = scratch.file("src-\(UUID().uuidString)")
         for (path, bytes) in files {
             try FileManager.default.createDirectory(atPath: (source + "/" + path as NSString).deletingLastPathComponent,

@@ -40,7 +40,7 @@ enum PatchDiff {
                           copyLength: UInt64(end - start))
             (at, literalStart) = (end, end)
         }
-        if literalStart < new.count || new.isEmpty {
+        if literalStart < new.count {
             writer.append(literal: UnsafeRawBufferPointer(rebasing: new[literalStart...]), copyFrom: 0, copyLength: 0)
         }
         return writer
