@@ -174,6 +174,22 @@ struct PatchUpgradeTests {
         #expect(FileManager.default.contents(atPath: seed + "/data/big.txt") == Data(other), "a seed is read, never written")
     }
 
+    @Test func aMissingPatchFileFallsBackToTheChunks() async throws {
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(DeltaUpgradeTests.base)
+        try await fixture.install()
+        let after = Self.edited(4, seed: 84)
+        try fixture.publish(after)
+        let patches = try #require(try fixture.storage(of: "data/big.txt").patches)
+        try FileManager.default.moveItem(atPath: fixture.served + "/" + patches.file, toPath: fixture.scratch.file("patches-aside"))
+        let before = await fixture.settledRequests().count
+        try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        let fetched = await fixture.settledRequests().dropFirst(before)
+        #expect(fetched.contains { $0.path.hasSuffix(patches.file) && $0.status == 404 }, "the patches were asked for: \(fetched)")
+        #expect(fetched.contains { $0.status == 206 && !$0.path.contains("patches") }, "then the chunks: \(fetched)")
+    }
+
     @Test func anUpgradeCutShortGoesOnWithThePatchesItApplied() async throws {
         let threshold = FaultThreshold()
         let fixture = try await RemoteInstallFixture(faults: { number in number >= threshold.value ? .status(500) : .none })
@@ -196,6 +212,33 @@ struct PatchUpgradeTests {
         #expect(result.bytesResumed > 0)
         let data = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) && $0.status == 206 }
         #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no patch is fetched twice")
+    }
+}
+
+/// Upgrades into a file system whose files can share blocks (XFS, Btrfs: ``ReflinkFolder``): the staging copy of a
+/// changed file starts as a clone of the installed one, so what did not change is neither copied nor written, whether
+/// the upgrade takes patches or chunks; the installed version is never touched.
+@Suite(ExternalTool.nginx.needed, ReflinkFolder.needed)
+struct CloneUpgradeTests {
+    @Test(arguments: [false, true])
+    func anUpgradeWritesLittleMoreThanWhatChanged(anew: Bool) async throws {
+        let folder = try ReflinkFolder.require()
+        let fixture = try await RemoteInstallFixture()
+        let here = folder + "/clone-upgrade-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: here) }
+        fixture.destination = here + "/assets"
+        try fixture.publish(DeltaUpgradeTests.base)
+        try await fixture.install()
+        // A link to the installed version keeps its blocks, so that the new version's shared ones can be counted.
+        try FileManager.default.linkItem(atPath: fixture.destination + "/data/big.txt", toPath: here + "/version-1")
+        let after = PatchUpgradeTests.edited(8, seed: 85)
+        try fixture.publish(after, anew: anew)  // anew: no patches, the chunks around each edit are fetched
+        try await fixture.install()
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        #expect(FileManager.default.contents(atPath: here + "/version-1") == Data(DeltaUpgradeTests.base["data/big.txt"]!),
+                "the installed version is never written")
+        let shared = try ReflinkFolder.sharedFraction(of: fixture.destination + "/data/big.txt")
+        #expect(shared >= (anew ? 0.8 : 0.95), "eight edits of 100 bytes in 3 MiB leave most blocks shared: \(shared)")
     }
 }
 

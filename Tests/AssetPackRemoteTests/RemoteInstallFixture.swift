@@ -13,8 +13,8 @@ final class RemoteInstallFixture: @unchecked Sendable {
     static let key = SigningKey.generate()
     let site: Site
     let scratch: TemporaryDirectory
-    /// Where the installs go.
-    var destination: String { scratch.file("installed/assets") }
+    /// Where the installs go (a test may choose another folder).
+    var destination: String
     /// The name of the bundle folder on the server (a test may publish each version under a name of its own).
     var folder = "app.bundle"
     /// Whether ``publish(_:sign:)`` names the bundle's objects by their SHA-256 (`BuildOptions.immutableNames`).
@@ -27,6 +27,7 @@ final class RemoteInstallFixture: @unchecked Sendable {
         site = try await Site([:], serverConfig: serverConfig, route: route, onRequest: onRequest, faults: faults,
                               sourceLocation: sourceLocation)
         scratch = try TemporaryDirectory("remote-install")
+        destination = scratch.file("installed/assets")
     }
 
     /// The generated tree: version 1, or version 2 with one small file and one block of the large file changed.

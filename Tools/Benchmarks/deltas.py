@@ -447,7 +447,7 @@ class Row:
     """One tool's runs in one scenario."""
     label: str
     peer: str
-    samples: list = field(default_factory=list)  # {"wall": s, "cpu": s, "bytes": n, "requests": n, "refused": n}
+    samples: list = field(default_factory=list)  # {"wall": s, "cpu": s, "writes": n, "bytes": n, "requests": n, "refused": n}
     error: str = None
     failed: bool = False  # a wrong tree, not just a failing command
 
@@ -484,6 +484,13 @@ def cpu_of_children():
     return usage.ru_utime + usage.ru_stime
 
 
+def writes_of_children():
+    """Bytes every child process waited for so far (and their children) made the file systems write: Linux counts
+    them as pages are dirtied (`write_bytes` of /proc/PID/io, `ru_oublock` in blocks of 512 bytes), whenever they
+    reach the disk, so a clone's shared blocks do not count and an unflushed write does."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_oublock * 512
+
+
 def time_run(deltas, tool, delta, out, expected):
     """One timed upgrade by `tool` into `out`: a sample, or (None, error, failed)."""
     if error := tool.prepare(delta, out):
@@ -493,10 +500,10 @@ def time_run(deltas, tool, delta, out, expected):
     offset = os.path.getsize(deltas.access_log)
     log = os.path.join(deltas.logs, f"{delta.name}-{tool.label.replace(' ', '-')}.log")
     with open(log, "w") as output:
-        cpu, start = cpu_of_children(), time.perf_counter()
+        cpu, writes, start = cpu_of_children(), writes_of_children(), time.perf_counter()
         status = subprocess.run(tool.command(delta, out), stdout=output, stderr=subprocess.STDOUT).returncode
-        wall, cpu = time.perf_counter() - start, cpu_of_children() - cpu
-    sample = {"wall": wall, "cpu": cpu, **requests_since(deltas, offset)}
+        wall, cpu, writes = time.perf_counter() - start, cpu_of_children() - cpu, writes_of_children() - writes
+    sample = {"wall": wall, "cpu": cpu, "writes": writes, **requests_since(deltas, offset)}
     if status != 0:
         with open(log) as output:
             lines = [line.strip() for line in output if line.strip()]
@@ -559,7 +566,7 @@ def scenario_table(delta, rows, bundle_size):
     for row in rows:
         if row.median("wall") is None:
             why = ("FAILED: " if row.failed else "n/a: ") + (row.error or "no runs")
-            lines.append(f"| {delta.name} | {row.label} | {why} | | | | | | |")
+            lines.append(f"| {delta.name} | {row.label} | {why} | | | | | | | |")
             continue
         sent, walls = row.median("bytes"), [sample["wall"] for sample in row.samples]
         share = f"{100 * sent / bundle_size:.2f}%" if bundle_size else "n/a"
@@ -570,8 +577,13 @@ def scenario_table(delta, rows, bundle_size):
         refused = f" ({row.median('refused'):.0f} refused)" if row.median("refused") else ""
         lines.append(f"| {delta.name} | {row.label} | {amount(sent)} | {share} | "
                      f"{row.median('requests'):.0f}{refused} | {row.median('wall'):.2f} | "
-                     f"{min(walls):.2f}–{max(walls):.2f} | {row.median('cpu'):.2f} | {versus} |")
+                     f"{min(walls):.2f}–{max(walls):.2f} | {row.median('cpu'):.2f} | {writes(row)} | {versus} |")
     return lines
+
+
+def writes(row):
+    """The median bytes a row's runs made the file systems write ("n/a" for samples from before they were counted)."""
+    return amount(row.median("writes")) if all("writes" in sample for sample in row.samples) else "n/a"
 
 
 def goals(delta, rows, bundle_size, manifest):
@@ -581,7 +593,7 @@ def goals(delta, rows, bundle_size, manifest):
     ours = [row for row in rows if not row.peer and row.median("bytes") is not None]
     peers = [row for row in rows if row.peer and row.median("bytes") is not None]
     if not ours or len(peers) < 2:
-        return f"| {name} | n/a | n/a | n/a |"
+        return f"| {name} | n/a | n/a | n/a | n/a |"
     sent = min(row.median("bytes") for row in ours)
     fastest = min(row.median("wall") for row in peers)
     limit, what = ((manifest + 4 * KiB, "manifest + signature + 4 kB") if delta.name == "renames"
@@ -591,7 +603,16 @@ def goals(delta, rows, bundle_size, manifest):
             f"({amount(sent)}; casync, zsync: {', '.join(amount(row.median('bytes')) for row in peers)}) "
             f"| {'yes' if sent <= limit else 'no'} (≤ {amount(limit)}, {what}) "
             f"| {'yes' if any(row.median('wall') <= fastest for row in ours) else 'no'} ({walls}; fastest peer "
-            f"{fastest:.2f} s) |")
+            f"{fastest:.2f} s) | {written(ours)} |")
+
+
+def written(ours):
+    """Whether assetpack's upgrade wrote at most twice the bytes it fetched (the goal's disk writes)."""
+    if not all("writes" in sample for row in ours for sample in row.samples):
+        return "n/a"
+    worst = max(ours, key=lambda row: row.median("writes") / max(1, row.median("bytes")))
+    ratio_ = worst.median("writes") / max(1, worst.median("bytes"))
+    return f"{'yes' if ratio_ <= 2 else 'no'} ({amount(worst.median('writes'))}, {ratio_:.1f}× the bytes fetched)"
 
 
 def report(deltas, results):
@@ -604,13 +625,15 @@ def report(deltas, results):
              f"{os.cpu_count()} cores. Bytes and requests: everything nginx sent for the upgrade (headers, indexes, "
              "manifests, signatures, data), median over the runs; % of the v2 bundle's size; wall time median and "
              "min–max, and the median CPU (user + system, the tool's child processes included: the machine is "
-             "shared, CPU moves less than wall time).", "",
+             "shared, CPU moves less than wall time); disk writes: the median bytes the run made the file system "
+             "write (Linux's count of pages dirtied, `ru_oublock`: a clone's shared blocks do not count, unflushed "
+             f"writes do), on {filesystem_of(deltas.root)}.", "",
              "| scenario | tool | bytes sent | % of v2 bundle | requests | median wall (s) | min–max (s) "
-             "| median CPU (s) | assetpack ÷ peer |", "|" + " --- |" * 9]
+             "| median CPU (s) | disk writes | assetpack ÷ peer |", "|" + " --- |" * 10]
     for delta, rows, bundle_size, _ in results:
         lines += scenario_table(delta, rows, bundle_size)
     lines += ["", "| scenario (v2 bundle) | assetpack bytes ≤ casync's and zsync's | bytes within the goal "
-              "| time ≤ the fastest peer's |", "| --- | --- | --- | --- |"]
+              "| time ≤ the fastest peer's | disk writes ≤ 2× bytes fetched |", "| --- | --- | --- | --- | --- |"]
     lines += [goals(delta, rows, bundle_size, manifest) for delta, rows, bundle_size, manifest in results]
     markdown = "\n".join(lines) + "\n"
     print(markdown)
@@ -620,6 +643,17 @@ def report(deltas, results):
         json.dump([{"scenario": delta.name, "title": delta.title, "bundle_bytes": bundle_size,
                     "rows": [row.__dict__ for row in rows]} for delta, rows, bundle_size, _ in results], out, indent=1)
     print(f"written to {deltas.root}/results.md and results.json", file=sys.stderr)
+
+
+def filesystem_of(path):
+    """The type of the file system holding `path` (from /proc/mounts: the longest mount point above it)."""
+    path, best = os.path.realpath(path), ("", "unknown")
+    with open("/proc/mounts") as mounts:
+        for line in mounts:
+            fields = line.split()
+            if len(fields) > 2 and (path + "/").startswith(fields[1].rstrip("/") + "/") and len(fields[1]) >= len(best[0]):
+                best = (fields[1], fields[2])
+    return best[1]
 
 
 # The call.

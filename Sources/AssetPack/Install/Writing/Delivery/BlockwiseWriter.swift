@@ -23,6 +23,9 @@ struct BlockwiseWriter {
     let progress: ProgressTracker
     /// `progress` when it counts bytes of this file, else nil.
     let tracker: ProgressTracker?
+    /// The local copy the staging file started as a clone of (sharing its blocks), when it did: a block it holds at
+    /// the block's own offset is then checked where it is, not copied.
+    let clonedFrom: Descriptor?
 
     /// One step of putting the blocks in place.
     enum Unit {
@@ -111,6 +114,11 @@ struct BlockwiseWriter {
         case .staged(let number):
             progress.resumed(bytes: tracker == nil ? 0 : UInt64(blocks[number].uncompressed.count))
         case .local(let number, let piece):
+            if let clonedFrom, piece.file === clonedFrom, piece.range.lowerBound == blocks[number].uncompressed.lowerBound,
+               try BlockBytes.sha256(of: file, blocks[number].uncompressed, with: delivery.makeHasher()) == blocks[number].sha256 {
+                tracker?.advance(bytes: UInt64(blocks[number].uncompressed.count))
+                return try done(number)
+            }
             guard try BlockBytes.copy(piece, to: file, at: blocks[number].uncompressed.lowerBound, with: delivery.makeHasher())
                 == blocks[number].sha256 else {  // the local file changed since it was hashed
                 return try write(.delivery([number]), archive: archive, done: done)
@@ -134,20 +142,26 @@ struct BlockwiseWriter {
     }
 
     /// Makes the blocks of the patches `runs` from `base` with the patches fetched in one request; the blocks of a patch
-    /// that did not make them are then delivered as blocks from `archive`.
+    /// that did not make them, or of all when the patch file is missing or its bytes never arrive whole, are then
+    /// delivered as blocks from `archive`.
     private func patch(_ runs: [Int], from base: Descriptor, archive: String, done: @escaping (Int) throws(AssetPackError) -> Void) throws(AssetPackError) {
         guard let patches else { return }
         let chunks = runs.map { patches.runs[$0].chunks }
         let sink = try PatchSink(runs: zip(runs, chunks).map { run, chunks in
             PatchSink.Run(bytes: patches.runs[run].bytes,
-                          outputSize: blocks[chunks.upperBound - 1].uncompressed.upperBound - blocks[chunks.lowerBound].uncompressed.lowerBound)
-        }, base: base, baseSize: patches.baseSize) { (index) throws(AssetPackError) -> StagedFileSink in
+                          output: blocks[chunks.lowerBound].uncompressed.lowerBound..<blocks[chunks.upperBound - 1].uncompressed.upperBound)
+        }, base: base, baseSize: patches.baseSize, inPlace: clonedFrom === base) { (index) throws(AssetPackError) -> StagedFileSink in
             let numbers = Array(chunks[index])
             return try StagedFileSink(file: file, segments: numbers.map(segment), inflating: false, endsStream: false,
                                       progress: tracker) { (segment) throws(AssetPackError) in try done(numbers[segment]) }
         }
-        try delivery.deliver(Self.request(patches: runs, of: patches), into: sink)
-        let failed = sink.failed.sorted().flatMap { Array(chunks[$0]) }
+        var failed: [Int]
+        do {
+            try delivery.deliver(Self.request(patches: runs, of: patches), into: sink)
+            failed = sink.failed.sorted().flatMap { Array(chunks[$0]) }
+        } catch where error.code == .notFound || error.code == .verification {
+            failed = chunks.flatMap { Array($0) }  // the patch file is missing or damaged: its chunks are whole
+        }
         for unit in Self.deliveries(failed, of: blocks, span: delivery.coalescing.maximumSpan) {
             try write(unit, archive: archive, done: done)
         }

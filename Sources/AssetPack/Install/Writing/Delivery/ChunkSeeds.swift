@@ -20,6 +20,8 @@ struct ChunkSeeds {
     /// The first candidate as long as the previous version the file's patches apply to
     /// (``DeliveredLayout/patches``): most likely that version, and checked as any patch's output is.
     private(set) var base: Descriptor?
+    /// The first candidate found (the installed copy when there is one): what the staging file may start as a clone of.
+    private(set) var first: Descriptor?
 
     /// The piece holding bytes with SHA-256 `sha256`, when a candidate has them.
     subscript(sha256: String) -> Piece? { pieces[sha256] }
@@ -32,6 +34,7 @@ struct ChunkSeeds {
         var wanted = Set(blocks.map(\.sha256))
         for folder in folders {
             guard !wanted.isEmpty, let file = open(path, in: folder) else { continue }
+            if seeds.first == nil { seeds.first = file }
             if seeds.base == nil, let size = layout.patches?.baseSize, (try? file.fd.status(path: file.path))?.size == size {
                 seeds.base = file
             }
