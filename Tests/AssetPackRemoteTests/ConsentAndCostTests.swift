@@ -17,7 +17,7 @@ struct ConsentAndCostTests {
         try fixture.publish(version2)
         let asked = Recorded<InstallPreview>()
         var options = testOptions()
-        options.consent = DownloadConsent(above: 1_000) { plan in asked.add(plan); return false }
+        options.consent = DownloadConsent(above: 20) { plan in asked.add(plan); return false }
         let before = await fixture.settledRequests().count
         let error = await expectFailure { try await fixture.install(options: options) }
         #expect(error?.code == .declined, "\(String(describing: error))")
@@ -25,9 +25,9 @@ struct ConsentAndCostTests {
         let paths = await fixture.settledRequests().dropFirst(before).map(\.path)
         #expect(paths.allSatisfy { $0.contains("/assetpack-meta/") }, "no file data fetched: \(paths)")
         let plan = try #require(asked.values.first)
-        #expect(asked.values.count == 1 && (plan.bytesToFetch ?? 0) > 1_000 && plan.filesWritten == 2)
+        #expect(asked.values.count == 1 && (plan.bytesToFetch ?? 0) > 20 && plan.filesWritten == 2)
         // Allowed, the same update installs; under its threshold the app is not asked.
-        options.consent = DownloadConsent(above: 1_000) { plan in asked.add(plan); return true }
+        options.consent = DownloadConsent(above: 20) { plan in asked.add(plan); return true }
         #expect(try await fixture.install(options: options).filesWritten == 2)
         #expect(try snapshot(fixture.destination) == expectedSnapshot(version2) && asked.values.count == 2)
         try fixture.publish(version1)

@@ -27,12 +27,15 @@ import TestSupport
         #expect(after.dropFirst(before).map(\.path) == ["/app.bundle/" + BundleManifest.identityPath])
     }
 
-    @Test func anUpgradeFetchesOnlyTheChangedFileAndTheChangedBlock() async throws {
+    /// Built over version 1, version 2 carries a patch for the large file's changed chunk, fetched instead of the chunk;
+    /// built anew, it has none, and the chunk is fetched.
+    @Test(arguments: [false, true])
+    func anUpgradeFetchesOnlyTheChangedFileAndAPatchOrTheChangedChunk(anew: Bool) async throws {
         let fixture = try await RemoteInstallFixture()
         try fixture.publish(RemoteInstallFixture.tree(version: 1))
         try await fixture.install()
         let version2 = RemoteInstallFixture.tree(version: 2)
-        try fixture.publish(version2)
+        try fixture.publish(version2, anew: anew)
         let before = await fixture.requests().count
         let result = try await fixture.install()
         #expect(try snapshot(fixture.destination) == expectedSnapshot(version2))
@@ -41,16 +44,19 @@ import TestSupport
         let paths = upgrade.map(\.path).sorted()
         let meta = ["identity", "manifest.json", "manifest.sig"].map { "/app.bundle/assetpack-meta/" + $0 }
         let pack = try fixture.requestPath(of: "text/0/f7.txt")
-        #expect(paths == (meta + ["/app.bundle/data/big.txt.zip", pack]).sorted())
-        let block = try #require(upgrade.first { $0.path.hasSuffix("big.txt.zip") })
+        let patches = try fixture.storage(of: "data/big.txt").patches
+        #expect((patches == nil) == anew)
+        let large = patches.map { "/app.bundle/" + $0.file } ?? "/app.bundle/data/big.txt.zip"
+        #expect(paths == (meta + [large, pack]).sorted())
+        let block = try #require(upgrade.first { $0.path == large })
         #expect(block.status == 206)
-        #expect(block.bodyBytes < 64 << 10, "one block of 64 KiB, deflated")
+        #expect(block.bodyBytes < (anew ? 64 << 10 : 200), anew ? "one chunk of 16 KiB on average, deflated" : "a patch of 16 bytes")
         let member = try #require(upgrade.first { $0.path == pack })
         #expect(member.status == 206)
         #expect(member.bodyBytes == (try fixture.storage(of: "text/0/f7.txt")).compressedSize, "only the member's range of its pack")
         let manifestBytes = try fileBytes(fixture.served + "/" + BundleManifest.path).count
         let total = upgrade.reduce(0) { $0 + $1.bodyBytes }
-        #expect(total < UInt64(manifestBytes) + (64 << 10) + 1024, "the manifest, one block and one small file")
+        #expect(total < UInt64(manifestBytes) + (64 << 10) + 1024, "the manifest, one chunk or patch and one small file")
     }
 
     @Test func aChangedFileWithTheSameSizeAndCRC32IsFetchedNotKept() async throws {
