@@ -484,11 +484,26 @@ def cpu_of_children():
     return usage.ru_utime + usage.ru_stime
 
 
-def writes_of_children():
-    """Bytes every child process waited for so far (and their children) made the file systems write: Linux counts
-    them as pages are dirtied (`write_bytes` of /proc/PID/io, `ru_oublock` in blocks of 512 bytes), whenever they
-    reach the disk, so a clone's shared blocks do not count and an unflushed write does."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_oublock * 512
+def device_stat(path):
+    """/sys/class/block/NAME/stat of the block device holding `path` (from /proc/mounts), or None (not a block device)."""
+    path, best = os.path.realpath(path), ("", None)
+    with open("/proc/mounts") as mounts:
+        for line in mounts:
+            fields = line.split()
+            if len(fields) > 2 and (path + "/").startswith(fields[1].rstrip("/") + "/") and len(fields[1]) >= len(best[0]):
+                best = (fields[1], fields[0])
+    if not best[1] or not best[1].startswith("/dev/"):
+        return None
+    stat = f"/sys/class/block/{os.path.basename(os.path.realpath(best[1]))}/stat"
+    return stat if os.path.exists(stat) else None
+
+
+def sectors_written(stat):
+    """Sectors of 512 bytes written to the device so far (field 7 of its stat), or None."""
+    if not stat:
+        return None
+    with open(stat) as file:
+        return int(file.read().split()[6])
 
 
 def time_run(deltas, tool, delta, out, expected):
@@ -500,10 +515,14 @@ def time_run(deltas, tool, delta, out, expected):
     offset = os.path.getsize(deltas.access_log)
     log = os.path.join(deltas.logs, f"{delta.name}-{tool.label.replace(' ', '-')}.log")
     with open(log, "w") as output:
-        cpu, writes, start = cpu_of_children(), writes_of_children(), time.perf_counter()
+        stat = device_stat(out if os.path.exists(out) else os.path.dirname(out))
+        written, cpu, start = sectors_written(stat), cpu_of_children(), time.perf_counter()
         status = subprocess.run(tool.command(delta, out), stdout=output, stderr=subprocess.STDOUT).returncode
-        wall, cpu, writes = time.perf_counter() - start, cpu_of_children() - cpu, writes_of_children() - writes
-    sample = {"wall": wall, "cpu": cpu, "writes": writes, **requests_since(deltas, offset)}
+        wall, cpu = time.perf_counter() - start, cpu_of_children() - cpu
+    os.sync()  # untimed: what the run left for write-back reaches the device too
+    sample = {"wall": wall, "cpu": cpu, **requests_since(deltas, offset)}
+    if written is not None:
+        sample["writes"] = (sectors_written(stat) - written) * 512
     if status != 0:
         with open(log) as output:
             lines = [line.strip() for line in output if line.strip()]
@@ -625,9 +644,9 @@ def report(deltas, results):
              f"{os.cpu_count()} cores. Bytes and requests: everything nginx sent for the upgrade (headers, indexes, "
              "manifests, signatures, data), median over the runs; % of the v2 bundle's size; wall time median and "
              "min–max, and the median CPU (user + system, the tool's child processes included: the machine is "
-             "shared, CPU moves less than wall time); disk writes: the median bytes the run made the file system "
-             "write (Linux's count of pages dirtied, `ru_oublock`: a clone's shared blocks do not count, unflushed "
-             f"writes do), on {filesystem_of(deltas.root)}.", "",
+             "shared, CPU moves less than wall time); disk writes: the median bytes written to the block device "
+             "holding the output from the `sync` before the run to one after it (data, metadata and journal; "
+             f"whatever else wrote there meanwhile too), here {filesystem_of(deltas.root)}.", "",
              "| scenario | tool | bytes sent | % of v2 bundle | requests | median wall (s) | min–max (s) "
              "| median CPU (s) | disk writes | assetpack ÷ peer |", "|" + " --- |" * 10]
     for delta, rows, bundle_size, _ in results:

@@ -1,17 +1,22 @@
 import AssetPack
 
 /// Finds the bytes of a run of new chunks in a window of the file's previous version, for a chunk patch
-/// (`ChunkPatch`): the window is indexed by the hash of a 32-byte stretch every 16 bytes, the new bytes are
-/// looked up at every offset, and each stretch found is grown both ways as far as the bytes agree. Every stretch of
-/// 47 bytes or more that the window holds is found; what is not found is written as it is.
+/// (`ChunkPatch`): at each offset the new bytes are first compared with the old ones on the current diagonal (where the
+/// last copy left off, at first where the run's bytes were), else looked up in an index of the window by the hash of a
+/// 32-byte stretch every 16 bytes; each stretch found is grown both ways as far as the bytes agree. Every stretch of
+/// 47 bytes or more that the window holds is found, and bytes that did not move are copied from where they were (a
+/// repeated phrase elsewhere does not lure them away: an installer whose file started as a clone of the previous
+/// version leaves such copies unwritten); what is not found is written as it is.
 enum PatchDiff {
     /// Bytes hashed at once.
     static let stretch = 32
     /// Bytes between two stretches of the window that are indexed.
     static let step = 16
 
-    /// The instructions that make `new` from `old`, which is the previous version's bytes from `oldOffset` on.
-    static func instructions(new: UnsafeRawBufferPointer, old: UnsafeRawBufferPointer, oldOffset: UInt64) -> ChunkPatch.Writer {
+    /// The instructions that make `new` from `old`, which is the previous version's bytes from `oldOffset` on;
+    /// `aligned`: where in `old` the first byte of `new` most likely was.
+    static func instructions(new: UnsafeRawBufferPointer, old: UnsafeRawBufferPointer, oldOffset: UInt64,
+                             aligned: Int = 0) -> ChunkPatch.Writer {
         var writer = ChunkPatch.Writer()
         var table: [UInt64: Int32] = [:]
         if old.count >= stretch {
@@ -20,9 +25,14 @@ enum PatchDiff {
                 table[hash(old, at: start)] = Int32(start)
             }
         }
-        var at = 0, literalStart = 0
+        var at = 0, literalStart = 0, diagonal = aligned
         while at + stretch <= new.count {
-            guard let found = table[hash(new, at: at)].map(Int.init), same(new, at, old, found, count: stretch) else {
+            let found: Int
+            if at + diagonal >= 0, same(new, at, old, at + diagonal, count: stretch) {
+                found = at + diagonal
+            } else if let indexed = table[hash(new, at: at)].map(Int.init), same(new, at, old, indexed, count: stretch) {
+                found = indexed
+            } else {
                 at += 1
                 continue
             }
@@ -38,7 +48,7 @@ enum PatchDiff {
             }
             writer.append(literal: UnsafeRawBufferPointer(rebasing: new[literalStart..<start]), copyFrom: oldOffset + UInt64(from),
                           copyLength: UInt64(end - start))
-            (at, literalStart) = (end, end)
+            (at, literalStart, diagonal) = (end, end, found - at)
         }
         if literalStart < new.count {
             writer.append(literal: UnsafeRawBufferPointer(rebasing: new[literalStart...]), copyFrom: 0, copyLength: 0)
@@ -55,7 +65,7 @@ enum PatchDiff {
 
     /// Whether `count` bytes of `a` from `i` on equal those of `b` from `j` on.
     private static func same(_ a: UnsafeRawBufferPointer, _ i: Int, _ b: UnsafeRawBufferPointer, _ j: Int, count: Int) -> Bool {
-        guard j + count <= b.count else { return false }
+        guard j >= 0, j + count <= b.count else { return false }
         return (0..<count / 8).allSatisfy {
             a.loadUnaligned(fromByteOffset: i + 8 * $0, as: UInt64.self) == b.loadUnaligned(fromByteOffset: j + 8 * $0, as: UInt64.self)
         }

@@ -37,14 +37,15 @@ struct PatchMaker {
         defer { source.close(); previous.close() }
         let newChunks = spans(pairs, size: packed.size, compressedSize: packed.compressedSize)
         guard newChunks.count == hashes.count else { return nil }
-        var oldIndex: [String: Int] = [:]
-        for (number, sha256) in previous.hashes.enumerated().reversed() { oldIndex[sha256] = number }
+        var oldIndex: [String: [Int]] = [:]
+        for (number, sha256) in previous.hashes.enumerated() { oldIndex[sha256, default: []].append(number) }
         var patchBytes: [UInt8] = [], runs: [[UInt64]] = []
         for run in Self.runs(missing: hashes.map { oldIndex[$0] == nil }) {
             let output = newChunks[run.lowerBound].uncompressed.lowerBound..<newChunks[run.upperBound - 1].uncompressed.upperBound
-            let window = self.window(for: run, output: output, hashes: hashes, oldIndex: oldIndex, previous: previous, baseSize: baseSize)
+            let (window, aligned) = self.window(for: run, output: output, hashes: hashes, oldIndex: oldIndex, previous: previous,
+                                                baseSize: baseSize)
             guard let new = try? read(output, of: source, path: item.sourcePath), let base = try? previous.bytes(window),
-                  let patch = try? Self.deflatedPatch(new: new, old: base, oldOffset: window.lowerBound,
+                  let patch = try? Self.deflatedPatch(new: new, old: base, oldOffset: window.lowerBound, aligned: aligned,
                                                       chunks: newChunks[run].map { $0.uncompressed.count }, hashes: hashes[run]),
                   patch.count * 4 <= Int(newChunks[run.upperBound - 1].compressed.upperBound - newChunks[run.lowerBound].compressed.lowerBound) * 3
             else { continue }
@@ -60,6 +61,9 @@ struct PatchMaker {
         try io(FileSystem.rename(partial, to: root + "/" + name))
         return BundleManifest.Storage.Patches(file: name, baseSHA256: baseSHA256, baseSize: baseSize, runs: runs)
     }
+
+    /// How far apart two offsets are.
+    private func distance(_ a: UInt64, _ b: UInt64) -> UInt64 { a > b ? a - b : b - a }
 
     /// The runs of consecutive chunks `missing` marks, at most ``maximumRun`` chunks each.
     static func runs(missing: [Bool]) -> [Range<Int>] {
@@ -77,24 +81,31 @@ struct PatchMaker {
 
     /// The stretch of the previous version where the bytes of `run` (bytes `output` of the new version) likely were:
     /// between the previous version's copies of the chunks around it (the same offsets when those are new too),
-    /// widened by ``margin`` on both sides, at most 8 MiB.
-    private func window(for run: Range<Int>, output: Range<UInt64>, hashes: [String], oldIndex: [String: Int],
-                        previous: PreviousVersion, baseSize: UInt64) -> Range<UInt64> {
-        let before = run.lowerBound > 0 ? oldIndex[hashes[run.lowerBound - 1]] : nil
-        let after = run.upperBound < hashes.count ? oldIndex[hashes[run.upperBound]] : nil
+    /// widened by ``margin`` on both sides, at most 8 MiB; and where in it the run's first byte likely was.
+    private func window(for run: Range<Int>, output: Range<UInt64>, hashes: [String], oldIndex: [String: [Int]],
+                        previous: PreviousVersion, baseSize: UInt64) -> (Range<UInt64>, aligned: Int) {
+        // Of a chunk the previous version holds several times (content that repeats), the copy nearest the run.
+        func nearest(_ sha256: String) -> Int? {
+            oldIndex[sha256]?.min { a, b in
+                distance(previous.spans[a].uncompressed.lowerBound, output.lowerBound) < distance(previous.spans[b].uncompressed.lowerBound, output.lowerBound)
+            }
+        }
+        let before = run.lowerBound > 0 ? nearest(hashes[run.lowerBound - 1]) : nil
+        let after = run.upperBound < hashes.count ? nearest(hashes[run.upperBound]) : nil
         var start = run.lowerBound == 0 ? 0 : before.map { previous.spans[$0].uncompressed.upperBound } ?? output.lowerBound
         var end = run.upperBound == hashes.count ? baseSize : after.map { previous.spans[$0].uncompressed.lowerBound } ?? start + UInt64(output.count)
         start = min(start, baseSize)
         if end < start { end = start + UInt64(output.count) }
+        let likely = start
         start = start - min(start, Self.margin)
         end = min(baseSize, end + Self.margin, start + (8 << 20))
-        return start..<end
+        return (start..<end, Int(likely - start))
     }
 
     /// The deflated instructions making `new` from `old` (the previous version from `oldOffset` on), once `new`'s
     /// chunks (of lengths `chunks`) hash to `hashes` (the file did not change since it was packed) and the
     /// instructions, applied, made `new`.
-    private static func deflatedPatch(new: [UInt8], old: [UInt8], oldOffset: UInt64, chunks: [Int],
+    private static func deflatedPatch(new: [UInt8], old: [UInt8], oldOffset: UInt64, aligned: Int, chunks: [Int],
                                       hashes: ArraySlice<String>) throws -> [UInt8] {
         var start = 0
         for (length, expected) in zip(chunks, hashes) {
@@ -104,7 +115,7 @@ struct PatchMaker {
             start += length
         }
         let writer = new.withUnsafeBytes { new in
-            old.withUnsafeBytes { old in PatchDiff.instructions(new: new, old: old, oldOffset: oldOffset) }
+            old.withUnsafeBytes { old in PatchDiff.instructions(new: new, old: old, oldOffset: oldOffset, aligned: aligned) }
         }
         var made: [UInt8] = [], failure: AssetPackError?
         var reader = ChunkPatch.Reader(outputSize: UInt64(new.count), baseSize: oldOffset + UInt64(old.count))

@@ -52,7 +52,7 @@ struct BlockwiseWriter {
             if kept.contains(number), let staged,
                try BlockBytes.sha256(of: staged, block.uncompressed, with: delivery.makeHasher()) == block.sha256 {
                 units.append(.staged(number))
-            } else if let piece = seeds[block.sha256] {
+            } else if let piece = seeds.piece(for: block) {
                 units.append(.local(number, piece))
             } else {
                 missing.append(number)
