@@ -76,6 +76,27 @@ import AssetPack
         }
     }
 
+    @Test func aBuildOverThePreviousBundleWritesPatchesUnlessToldNot() throws {
+        let dir = try TemporaryDirectory("cli-build-patches")
+        let src = try sourceTree(dir)
+        let words = src + "/dictionary/words.txt"
+        var bytes = try fileBytes(words)
+        func patches(_ arguments: [String]) throws -> BundleManifest.Storage.Patches? {
+            bytes[bytes.count / 2] ^= 0x20
+            try Data(bytes).write(to: URL(fileURLWithPath: words))
+            let result = try run(tool, ["build", src, "-o", dir.file("out"), "-q"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try readManifest(dir.file("out")).entries.first { $0.path == "dictionary/words.txt" }?.storage?.patches
+        }
+        #expect(try patches([]) == nil, "a first build has nothing to patch from")
+        let written = try #require(try patches([]))
+        #expect(written.runs.count == 1 && FileManager.default.fileExists(atPath: dir.file("out/" + written.file)))
+        #expect(try patches(["--no-patches"]) == nil)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out/assetpack-meta/patches")), "none left behind either")
+        let refused = try run(tool, ["build", src, "--archive", dir.file("x.zip"), "--no-patches"])
+        #expect(refused.status == 64 && refused.stderr.contains("--no-patches"), "\(refused.stderr)")
+    }
+
     @Test func defaultOutputIsAssetsBundleInTheCurrentDirectory() throws {
         let dir = try TemporaryDirectory("cli-default")
         _ = try sourceTree(dir)

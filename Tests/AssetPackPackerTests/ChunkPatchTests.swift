@@ -113,6 +113,25 @@ import TestSupport
         #expect(kept == patches && FileManager.default.fileExists(atPath: dir.file("out/" + patches.file)))
     }
 
+    @Test func withImmutableNamesThePatchFileIsAnObjectNamedByItsBytes() throws {
+        let dir = try TemporaryDirectory("chunk-patches-objects")
+        var random = SeededRandom(seed: 94)
+        var big = random.text(1_500_000)
+        try dir.write("src/big.txt", big)
+        var options = BuildOptions()
+        options.immutableNames = true
+        try Packer(options: options).build(source: dir.file("src"), output: dir.file("out"))
+        big.replaceSubrange(700_000..<700_040, with: random.text(40))
+        try dir.write("src/big.txt", big)
+        try Packer(options: options).build(source: dir.file("src"), output: dir.file("out"))
+        let patches = try #require(try readManifest(dir.file("out")).entries.first { $0.path == "big.txt" }?.storage?.patches)
+        let bytes = try fileBytes(dir.file("out/" + patches.file))
+        var hash = SHA256()
+        hash.update(bytes)
+        #expect(patches.file == ObjectNames.folder + "/" + hash.finalizeHex())
+        #expect(!FileManager.default.fileExists(atPath: dir.file("out/" + PatchMaker.folder)), "no other folder than the objects")
+    }
+
     /// The bytes of a raw deflate stream.
     func inflate(_ compressed: [UInt8]) throws -> [UInt8] {
         let inflater = try Inflater()

@@ -25,7 +25,11 @@ response headers included) and each timed run upgrades a fresh client copy of v1
                  OUT/tree. One tar per tree, also for the large files (a file's blocks are found anywhere in v1.tar)
 
 A run counts the requests the access log gained while it ran, and the bytes nginx sent for them (indexes,
-manifests, signatures, chunks, ranges: everything). Wall time is the median of RUNS runs, round-robin over the
+manifests, signatures, chunks, patches, ranges: everything), and the bytes written to the block device holding the
+output (from the `sync` before the run to one after it: data, metadata, journal). On a file system with reflinks an
+upgrade starts each changed file as a clone of the installed one; to measure that, put WORK on one, e.g.
+  truncate -s 20G /var/tmp/x.img && mkfs.xfs -m reflink=1 /var/tmp/x.img && mount -o loop /var/tmp/x.img /mnt/x
+  python3 Tools/Benchmarks/deltas.py --work /mnt/x ... Wall time is the median of RUNS runs, round-robin over the
 tools, `sync` before each, inputs read into the page cache first; outputs are renamed aside and deleted at the end
 of the scenario. After each run the tree is compared with v2 (SHA-256 of every file, and every folder; assetpack's
 install record `.assetpack` left out): a tree that differs fails the call (exit 1) and shows no numbers.

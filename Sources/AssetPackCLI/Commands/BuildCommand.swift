@@ -83,6 +83,11 @@ struct BuildCommand: ParsableCommand {
                              + "may cache them for ever (only the identity, manifest and signature change)."))
     var immutableNames = false
 
+    @Flag(help: ArgumentHelp("Write no patches: by default a build over the previous bundle at -o gives each changed file "
+                             + "patches from that version (assetpack-meta/patches/), which an update from it fetches "
+                             + "instead of the changed chunks."))
+    var noPatches = false
+
     @Option(help: ArgumentHelp("Sign the bundle's manifest with this private key (from `assetpack keygen`): writes "
                                + "assetpack-meta/manifest.sig, which `expand URL --public-key` requires.", valueName: "keyfile"),
             completion: .file())
@@ -113,6 +118,7 @@ struct BuildCommand: ParsableCommand {
         }
         guard !(report.json && printAndroidSettings) else { throw ValidationError("--print-android-settings prints text; leave out --json.") }
         guard sign == nil || archive == nil else { throw ValidationError("--sign signs a bundle folder; leave out --archive.") }
+        guard !noPatches || archive == nil else { throw ValidationError("--no-patches is about a bundle folder; leave out --archive.") }
         guard !immutableNames || archive == nil else {
             throw ValidationError("--immutable-names names a bundle folder's files; leave out --archive.")
         }
@@ -129,6 +135,7 @@ struct BuildCommand: ParsableCommand {
                                    followSymlinks: followSymlinks, jobs: jobs.count ?? BuildOptions.defaultJobs,
                                    exclusions: try exclude.exclusions())
         options.immutableNames = immutableNames
+        options.writesPatches = !noPatches
         let line = ProgressLine.onTerminal(unless: report.quiet || report.json, forced: progressOption.progress)
         Interrupt.handle(stop: nil)
         try Reporting.run {

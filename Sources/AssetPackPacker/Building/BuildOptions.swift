@@ -17,6 +17,11 @@ public struct BuildOptions: Sendable {
     /// `ServerDelivery`). Off by default: plain files stay at their paths, archives are numbered, as a bundle
     /// shipped inside an app wants them.
     public var immutableNames = false
+    /// For a folder bundle built over the previous one at its output: whether a changed file (cut into chunks) also
+    /// gets patches from its previous version (`BundleManifest.Storage.Patches`, in `assetpack-meta/patches/`), which an
+    /// update from that version fetches instead of the chunks. On by default (`assetpack build --no-patches` says no);
+    /// they add to the bundle about what changed.
+    public var writesPatches = true
 
     /// Options with the default rules (1 MiB threshold, level 6) that refuse symlinks, one job per core,
     /// and leave out the usual clutter (``ExcludePatterns/defaultPatterns``).

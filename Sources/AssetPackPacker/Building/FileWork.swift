@@ -90,8 +90,8 @@ struct FileWork: Sendable {
               jobs: Int, old: BundleManifest.Entry?) throws(AssetPackError) -> FileOutcome {
         let packed = try packer.pack(item, entry: entry, to: root + "/" + archive.string, method: method, jobs: jobs)
         var patches: BundleManifest.Storage.Patches?
-        if let cache, let old {
-            patches = try PatchMaker(root: root, previousRoot: cache.root).patches(for: item, packed: packed, old: old,
+        if options.writesPatches, let cache, let old {
+            patches = try PatchMaker(root: root, previousRoot: cache.root, immutableNames: options.immutableNames).patches(for: item, packed: packed, old: old,
                                                                                   follow: options.followSymlinks)
         }
         return try done(item, archive: archive, entry: entry, packed: packed, patches: patches, reused: false)
@@ -100,12 +100,13 @@ struct FileWork: Sendable {
     /// The patches of the unchanged file whose previous entry is `old`, linked into this build (a client still on the
     /// version before gets them); nil when it has none or their file is gone.
     private func keptPatches(of old: BundleManifest.Entry?) throws(AssetPackError) -> BundleManifest.Storage.Patches? {
-        guard let cache, let patches = old?.storage?.patches, let file = try? AssetPath(patches.file),
-              file.string.hasPrefix(PatchMaker.folder + "/"), (try? FileSystem.status(cache.root + "/" + file.string))??.kind == .file
+        guard options.writesPatches, let cache, let patches = old?.storage?.patches, let file = try? AssetPath(patches.file),
+              file.string.hasPrefix(PatchMaker.folder + "/") || file.string.hasPrefix(ObjectNames.folder + "/"),
+              (try? FileSystem.status(cache.root + "/" + file.string))??.kind == .file
         else { return nil }
         let destination = root + "/" + file.string
         if FileSystem.exists(destination) { return patches }
-        _ = try io(FileSystem.makeDirectories(root + "/" + PatchMaker.folder))
+        _ = try io(FileSystem.makeDirectories(FileSystem.parentPath(destination)))
         try copiers.withObject { (copier) throws(AssetPackError) in try cache.adopt(cache.root + "/" + file.string, as: destination, copier: copier) }
         return patches
     }

@@ -6,9 +6,9 @@ import Foundation
 /// Makes the patches of a file that changed since the bundle a build replaces (`BundleManifest.Storage.Patches`):
 /// each run of its new chunks that the previous version lacks is looked for in the stretch of the previous version
 /// between the chunks around the run (``PatchDiff``), and its instructions, deflated, become a patch when they are
-/// at most three quarters of the run's packed bytes. The patches go one after the other into
-/// `assetpack-meta/patches/<new SHA-256>-<previous SHA-256>`; each is applied once here and checked against the
-/// run's chunk hashes before it is kept.
+/// at most three quarters of the run's packed bytes. The patches go one after the other, as they are made, into
+/// `assetpack-meta/patches/<new SHA-256>-<previous SHA-256>` (with immutable names, an object named by its own
+/// SHA-256); each is applied once here and checked against the run's chunk hashes before it is kept.
 ///
 /// A client whose installed copy (or seed) is that previous version fetches the patch instead of the chunks. Patches
 /// are an optimisation: a previous version that cannot be read makes none, and the build goes on.
@@ -24,6 +24,9 @@ struct PatchMaker {
     let root: String
     /// The previous bundle's folder.
     let previousRoot: String
+    /// Whether the bundle's files are named by their SHA-256 (`BuildOptions.immutableNames`): the patch file is then
+    /// an object too.
+    let immutableNames: Bool
 
     /// The patches of the file `item` packed as `packed` (with chunks) from its previous entry `old`, written into
     /// the build folder; nil when there is nothing to patch from, or no patch is worth it.
@@ -39,7 +42,14 @@ struct PatchMaker {
         guard newChunks.count == hashes.count else { return nil }
         var oldIndex: [String: [Int]] = [:]
         for (number, sha256) in previous.hashes.enumerated() { oldIndex[sha256, default: []].append(number) }
-        var patchBytes: [UInt8] = [], runs: [[UInt64]] = []
+        var runs: [[UInt64]] = [], written: UInt64 = 0
+        var file: (path: String, descriptor: FileDescriptor)?
+        defer {
+            if let file {  // an error left it half-written
+                file.descriptor.close()
+                try? FileSystem.removeTree(file.path)
+            }
+        }
         for run in Self.runs(missing: hashes.map { oldIndex[$0] == nil }) {
             let output = newChunks[run.lowerBound].uncompressed.lowerBound..<newChunks[run.upperBound - 1].uncompressed.upperBound
             let (window, aligned) = self.window(for: run, output: output, hashes: hashes, oldIndex: oldIndex, previous: previous,
@@ -49,16 +59,31 @@ struct PatchMaker {
                                                       chunks: newChunks[run].map { $0.uncompressed.count }, hashes: hashes[run]),
                   patch.count * 4 <= Int(newChunks[run.upperBound - 1].compressed.upperBound - newChunks[run.lowerBound].compressed.lowerBound) * 3
             else { continue }
-            runs.append([UInt64(run.lowerBound), UInt64(run.count), UInt64(patchBytes.count), UInt64(patch.count)])
-            patchBytes += patch
+            if file == nil {
+                // Under a name of its own first: another file with the same two versions writes the same patches.
+                let path: String
+                if immutableNames {
+                    path = root + "/" + ObjectNames.temporary().string
+                } else {
+                    _ = try io(FileSystem.makeDirectories(root + "/" + Self.folder))
+                    path = root + "/" + Self.folder + "/.partial-" + UUID().uuidString
+                }
+                file = (path, try io(FileSystem.createFile(path, permissions: 0o644)))
+            }
+            try io(file!.descriptor.writeAll(patch, path: file!.path))
+            runs.append([UInt64(run.lowerBound), UInt64(run.count), written, UInt64(patch.count)])
+            written += UInt64(patch.count)
         }
-        guard !runs.isEmpty else { return nil }
-        let name = Self.folder + "/" + newSHA256 + "-" + baseSHA256
-        _ = try io(FileSystem.makeDirectories(root + "/" + Self.folder))
-        // Under a name of its own first: another file with the same two versions writes the same patches.
-        let partial = root + "/" + Self.folder + "/.partial-" + UUID().uuidString
-        try ManifestWriter.writeFile(partial, patchBytes)
-        try io(FileSystem.rename(partial, to: root + "/" + name))
+        guard let partial = file else { return nil }
+        file = nil
+        try io(partial.descriptor.closeAfterWriting(path: partial.path))
+        let name: String
+        if immutableNames {
+            name = try ObjectNames.move(AssetPath(String(partial.path.dropFirst(root.count + 1))), in: root, sha256: nil).string
+        } else {
+            name = Self.folder + "/" + newSHA256 + "-" + baseSHA256
+            try io(FileSystem.rename(partial.path, to: root + "/" + name))
+        }
         return BundleManifest.Storage.Patches(file: name, baseSHA256: baseSHA256, baseSize: baseSize, runs: runs)
     }
 

@@ -186,7 +186,7 @@ _assetpack() {
 
 _assetpack_build() {
     repeating_flags=()
-    non_repeating_flags=(--follow-symlinks --no-default-excludes --dry-run --quiet -q --json --progress --verbose -v --print-android-settings --immutable-names --version -h --help)
+    non_repeating_flags=(--follow-symlinks --no-default-excludes --dry-run --quiet -q --json --progress --verbose -v --print-android-settings --immutable-names --no-patches --version -h --help)
     repeating_options=(--exclude)
     non_repeating_options=(-o --output --archive --threshold --level --pack-level --pack-limit --chunk-size --jobs --sign)
     __assetpack_offer_flags_options 1

@@ -23,7 +23,7 @@ function __assetpack_parse_tokens -S
         __assetpack_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'build'
-            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'chunk-size=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'dry-run' 'q/quiet' 'json' 'progress' 'v/verbose' 'print-android-settings' 'immutable-names' 'sign=' 'version' 'h/help'
+            __assetpack_parse_subcommand 1 'o/output=' 'archive=' 'threshold=' 'level=' 'pack-level=' 'pack-limit=' 'chunk-size=' 'jobs=' 'follow-symlinks' 'exclude=+' 'no-default-excludes' 'dry-run' 'q/quiet' 'json' 'progress' 'v/verbose' 'print-android-settings' 'immutable-names' 'no-patches' 'sign=' 'version' 'h/help'
         case 'expand'
             __assetpack_parse_subcommand 1 'd/to=' 'root=' 'keep-zips' 'allow-symlinks' 'allow-empty' 'delete-unknown' 'jobs=' 'dry-run' 'no-sync' 'q/quiet' 'json' 'progress' 'v/verbose' 'allow-http' 'public-key=+' 'identity=' 'mirror=+' 'max-download=' 'limit-rate=' 'seed=+' 'verify' 'repair' 'version' 'h/help'
         case 'list'
@@ -126,6 +126,7 @@ complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_op
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" v verbose' -l 'verbose' -s 'v' -d 'List each file as it is written (its path, one a line, on stdout).'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" print-android-settings' -l 'print-android-settings' -d 'Also print the Gradle and aapt settings that ship this bundle in an Android app as it is.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" immutable-names' -l 'immutable-names' -d 'Name every archive and plain file by the SHA-256 of its bytes in assetpack-meta/objects/, for a server: a new version only adds names, so a CDN may cache them for ever (only the identity, manifest and signature change).'
+complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" no-patches' -l 'no-patches' -d 'Write no patches: by default a build over the previous bundle at -o gives each changed file patches from that version (assetpack-meta/patches/), which an update from it fetches instead of the changed chunks.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" sign' -l 'sign' -d 'Sign the bundle\'s manifest with this private key (from `assetpack keygen`): writes assetpack-meta/manifest.sig, which `expand URL --public-key` requires.' -rF
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" version' -l 'version' -d 'Show the version.'
 complete -c 'assetpack' -n '__assetpack_should_offer_completions_for_flags_or_options "assetpack build" h help' -s 'h' -l 'help' -d 'Show help information.'
