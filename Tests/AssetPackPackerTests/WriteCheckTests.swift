@@ -109,7 +109,7 @@ import TestSupport
 
     @Test func aDeliveredFile() throws {
         let dir = try TemporaryDirectory("check-delivered")
-        let (_, bundle, manifest) = try DeliveryGroupTests.bundle(dir)
+        let (_, bundle, _) = try DeliveryGroupTests.bundle(dir)
         let file = bundle + "/plain.bin", original = try fileBytes(file)
         func install(_ destination: String) -> AssetPackError? {
             expectError {

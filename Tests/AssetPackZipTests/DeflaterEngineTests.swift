@@ -70,6 +70,43 @@ struct DeflaterEngineTests {
         }
     }
 
+    /// A piece that starts mid-segment of its data (a content-defined chunk) is judged at the data's segment
+    /// boundaries: noise that fills a segment of the data is stored (found verbatim in the output) wherever the piece
+    /// begins, and the piece still decodes to its bytes.
+    @Test(arguments: BlockDeflater.Engine.allCases)
+    func segmentsAreJudgedWhereTheyAreInTheData(engine: BlockDeflater.Engine) throws {
+        if engine == .libdeflate { try Self.requireLibdeflate() }
+        var random = SeededRandom(seed: 0xA11)
+        let segment = BlockDeflater.segmentSize
+        let noise = random.bytes(segment)
+        let piece = random.text(segment / 2) + noise + random.text(segment / 2)  // the noise fills one segment of the data
+        let deflater = try BlockDeflater(level: 6, engine: engine)
+        func compressed(startingAt offset: UInt64) throws -> [UInt8] {
+            var output = [UInt8](repeating: 0, count: BlockDeflater.capacity(for: piece.count))
+            var position = 0
+            let count = try output.withUnsafeMutableBytes { room in
+                try deflater.deflate(count: piece.count, final: true, startingAt: offset, into: room) { (segment) throws(ZipError) in
+                    piece[position..<(position + segment.count)].withUnsafeBytes { segment.copyMemory(from: $0) }
+                    position += segment.count
+                }
+            }
+            return Array(output[0..<count])
+        }
+        /// Whether most of the noise (a stored block holds at most 65,535 bytes) is in `bytes` as it is.
+        func holdsTheNoiseVerbatim(_ bytes: [UInt8]) -> Bool {
+            let stretch = Array(noise[0..<(segment / 2)])
+            return bytes.count >= stretch.count && (0...(bytes.count - stretch.count)).contains {
+                bytes[$0..<($0 + 16)] == stretch[0..<16] && Array(bytes[$0..<($0 + stretch.count)]) == stretch
+            }
+        }
+        let aligned = try compressed(startingAt: UInt64(3 * segment + segment / 2)), unaligned = try compressed(startingAt: 0)
+        let decoded = try Self.inflate(aligned).bytes == piece && (try Self.inflate(unaligned)).bytes == piece
+        let stored = holdsTheNoiseVerbatim(aligned), storedUnaligned = holdsTheNoiseVerbatim(unaligned)
+        #expect(decoded)
+        #expect(stored, "\(engine): the noise segment is stored")
+        #expect(!storedUnaligned, "\(engine): judged from the piece's start, each segment is half text")
+    }
+
     @Test func theStreamingAndTheBufferVariantsWriteTheSameBytes() throws {
         try Self.requireLibdeflate()
         let deflater = try BlockDeflater(level: 6, engine: .libdeflate)

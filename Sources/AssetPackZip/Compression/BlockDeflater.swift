@@ -106,27 +106,30 @@ package final class BlockDeflater {
     /// Compresses `count` bytes that `read` delivers, as one independent piece, into `output` (at least
     /// ``capacity(for:)`` bytes); returns how many it wrote. `read` is called with a buffer of up to 64 KiB
     /// to fill completely, again and again until `count` bytes were delivered: a piece of any size
-    /// costs 64 KiB of input memory.
-    package func deflate(count: Int, final: Bool = true, into output: UnsafeMutableRawBufferPointer,
+    /// costs 64 KiB of input memory. `offset`: where the piece starts in the data it is part of; segments are
+    /// judged at multiples of 64 KiB of that data, so that where pieces begin (content-defined chunks) does not
+    /// change what is stored.
+    package func deflate(count: Int, final: Bool = true, startingAt offset: UInt64 = 0, into output: UnsafeMutableRawBufferPointer,
                         reading read: (UnsafeMutableRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Int {
+        let firstSegment = Self.segmentSize - Int(offset % UInt64(Self.segmentSize))
         if let libdeflate {
             guard count >= 0, count < Int(UInt32.max), output.count >= Self.capacity(for: count) else {
                 throw roomError(count, output.count)
             }
             let storesNoise = storesNoise
-            return try libdeflate.deflate(count: count, final: final, segmentSize: Self.segmentSize, into: output,
-                                          isNoise: { storesNoise && NoiseDetector.isNoise($0) }, reading: read)
+            return try libdeflate.deflate(count: count, final: final, segmentSize: Self.segmentSize, firstSegment: firstSegment,
+                                          into: output, isNoise: { storesNoise && NoiseDetector.isNoise($0) }, reading: read)
         }
-        return try compress(count: count, final: final, into: output) { (_, length) throws(ZipError) in
+        return try compress(count: count, final: final, firstSegment: firstSegment, into: output) { (_, length) throws(ZipError) in
             let segment = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<length])
             try read(segment)
             return UnsafeRawBufferPointer(segment)
         }
     }
 
-    /// The piece of `count` bytes, judged and compressed a segment at a time; `segment(start, length)`
-    /// gives each segment's bytes.
-    private func compress(count: Int, final: Bool, into output: UnsafeMutableRawBufferPointer,
+    /// The piece of `count` bytes, judged and compressed a segment at a time (the first `firstSegment` bytes
+    /// long); `segment(start, length)` gives each segment's bytes.
+    private func compress(count: Int, final: Bool, firstSegment: Int = segmentSize, into output: UnsafeMutableRawBufferPointer,
                           segment: (Int, Int) throws(ZipError) -> UnsafeRawBufferPointer) throws(ZipError) -> Int {
         guard count >= 0, count < Int(UInt32.max), output.count >= Self.capacity(for: count) else {
             throw roomError(count, output.count)
@@ -135,7 +138,7 @@ package final class BlockDeflater {
         var produced = 0
         var start = 0
         while start < count {
-            let bytes = try segment(start, min(Self.segmentSize, count - start))
+            let bytes = try segment(start, min(start == 0 ? firstSegment : Self.segmentSize, count - start))
             let wanted = storesNoise && NoiseDetector.isNoise(bytes) ? 0 : level
             if wanted != currentLevel {
                 produced += try deflater.setLevel(wanted, flushingInto: UnsafeMutableRawBufferPointer(rebasing: output[produced...]))

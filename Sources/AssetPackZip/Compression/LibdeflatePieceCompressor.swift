@@ -34,9 +34,9 @@ final class LibdeflatePieceCompressor {
     /// Whether libdeflate was loaded in this process (not when `ASSETPACK_DEFLATER=zlib`).
     static var isAvailable: Bool { assetpack_libdeflate_available() != 0 }
 
-    /// Compresses `count` bytes that `read` delivers, segment by segment (`segmentSize` bytes, the last
-    /// shorter), into `output`; returns the bytes written. `isNoise` judges each segment: noise is stored.
-    func deflate(count: Int, final: Bool, segmentSize: Int, into output: UnsafeMutableRawBufferPointer,
+    /// Compresses `count` bytes that `read` delivers, segment by segment (`firstSegment` bytes, then `segmentSize`
+    /// bytes, the last shorter), into `output`; returns the bytes written. `isNoise` judges each segment: noise is stored.
+    func deflate(count: Int, final: Bool, segmentSize: Int, firstSegment: Int, into output: UnsafeMutableRawBufferPointer,
                  isNoise: (UnsafeRawBufferPointer) -> Bool,
                  reading read: (UnsafeMutableRawBufferPointer) throws(ZipError) -> Void) throws(ZipError) -> Int {
         reserveRun(min(count, Self.runLimit))
@@ -44,7 +44,7 @@ final class LibdeflatePieceCompressor {
         var gathered = 0
         var start = 0
         while start < count {
-            let length = min(segmentSize, count - start)
+            let length = min(start == 0 ? firstSegment : segmentSize, count - start)
             if gathered + length > run.count {
                 try writer.append(compressing: gathered, of: self, final: false)
                 gathered = 0

@@ -158,7 +158,8 @@ private final class BlockKit {
         let (offset, length) = plan.bounds(number)
         var crc = CRC32()
         var position = offset
-        let count = try deflater.deflate(count: length, final: number == plan.count - 1, into: output.storage) { (segment) throws(ZipError) in
+        let count = try deflater.deflate(count: length, final: number == plan.count - 1, startingAt: offset - plan.range.lowerBound,
+                                         into: output.storage) { (segment) throws(ZipError) in
             let got = try plan.source.read(into: segment, at: position)
             guard got == segment.count else {
                 throw ZipError(.truncated, "the data ends after \(position + UInt64(got) - plan.range.lowerBound) bytes, "
