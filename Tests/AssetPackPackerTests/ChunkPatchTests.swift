@@ -107,6 +107,17 @@ import TestSupport
             #expect(try Self.apply(made, to: before, outputSize: output.count) == Array(big[Int(output.lowerBound)..<Int(output.upperBound)]))
             #expect(run[3] < 200, "a patch of about 50 new bytes: \(run[3])")
         }
+        // `verify` reads every patch; a damaged or missing patch file fails it, naming the file.
+        #expect(try BundleVerification.verify(DirectorySource(root: dir.file("out"))).patches == 5)
+        var damaged = file
+        damaged[Int(patches.runs[2][2]) + 3] ^= 0xFF
+        try Data(damaged).write(to: URL(fileURLWithPath: dir.file("out/" + patches.file)))
+        let broken = expectError { _ = try BundleVerification.verify(DirectorySource(root: dir.file("out"))) }
+        #expect(broken?.code == .verification && broken?.path?.contains(patches.file) == true, "\(String(describing: broken))")
+        try FileManager.default.removeItem(atPath: dir.file("out/" + patches.file))
+        let missing = expectError { _ = try BundleVerification.verify(DirectorySource(root: dir.file("out"))) }
+        #expect(missing?.code == .manifest && missing?.message.contains("lacks") == true, "\(String(describing: missing))")
+        try Data(file).write(to: URL(fileURLWithPath: dir.file("out/" + patches.file)))
         // Built again unchanged, the file keeps its patches (a client still on the version before gets them).
         try build(dir.file("src"), dir.file("out"))
         let kept = try readManifest(dir.file("out")).entries.first { $0.path == "big.txt" }?.storage?.patches

@@ -5,7 +5,8 @@ import AssetPackZip
 /// against the manifest's size and CRC-32 (a `VerifyingStream`, as ``PackedBundleSource`` hands out), then
 /// every packing archive is read entry by entry with `ZipArchive/verify()` (each entry's size and CRC-32
 /// against the archive's own headers), entries the manifest does not name included. A file whose manifest
-/// entry has a SHA-256 is hashed as it is read and must match it. The first failure is thrown, naming the file.
+/// entry has a SHA-256 is hashed as it is read and must match it. Last, the patches the manifest lists are read
+/// (``PatchVerification``). The first failure is thrown, naming the file.
 ///
 /// The manifest is planned as the expander plans it (`ManifestPlanner`, a window at a time), so its entry
 /// list is never held whole, and each packing archive's entries are held only while it is read.
@@ -24,6 +25,8 @@ public enum BundleVerification {
         public var archives: Int
         /// Entries of those archives checked.
         public var archiveEntries: Int
+        /// Patches checked (`BundleManifest.Storage.patches`: each inflates to instructions that fit its chunks).
+        public var patches: Int = 0
     }
 
     /// Verifies the bundle `base` (a folder, or a bundle inside an archive).
@@ -59,7 +62,9 @@ public enum BundleVerification {
         } else {
             try windows.finish()
         }
-        return try run.verifyArchives(manifest: located.path)
+        var summary = try run.verifyArchives(manifest: located.path)
+        summary.patches = try PatchVerification.verify(base)
+        return summary
     }
 
     /// One verification's progress: the files read so far and the packing archives they came from.

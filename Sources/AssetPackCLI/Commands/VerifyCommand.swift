@@ -26,8 +26,9 @@ struct VerifyCommand: ArchiveReadingCommand {
             JSONReport.print(JSONFields(summary, VerifyReport(bundle: JSONReport.absolute(folder))), command: "verify")
         } else if !report.quiet {
             print("\(folder): OK, \(counted(summary.files, "file")), \(summary.bytes) bytes and "
-                  + "\(counted(summary.archives, "packed archive")) (\(counted(summary.archiveEntries, "entry", "entries"))) "
-                  + "verified against \(summary.manifest)")
+                  + "\(counted(summary.archives, "packed archive")) (\(counted(summary.archiveEntries, "entry", "entries")))"
+                  + (summary.patches > 0 ? " and \(counted(summary.patches, "patch", "patches"))" : "")
+                  + " verified against \(summary.manifest)")
         }
     }
 
