@@ -6,11 +6,11 @@ import TestSupport
 /// Resuming a block-indexed entry: the blocks an interrupted run wrote are read back for their CRC-32, not
 /// inflated again, and blocks that are not what the entry holds fail the combined check.
 @Suite struct BlockResumeTests {
-    /// Block numbers handed to `blockWritten`.
+    /// Block numbers handed to `blocksWritten`.
     final class Written: @unchecked Sendable {
         private let lock = NSLock()
         private var numbers: Set<Int> = []
-        func add(_ number: Int) { lock.withLock { _ = numbers.insert(number) } }
+        func add(_ range: Range<Int>) { lock.withLock { numbers.formUnion(range) } }
         var all: Set<Int> { lock.withLock { numbers } }
     }
 
@@ -39,7 +39,7 @@ import TestSupport
         let fd = try partialFile(sample, inflater, kept: kept, damage: false, at: dir.file("out"))
         defer { close(fd) }
         let written = Written()
-        let crc = try inflater.inflate(into: fd, path: dir.file("out"), jobs: jobs, keeping: kept, blockWritten: { written.add($0) })
+        let crc = try inflater.inflate(into: fd, path: dir.file("out"), jobs: jobs, keeping: kept, blocksWritten: { written.add($0) })
         #expect(crc == CRC32.checksum(sample.data))
         #expect(written.all == Set(inflater.spans.indices).subtracting(kept))
         #expect(try fileBytes(dir.file("out")) == sample.data)

@@ -75,20 +75,20 @@ package struct BlockParallelInflater: Sendable {
     /// with 0 between reads, so it can still stop the work), so a kept block that is not what the entry
     /// holds fails the combined check (`.checksum`, or `.truncated` when the file ends inside it) and the
     /// caller starts over.
-    /// `blockWritten` is called with a block's number once all of its bytes are written and the block
+    /// `blocksWritten` is called with consecutive blocks' numbers once all of their bytes are written and the blocks
     /// checked out, from any of the threads: the caller's journal of what a resume may keep.
     /// - Throws: ``ZipError`` naming the entry: `.corruptData`, `.sizeMismatch`, `.format` or `.truncated`
     ///   for a block that does not decode as the index says, `.checksum` for a CRC-32 mismatch, `.io` when
     ///   reading or writing fails (naming `path`).
     package func inflate(into descriptor: Int32, path: String, jobs: Int, keeping kept: Set<Int> = [],
-                        blockWritten: @Sendable (Int) -> Void = { _ in },
+                        blocksWritten: @Sendable (Range<Int>) -> Void = { _ in },
                         progress: @Sendable (UInt64) -> Bool = { _ in true }) throws(ZipError) -> UInt32 {
         var check = CheckedStream(expecting: .init(size: uncompressedSize, crc32: crc32, claim: "declared in the central directory"))
         do throws(ZipError) {
             // The pipeline's threads hold the closures only while this call runs.
             try withoutActuallyEscaping(progress) { (progress) throws(ZipError) -> Void in
-                try withoutActuallyEscaping(blockWritten) { (blockWritten) throws(ZipError) -> Void in
-                    try inflateBlocks(into: descriptor, path: path, jobs: jobs, kept: kept, blockWritten: blockWritten,
+                try withoutActuallyEscaping(blocksWritten) { (blocksWritten) throws(ZipError) -> Void in
+                    try inflateBlocks(into: descriptor, path: path, jobs: jobs, kept: kept, blocksWritten: blocksWritten,
                                       progress: progress) { (number, blockCRC) throws(ZipError) in
                         try check.take(crc32: blockCRC, length: UInt64(spans[number].uncompressed.count))
                     }
@@ -100,30 +100,97 @@ package struct BlockParallelInflater: Sendable {
         }
     }
 
-    /// Inflates the blocks on up to `jobs` threads; hands each block's CRC-32 to `done` in block order.
+    /// Inflates the blocks on up to `jobs` threads, small consecutive ones (content-defined chunks) a group at a
+    /// time (``BlockGroups``); hands each block's CRC-32 to `done` in block order.
     private func inflateBlocks(into descriptor: Int32, path: String, jobs: Int, kept: Set<Int>,
-                               blockWritten: @escaping @Sendable (Int) -> Void, progress: @escaping @Sendable (UInt64) -> Bool,
+                               blocksWritten: @escaping @Sendable (Range<Int>) -> Void, progress: @escaping @Sendable (UInt64) -> Bool,
                                done: (Int, UInt32) throws(ZipError) -> Void) throws(ZipError) {
         let tools = ObjectPool { () throws(ZipError) in try BlockTools() }
-        let produce: @Sendable (Int) throws(ZipError) -> UInt32 = { (number) throws(ZipError) -> UInt32 in
-            try tools.withObject { (kit) throws(ZipError) -> UInt32 in
-                if kept.contains(number) {
-                    return try checksumKeptBlock(number, with: kit, in: descriptor, path: path, progress: progress)
-                }
+        let groups = BlockGroups.of(spans, kept: kept)
+        let produce: @Sendable (Int) throws(ZipError) -> [UInt32] = { (group) throws(ZipError) -> [UInt32] in
+            try tools.withObject { (kit) throws(ZipError) -> [UInt32] in
+                let numbers = groups[group]
                 do throws(ZipError) {
-                    let crc = try inflateBlock(number, with: kit, into: descriptor, path: path, progress: progress)
-                    blockWritten(number)
-                    return crc
-                } catch where error.code == .sizeMismatch {
+                    if numbers.count == 1, kept.contains(numbers.lowerBound) {
+                        return [try checksumKeptBlock(numbers.lowerBound, with: kit, in: descriptor, path: path, progress: progress)]
+                    }
+                    if BlockGroups.fits(numbers, of: spans) {
+                        let crcs = try inflateGroup(numbers, with: kit, into: descriptor, path: path, progress: progress)
+                        blocksWritten(numbers)
+                        return crcs
+                    }
+                    let crc = try inflateBlock(numbers.lowerBound, with: kit, into: descriptor, path: path, progress: progress)
+                    blocksWritten(numbers)
+                    return [crc]
+                } catch where error.code == .sizeMismatch && !error.message.hasPrefix("block ") {
                     var located = error
-                    located.message = "block \(number): \(error.message)"
+                    located.message = "block \(numbers.lowerBound): \(error.message)"
                     throw located
                 }
             }
         }
         // The CRC-32s are tiny, so the window does not hold the threads back.
-        try OrderedPipeline.run(count: spans.count, jobs: jobs, window: spans.count, produce: produce,
-                                consume: { (number: Int, blockCRC: UInt32) throws(ZipError) in try done(number, blockCRC) })
+        try OrderedPipeline.run(count: groups.count, jobs: jobs, window: groups.count, produce: produce,
+                                consume: { (group: Int, crcs: [UInt32]) throws(ZipError) in
+            for (number, crc) in zip(groups[group], crcs) { try done(number, crc) }
+        })
+    }
+
+    /// Inflates the blocks `numbers` (consecutive, ``BlockGroups/fits(_:of:)``) with one read of their compressed bytes
+    /// and one write of what they make; each block is inflated alone from its own compressed bytes by a reset
+    /// inflater and must end as the index says, as ``inflateBlock(_:with:into:path:progress:)`` checks one. Returns
+    /// their CRC-32s.
+    private func inflateGroup(_ numbers: Range<Int>, with kit: BlockTools, into descriptor: Int32, path: String,
+                              progress: @Sendable (UInt64) -> Bool) throws(ZipError) -> [UInt32] {
+        let first = spans[numbers.lowerBound], last = spans[numbers.upperBound - 1]
+        let compressed = Int(last.compressed.upperBound - first.compressed.lowerBound)
+        let input = UnsafeMutableRawBufferPointer(rebasing: kit.groupInput[0..<compressed])
+        let got = try source.read(into: input, at: dataRange.lowerBound + first.compressed.lowerBound)
+        guard got == compressed else {
+            throw ZipError(.truncated, "archive ends inside the entry's data", offset: dataRange.lowerBound + first.compressed.lowerBound + UInt64(got))
+        }
+        var crcs: [UInt32] = [], made = 0
+        crcs.reserveCapacity(numbers.count)
+        for number in numbers {
+            let span = spans[number]
+            let start = Int(span.compressed.lowerBound - first.compressed.lowerBound)
+            var pending = UnsafeRawBufferPointer(rebasing: input[start..<(start + span.compressed.count)])
+            if !span.isLast && !pending.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
+                throw ZipError(.format, "block \(number) does not end with a full flush where the index says it ends",
+                               offset: dataRange.lowerBound + span.compressed.upperBound)
+            }
+            // The inflater gets all the room left, not just the block's (it decodes fastest with room to spare); what
+            // the block makes past its length is found out below, and overwritten by the next block.
+            let room = UnsafeMutableRawBufferPointer(rebasing: kit.groupOutput[made...])
+            var produced = 0, finished = false
+            kit.inflater.reset()
+            while !finished {
+                let step = try kit.inflater.inflate(pending, into: UnsafeMutableRawBufferPointer(rebasing: room[produced...]))
+                pending = UnsafeRawBufferPointer(rebasing: pending[step.consumed...])
+                produced += step.produced
+                finished = step.finished
+                if step.consumed == 0 && step.produced == 0 { break }
+            }
+            guard produced == span.uncompressed.count else {
+                throw ZipError(.sizeMismatch, "block \(number) makes \(produced == room.count ? "more than \(produced)" : "\(produced)") bytes, "
+                               + "not the \(span.uncompressed.count) the block index gives it")
+            }
+            if finished && !span.isLast {
+                throw ZipError(.format, "block \(number) ends the deflate stream, but \(spans.count - number - 1) blocks follow")
+            }
+            if !finished && span.isLast { throw ZipError(.truncated, "the deflate stream does not end with its last block") }
+            guard pending.isEmpty else {
+                throw ZipError(.format, "block \(number) decodes without using all of its \(span.compressed.count) compressed bytes")
+            }
+            var crc = CRC32()
+            crc.update(UnsafeRawBufferPointer(rebasing: room[0..<produced]))
+            crcs.append(crc.value)
+            made += produced
+        }
+        try io(FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(rebasing: kit.groupOutput[0..<made]),
+                                                            at: first.uncompressed.lowerBound, path: path))
+        guard progress(UInt64(made)) else { throw ZipError(.cancelled, "inflating was stopped") }
+        return crcs
     }
 
     /// Inflates block `number` into `descriptor`; returns its CRC-32.
@@ -220,22 +287,62 @@ package struct BlockParallelInflater: Sendable {
     }
 }
 
-/// One thread's inflater and buffers (256 KiB of input read at a time, 1 MiB inflated per write),
-/// reused from block to block.
+/// One thread's inflater and buffers (256 KiB of input read at a time, 1 MiB inflated per write; for a group of
+/// small blocks, all of its compressed bytes and all it makes), reused from block to block.
 private final class BlockTools {
     let inflater: Inflater
     let input: UnsafeMutableRawBufferPointer
     let output: UnsafeMutableRawBufferPointer
+    let groupInput: UnsafeMutableRawBufferPointer
+    let groupOutput: UnsafeMutableRawBufferPointer
 
     init() throws(ZipError) {
         inflater = try Inflater()
         input = .allocate(byteCount: 256 * 1024, alignment: 16)
         output = .allocate(byteCount: 1 << 20, alignment: 16)
+        groupInput = .allocate(byteCount: BlockGroups.compressedLimit, alignment: 16)
+        groupOutput = .allocate(byteCount: BlockGroups.outputLimit, alignment: 16)
     }
 
     deinit {
         input.deallocate()
         output.deallocate()
+        groupInput.deallocate()
+        groupOutput.deallocate()
+    }
+}
+
+/// Consecutive blocks one job inflates: small ones (content-defined chunks of 64 KiB) together, up to 1 MiB of
+/// compressed bytes and 4 MiB of output, so that a job costs one read and one write, not one per chunk; a block kept
+/// by an interrupted run, or too large for a group, is a job of its own.
+enum BlockGroups {
+    /// Compressed bytes of a group at most.
+    static let compressedLimit = 1 << 20
+    /// Bytes a group makes at most.
+    static let outputLimit = 4 << 20
+
+    /// The blocks of `spans` in groups, in order.
+    static func of(_ spans: [DeflateBlockIndex.Span], kept: Set<Int>) -> [Range<Int>] {
+        var groups: [Range<Int>] = []
+        var start = 0
+        for number in spans.indices {
+            if kept.contains(number) || !fits(number..<number + 1, of: spans) {  // a job of its own
+                if number > start { groups.append(start..<number) }
+                groups.append(number..<number + 1)
+                start = number + 1
+            } else if number > start && !fits(start..<number + 1, of: spans) {
+                groups.append(start..<number)
+                start = number
+            }
+        }
+        if start < spans.count { groups.append(start..<spans.count) }
+        return groups
+    }
+
+    /// Whether the blocks `numbers` fit one group's buffers.
+    static func fits(_ numbers: Range<Int>, of spans: [DeflateBlockIndex.Span]) -> Bool {
+        spans[numbers.upperBound - 1].compressed.upperBound - spans[numbers.lowerBound].compressed.lowerBound <= UInt64(compressedLimit)
+            && spans[numbers.upperBound - 1].uncompressed.upperBound - spans[numbers.lowerBound].uncompressed.lowerBound <= UInt64(outputLimit)
     }
 }
 

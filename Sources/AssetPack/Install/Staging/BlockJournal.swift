@@ -55,10 +55,15 @@ final class BlockJournal: Sendable {
 
     /// Records block `number` as written.
     func record(_ number: Int) throws(AssetPackError) {
-        var one: UInt8 = 1
-        try withUnsafeBytes(of: &one) { (byte) throws(AssetPackError) in
-            try io(file.fd.writeAll(byte, at: UInt64(number), path: file.path))
-        }
+        try record(number..<number + 1)
+    }
+
+    /// Records the blocks `numbers` as written, in one write.
+    func record(_ numbers: Range<Int>) throws(AssetPackError) {
+        let ones = UnsafeMutableRawBufferPointer.allocate(byteCount: numbers.count, alignment: 1)
+        defer { ones.deallocate() }
+        ones.initializeMemory(as: UInt8.self, repeating: 1)
+        try io(file.fd.writeAll(UnsafeRawBufferPointer(ones), at: UInt64(numbers.lowerBound), path: file.path))
     }
 
     /// Forgets every block (the file is being written from the start).

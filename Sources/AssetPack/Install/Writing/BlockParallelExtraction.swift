@@ -43,7 +43,7 @@ enum BlockParallelExtraction {
         let pacer = WritebackPacer(descriptor: startsWriteback ? file.fd : nil)
         let run = { (kept: Set<Int>) throws(ZipError) -> UInt32 in
             try inflater.inflate(into: file.fd.rawValue, path: file.path, jobs: layout.jobs, keeping: kept,
-                                 blockWritten: { number in try? journal.record(number) },
+                                 blocksWritten: { numbers in try? journal.record(numbers) },
                                  progress: { bytes in
                                      if reportsBytes { progress.advance(bytes: bytes) }
                                      pacer.wrote(bytes)
