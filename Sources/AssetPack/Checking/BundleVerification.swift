@@ -6,7 +6,7 @@ import AssetPackZip
 /// every packing archive is read entry by entry with `ZipArchive/verify()` (each entry's size and CRC-32
 /// against the archive's own headers), entries the manifest does not name included. A file whose manifest
 /// entry has a SHA-256 is hashed as it is read and must match it. Last, the patches the manifest lists are read
-/// (``PatchVerification``). The first failure is thrown, naming the file.
+/// (`PatchVerification`). The first failure is thrown, naming the file.
 ///
 /// The manifest is planned as the expander plans it (`ManifestPlanner`, a window at a time), so its entry
 /// list is never held whole, and each packing archive's entries are held only while it is read.
