@@ -106,21 +106,30 @@ struct DeltaUpgradeTests {
         for offset in stride(from: 50_000, to: big.count, by: 250_000) { big.replaceSubrange(offset..<offset + 20, with: random.text(20)) }
         after["data/big.txt"] = big
         try fixture.publish(after, anew: true)  // no previous bundle, so no patches: chunks only
+        try await Self.cutShortAndResumed(fixture, threshold, to: after, maxRequestBytes: 64 << 10, atLeast: 8, what: "chunk")
+    }
+
+    /// Upgrades `fixture` (installed, the next version `after` published) with a request per `what` (at most
+    /// `maxRequestBytes` a request; the dry run counts `atLeast` of them), the server failing after the first four:
+    /// the run ends in a network error, and the next one gives the exact tree, keeps bytes, and fetches nothing twice.
+    static func cutShortAndResumed(_ fixture: RemoteInstallFixture, _ threshold: FaultThreshold, to after: [String: [UInt8]],
+                                   maxRequestBytes: UInt64, atLeast: Int, what: String,
+                                   sourceLocation: SourceLocation = #_sourceLocation) async throws {
         var options = testOptions(attempts: 1, concurrency: 1)
-        options.maxRequestBytes = 64 << 10
+        options.maxRequestBytes = maxRequestBytes
         let plan = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
                                                        fetcher: RemoteFetcher(options: options))
-        #expect((plan.requestsToFetch ?? 0) >= 8, "one range per edit: \(plan)")
+        #expect((plan.requestsToFetch ?? 0) >= atLeast, "one request per \(what): \(plan)", sourceLocation: sourceLocation)
         let before = await fixture.settledRequests().count
-        threshold.value = before + 3 + 4  // the pointers, then four ranges
+        threshold.value = before + 3 + 4  // the pointers, then four requests
         let error = await expectFailure { try await fixture.install(options: options) }
-        #expect(error?.code == .network)
+        #expect(error?.code == .network, sourceLocation: sourceLocation)
         threshold.value = .max
         let result = try await fixture.install(options: options)
-        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
-        #expect(result.bytesResumed > 0)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after), sourceLocation: sourceLocation)
+        #expect(result.bytesResumed > 0, sourceLocation: sourceLocation)
         let data = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) && $0.status == 206 }
-        #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no chunk is fetched twice")
+        #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no \(what) is fetched twice", sourceLocation: sourceLocation)
     }
 }
 
@@ -197,21 +206,7 @@ struct PatchUpgradeTests {
         try await fixture.install()
         let after = Self.edited(12, seed: 83)
         try fixture.publish(after)
-        var options = testOptions(attempts: 1, concurrency: 1)
-        options.maxRequestBytes = 1  // one request per patch
-        let plan = try RemoteBundle(fixture.url).dryRun(into: fixture.destination, trust: .signed(by: [RemoteInstallFixture.key.publicKey]),
-                                                       fetcher: RemoteFetcher(options: options))
-        #expect((plan.requestsToFetch ?? 0) >= 10, "one request per patch: \(plan)")
-        let before = await fixture.settledRequests().count
-        threshold.value = before + 3 + 4  // the pointers, then four patches
-        let error = await expectFailure { try await fixture.install(options: options) }
-        #expect(error?.code == .network)
-        threshold.value = .max
-        let result = try await fixture.install(options: options)
-        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
-        #expect(result.bytesResumed > 0)
-        let data = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) && $0.status == 206 }
-        #expect(UpdateSizeTests.bytes(data) == plan.bytesToFetch, "no patch is fetched twice")
+        try await DeltaUpgradeTests.cutShortAndResumed(fixture, threshold, to: after, maxRequestBytes: 1, atLeast: 10, what: "patch")
     }
 }
 

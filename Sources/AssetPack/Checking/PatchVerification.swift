@@ -38,51 +38,38 @@ enum PatchVerification {
     /// Reads the patch file `file` of `base` front to back through `patches` (in order of their bytes).
     private static func verify(_ patches: [Patch], in file: String, of base: any AssetSource) throws(AssetPackError) {
         let name = "\(base.name): \(file)"
+        for (earlier, later) in zip(patches, patches.dropFirst()) where later.bytes.lowerBound < earlier.bytes.upperBound {
+            throw AssetPackError(.manifest, "the patch at bytes \(later.bytes.lowerBound)–\(later.bytes.upperBound) for \"\(later.entry)\" "
+                                 + "overlaps the one before", path: name)
+        }
         let stream: any ByteStream
         do { stream = try base.open(try AssetPath(file)) } catch where error.code == .notFound {
             throw AssetPackError(.manifest, "the manifest names patches in \"\(file)\", which the bundle lacks", path: name)
         }
-        let inflater = try zipLayer(Inflater(), path: name)
+        let decoder = try ChunkPatchDecoder()
+        var splitter = RangeSplitter(patches.map(\.bytes), from: 0)
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
-        defer { input.deallocate(); output.deallocate() }
-        var position: UInt64 = 0, pending = UnsafeRawBufferPointer(start: nil, count: 0)
-        for patch in patches {
-            func damage(_ why: String) -> AssetPackError {
-                AssetPackError(.verification, "the patch at bytes \(patch.bytes.lowerBound)–\(patch.bytes.upperBound) for \"\(patch.entry)\" \(why)",
-                               path: name)
+        defer { input.deallocate() }
+        func located(_ error: AssetPackError, _ patch: Patch) -> AssetPackError {
+            AssetPackError(.verification, "the patch at bytes \(patch.bytes.lowerBound)–\(patch.bytes.upperBound) for \"\(patch.entry)\": "
+                           + error.message, path: name)
+        }
+        var started = -1
+        while !splitter.isComplete {
+            let count = try zipLayer(stream.read(into: input), path: name)
+            guard count > 0 else {
+                throw AssetPackError(.manifest, "the patch file ends at byte \(splitter.position), before the patches it holds do "
+                                     + "(\(patches[patches.count - 1].bytes.upperBound))", path: name)
             }
-            guard patch.bytes.lowerBound >= position else { throw damage("overlaps the one before") }
-            inflater.reset()
-            var reader = ChunkPatch.Reader(outputSize: patch.outputSize, baseSize: patch.baseSize)
-            var finished = false
-            while position < patch.bytes.upperBound {
-                if pending.isEmpty {
-                    let count = try zipLayer(stream.read(into: input), path: name)
-                    guard count > 0 else { throw AssetPackError(.manifest, "the patch file ends at byte \(position), before the patches it "
-                                                                + "holds do (\(patch.bytes.upperBound))", path: name) }
-                    pending = UnsafeRawBufferPointer(rebasing: input[0..<count])
+            try splitter.split(UnsafeRawBufferPointer(rebasing: input[0..<count]), piece: { (index, piece) throws(AssetPackError) in
+                if started != index {
+                    decoder.start(outputSize: patches[index].outputSize, baseSize: patches[index].baseSize)
+                    started = index
                 }
-                let skipped = Int(min(UInt64(pending.count), patch.bytes.lowerBound > position ? patch.bytes.lowerBound - position : 0))
-                pending = UnsafeRawBufferPointer(rebasing: pending[skipped...])
-                position += UInt64(skipped)
-                guard position >= patch.bytes.lowerBound, !pending.isEmpty else { continue }
-                var piece = UnsafeRawBufferPointer(rebasing: pending[..<Int(min(UInt64(pending.count), patch.bytes.upperBound - position))])
-                pending = UnsafeRawBufferPointer(rebasing: pending[piece.count...])
-                position += UInt64(piece.count)
-                while !piece.isEmpty || !finished {
-                    if finished { throw damage("has bytes after its deflate stream") }
-                    let step: Inflater.Step
-                    do { step = try inflater.inflate(piece, into: output) } catch { throw damage("does not inflate: \(error.message)") }
-                    piece = UnsafeRawBufferPointer(rebasing: piece[step.consumed...])
-                    do {
-                        try reader.read(UnsafeRawBufferPointer(rebasing: output[0..<step.produced])) { _ in }
-                    } catch { throw damage(error.message) }
-                    finished = step.finished
-                    if step.produced < output.count && (piece.isEmpty || step.consumed == 0) && !finished { break }
-                }
-            }
-            guard finished, reader.isComplete else { throw damage("ends before its instructions make its \(patch.outputSize) bytes") }
+                do throws(AssetPackError) { try decoder.feed(piece) { _ in } } catch { throw located(error, patches[index]) }
+            }, ended: { (index) throws(AssetPackError) in
+                do throws(AssetPackError) { try decoder.finish() } catch { throw located(error, patches[index]) }
+            })
         }
     }
 }

@@ -10,7 +10,7 @@ import AssetPackZip
 /// A patch that does not make its chunks (the local copy was not the version it applies to, or the patch is damaged)
 /// is not an error of the request: it is listed in ``failed`` and its chunks are then delivered as chunks. Only a
 /// request that ends early throws (``AssetPackError/Code/verification``), so the delivery fetches it again.
-/// Memory: one 256 KiB buffer for the inflated instructions, one for copies, one inflater.
+/// Memory: one 256 KiB buffer for copies and a ``ChunkPatchDecoder``.
 final class PatchSink: DeliverySink {
     /// One patch of the request: its bytes in the patch file, and where the bytes it makes go in the file.
     struct Run {
@@ -27,12 +27,11 @@ final class PatchSink: DeliverySink {
     /// Whether the staging file is a clone of `base`: a copy from where its bytes already are is then checked, not written.
     private let inPlace: Bool
     private let makeSink: MakeSink
-    private let inflater: Inflater
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
+    private let decoder: ChunkPatchDecoder
     private let copyBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
-    private var position: UInt64
-    private var member = 0
-    private var current: (sink: StagedFileSink, reader: ChunkPatch.Reader, ended: Bool)?
+    private var splitter: RangeSplitter
+    /// The sink of the run being read, nil once it failed.
+    private var current: StagedFileSink?
     /// Where the current run's next byte goes in the file.
     private var outputPosition: UInt64 = 0
     /// The runs whose patch did not make their chunks, by index.
@@ -43,75 +42,38 @@ final class PatchSink: DeliverySink {
     init(runs: [Run], base: Descriptor, baseSize: UInt64, inPlace: Bool, makeSink: @escaping MakeSink) throws(AssetPackError) {
         precondition(!runs.isEmpty, "a patch request holds at least one patch")
         (self.runs, self.base, self.baseSize, self.inPlace, self.makeSink) = (runs, base, baseSize, inPlace, makeSink)
-        position = runs[0].bytes.lowerBound
-        inflater = try zipLayer(Inflater())
+        splitter = RangeSplitter(runs.map(\.bytes))
+        decoder = try ChunkPatchDecoder()
     }
 
-    deinit {
-        buffer.deallocate()
-        copyBuffer.deallocate()
-    }
+    deinit { copyBuffer.deallocate() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError) {
-        var rest = bytes
-        while !rest.isEmpty, member < runs.count {
-            let range = runs[member].bytes
-            if position < range.lowerBound {  // a gap between patches
-                let skipped = Int(min(UInt64(rest.count), range.lowerBound - position))
-                rest = UnsafeRawBufferPointer(rebasing: rest[skipped...])
-                position += UInt64(skipped)
-                continue
+        try splitter.split(bytes, piece: { (run, piece) throws(AssetPackError) in
+            if current == nil && !failed.contains(run) {
+                decoder.start(outputSize: UInt64(runs[run].output.count), baseSize: baseSize)
+                current = try makeSink(run)
+                outputPosition = runs[run].output.lowerBound
             }
-            let taken = Int(min(UInt64(rest.count), range.upperBound - position))
-            if current == nil && !failed.contains(member) {
-                inflater.reset()
-                current = (try makeSink(member), ChunkPatch.Reader(outputSize: UInt64(runs[member].output.count), baseSize: baseSize), false)
-                outputPosition = runs[member].output.lowerBound
+            guard let sink = current else { return }
+            do throws(AssetPackError) {
+                try decoder.feed(piece) { (instruction) throws(AssetPackError) in try carryOut(instruction, into: sink) }
+            } catch where error.code == .verification {
+                fail(run)
             }
-            if current != nil { try apply(UnsafeRawBufferPointer(rebasing: rest[..<taken])) }
-            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
-            position += UInt64(taken)
-            if position == range.upperBound { try endRun() }
-        }
+        }, ended: { (run) throws(AssetPackError) in try endRun(run) })
     }
 
     func restart() throws(AssetPackError) {
-        position = runs[0].bytes.lowerBound
-        member = 0
+        splitter.restart()
         current = nil
         failed = []
     }
 
     func finish() throws(AssetPackError) {
-        guard member == runs.count else {
-            throw AssetPackError(.verification, "the delivered patches ended at byte \(position), before patch \(member + 1) of "
-                                 + "\(runs.count) was complete")
-        }
-    }
-
-    /// Inflates `input`, a piece of the current run's patch, and carries out the instructions it holds.
-    private func apply(_ input: UnsafeRawBufferPointer) throws(AssetPackError) {
-        var input = input
-        do throws(AssetPackError) {
-            while var run = current {
-                if run.ended {
-                    if !input.isEmpty { throw AssetPackError(.verification, "a chunk patch has bytes after its deflate stream") }
-                    return
-                }
-                let step: Inflater.Step
-                do { step = try inflater.inflate(input, into: buffer) } catch {
-                    throw AssetPackError(.verification, "a chunk patch does not inflate: \(error.message)")
-                }
-                input = UnsafeRawBufferPointer(rebasing: input[step.consumed...])
-                try run.reader.read(UnsafeRawBufferPointer(rebasing: buffer[0..<step.produced])) { (instruction) throws(AssetPackError) in
-                    try carryOut(instruction, into: run.sink)
-                }
-                run.ended = step.finished
-                current = run
-                if step.produced < buffer.count && (input.isEmpty || step.consumed == 0) && !run.ended { return }
-            }
-        } catch where error.code == .verification {
-            fail()
+        guard splitter.isComplete else {
+            throw AssetPackError(.verification, "the delivered patches ended at byte \(splitter.position), before patch "
+                                 + "\(splitter.member + 1) of \(runs.count) was complete")
         }
     }
 
@@ -139,19 +101,21 @@ final class PatchSink: DeliverySink {
         }
     }
 
-    /// Ends the current run: its chunks are written and checked when the patch made all of them.
-    private func endRun() throws(AssetPackError) {
-        defer { current = nil; member += 1 }
-        guard let run = current else { return }
-        guard run.ended, run.reader.isComplete else { return fail() }
-        do throws(AssetPackError) { try run.sink.finish() } catch where error.code == .verification {
-            fail()
+    /// Ends run `run`: its chunks are written and checked when the patch made all of them.
+    private func endRun(_ run: Int) throws(AssetPackError) {
+        defer { current = nil }
+        guard let sink = current else { return }
+        do throws(AssetPackError) {
+            try decoder.finish()
+            try sink.finish()
+        } catch where error.code == .verification {
+            fail(run)
         }
     }
 
-    /// Gives up on the current run.
-    private func fail() {
-        failed.insert(member)
+    /// Gives up on run `run`.
+    private func fail(_ run: Int) {
+        failed.insert(run)
         current = nil
     }
 }

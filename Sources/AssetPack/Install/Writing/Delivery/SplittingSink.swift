@@ -8,11 +8,8 @@ final class SplittingSink: DeliverySink {
     /// Makes the sink of the member at an index, writing its file from its first byte.
     typealias MakeSink = (Int) throws(AssetPackError) -> StagedFileSink
 
-    private let start: UInt64
-    private let ranges: [Range<UInt64>]
     private let makeSink: MakeSink
-    private var position: UInt64
-    private var member = 0
+    private var splitter: RangeSplitter
     private var current: StagedFileSink?
     private var damage: AssetPackError?
     /// The CRC-32 of each member, once it checked out.
@@ -21,35 +18,21 @@ final class SplittingSink: DeliverySink {
     /// A sink for the bytes from `ranges.first.lowerBound` to `ranges.last.upperBound` of an archive;
     /// `ranges` (in order, not overlapping) are the members' data.
     init(ranges: [Range<UInt64>], makeSink: @escaping MakeSink) {
-        self.ranges = ranges
-        self.start = ranges.first?.lowerBound ?? 0
-        self.position = start
+        self.splitter = RangeSplitter(ranges)
         self.makeSink = makeSink
         self.checksums = Array(repeating: nil, count: ranges.count)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(AssetPackError) {
-        var rest = bytes
-        while !rest.isEmpty, member < ranges.count {
-            let range = ranges[member]
-            if position < range.lowerBound {  // a gap between members
-                let skipped = Int(min(UInt64(rest.count), range.lowerBound - position))
-                rest = UnsafeRawBufferPointer(rebasing: rest[skipped...])
-                position += UInt64(skipped)
-                continue
-            }
-            let taken = Int(min(UInt64(rest.count), range.upperBound - position))
+        try splitter.split(bytes, piece: { (member, piece) throws(AssetPackError) in
             if current == nil { current = try makeSink(member) }
-            if damage == nil { try current?.write(UnsafeRawBufferPointer(rebasing: rest[..<taken])) }
-            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
-            position += UInt64(taken)
-            if position == range.upperBound { try endMember() }
-        }
+            if damage == nil { try current?.write(piece) }
+        }, ended: { (member) throws(AssetPackError) in try endMember(member) })
     }
 
-    /// Finishes the current member: its CRC-32 when it checks out, else the damage is remembered.
-    private func endMember() throws(AssetPackError) {
-        defer { current = nil; member += 1 }
+    /// Finishes member `member`: its CRC-32 when it checks out, else the damage is remembered.
+    private func endMember(_ member: Int) throws(AssetPackError) {
+        defer { current = nil }
         guard damage == nil, let sink = current else { return }
         do {
             try sink.finish()
@@ -60,18 +43,17 @@ final class SplittingSink: DeliverySink {
     }
 
     func restart() throws(AssetPackError) {
-        position = start
-        member = 0
+        splitter.restart()
         current = nil
         damage = nil
-        checksums = Array(repeating: nil, count: ranges.count)
+        checksums = Array(repeating: nil, count: splitter.ranges.count)
     }
 
     func finish() throws(AssetPackError) {
         if let damage { throw damage }
-        guard member == ranges.count else {
-            throw AssetPackError(.verification, "the delivered range ended at byte \(position), before member \(member + 1) of "
-                                 + "\(ranges.count) was complete")
+        guard splitter.isComplete else {
+            throw AssetPackError(.verification, "the delivered range ended at byte \(splitter.position), before member "
+                                 + "\(splitter.member + 1) of \(splitter.ranges.count) was complete")
         }
     }
 }
