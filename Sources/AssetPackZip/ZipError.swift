@@ -62,6 +62,8 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
         case zlib(call: String, status: Int32)
         /// An ISA-L call returned an error status (`ISAL_INVALID_BLOCK` is -1, `ISAL_INVALID_SYMBOL` -2, …).
         case isal(call: String, status: Int32)
+        /// A libdeflate call returned an error result (`LIBDEFLATE_BAD_DATA` is 1).
+        case libdeflate(call: String, status: Int32)
 
         /// The errno of a failed system call.
         public var errno: Int32? {
@@ -75,6 +77,7 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
             case .system(let call, let errno): "\(call ?? "system call"): errno \(errno)"
             case .zlib(let call, let status): "\(call): zlib status \(status)"
             case .isal(let call, let status): "\(call): ISA-L status \(status)"
+            case .libdeflate(let call, let status): "\(call): libdeflate result \(status)"
             }
         }
     }

@@ -1,5 +1,5 @@
-// libdeflate's compressor, resolved with dlopen so that assetpack builds without it and runs where it is
-// absent (it then reports "unavailable" and the caller keeps zlib).
+// libdeflate's compressor and decompressor, resolved with dlopen so that assetpack builds without it and runs where
+// it is absent (it then reports "unavailable" and the caller keeps zlib, or ISA-L).
 #include "CLibdeflate.h"
 
 #if __has_include(<dlfcn.h>) && __has_include(<pthread.h>)
@@ -12,7 +12,11 @@ static struct {
     void *(*alloc_compressor)(int);
     size_t (*deflate_compress)(void *, const void *, size_t, void *, size_t);
     void (*free_compressor)(void *);
+    void *(*alloc_decompressor)(void);
+    int (*deflate_decompress_ex)(void *, const void *, size_t, void *, size_t, size_t *, size_t *);
+    void (*free_decompressor)(void *);
     int loaded;
+    int decompresses;
 } libdeflate;
 
 static pthread_once_t libdeflate_once = PTHREAD_ONCE_INIT;
@@ -24,19 +28,26 @@ static const char *const library_name = "libdeflate.so.0";
 #endif
 
 static void libdeflate_load(void) {
-    const char *choice = getenv("ASSETPACK_DEFLATER");
-    if (choice != NULL && strcmp(choice, "zlib") == 0) return;
     void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return;
-    libdeflate.alloc_compressor = (void *(*)(int))dlsym(library, "libdeflate_alloc_compressor");
-    libdeflate.deflate_compress =
-        (size_t (*)(void *, const void *, size_t, void *, size_t))dlsym(library, "libdeflate_deflate_compress");
-    libdeflate.free_compressor = (void (*)(void *))dlsym(library, "libdeflate_free_compressor");
-    if (libdeflate.alloc_compressor && libdeflate.deflate_compress && libdeflate.free_compressor) {
-        libdeflate.loaded = 1;
-    } else {
-        dlclose(library);
+    const char *inflater = getenv("ASSETPACK_INFLATER");
+    if (inflater == NULL || strcmp(inflater, "libdeflate") == 0) {
+        libdeflate.alloc_decompressor = (void *(*)(void))dlsym(library, "libdeflate_alloc_decompressor");
+        libdeflate.deflate_decompress_ex = (int (*)(void *, const void *, size_t, void *, size_t, size_t *, size_t *))dlsym(
+            library, "libdeflate_deflate_decompress_ex");
+        libdeflate.free_decompressor = (void (*)(void *))dlsym(library, "libdeflate_free_decompressor");
+        libdeflate.decompresses =
+            libdeflate.alloc_decompressor && libdeflate.deflate_decompress_ex && libdeflate.free_decompressor;
     }
+    const char *choice = getenv("ASSETPACK_DEFLATER");
+    if (choice == NULL || strcmp(choice, "zlib") != 0) {
+        libdeflate.alloc_compressor = (void *(*)(int))dlsym(library, "libdeflate_alloc_compressor");
+        libdeflate.deflate_compress =
+            (size_t (*)(void *, const void *, size_t, void *, size_t))dlsym(library, "libdeflate_deflate_compress");
+        libdeflate.free_compressor = (void (*)(void *))dlsym(library, "libdeflate_free_compressor");
+        libdeflate.loaded = libdeflate.alloc_compressor && libdeflate.deflate_compress && libdeflate.free_compressor;
+    }
+    if (!libdeflate.loaded && !libdeflate.decompresses) dlclose(library);
 }
 
 int assetpack_libdeflate_available(void) {
@@ -58,6 +69,28 @@ size_t assetpack_libdeflate_compress(assetpack_libdeflate_compressor *compressor
     return libdeflate.deflate_compress(compressor, input, input_count, output, output_count);
 }
 
+int assetpack_libdeflate_decompresses(void) {
+    pthread_once(&libdeflate_once, libdeflate_load);
+    return libdeflate.decompresses;
+}
+
+assetpack_libdeflate_decompressor *assetpack_libdeflate_decompressor_create(void) {
+    if (!assetpack_libdeflate_decompresses()) return NULL;
+    return (assetpack_libdeflate_decompressor *)libdeflate.alloc_decompressor();
+}
+
+void assetpack_libdeflate_decompressor_destroy(assetpack_libdeflate_decompressor *decompressor) {
+    if (decompressor != NULL) libdeflate.free_decompressor(decompressor);
+}
+
+int assetpack_libdeflate_decompress(assetpack_libdeflate_decompressor *decompressor, const uint8_t *input,
+                                    size_t input_count, uint8_t *output, size_t output_count, size_t *consumed,
+                                    size_t *produced) {
+    *consumed = 0;
+    *produced = 0;
+    return libdeflate.deflate_decompress_ex(decompressor, input, input_count, output, output_count, consumed, produced);
+}
+
 #else
 
 int assetpack_libdeflate_available(void) { return 0; }
@@ -70,6 +103,17 @@ size_t assetpack_libdeflate_compress(assetpack_libdeflate_compressor *compressor
                                      size_t input_count, uint8_t *output, size_t output_count) {
     (void)compressor; (void)input; (void)input_count; (void)output; (void)output_count;
     return 0;
+}
+int assetpack_libdeflate_decompresses(void) { return 0; }
+assetpack_libdeflate_decompressor *assetpack_libdeflate_decompressor_create(void) { return NULL; }
+void assetpack_libdeflate_decompressor_destroy(assetpack_libdeflate_decompressor *decompressor) { (void)decompressor; }
+int assetpack_libdeflate_decompress(assetpack_libdeflate_decompressor *decompressor, const uint8_t *input,
+                                    size_t input_count, uint8_t *output, size_t output_count, size_t *consumed,
+                                    size_t *produced) {
+    (void)decompressor; (void)input; (void)input_count; (void)output; (void)output_count;
+    *consumed = 0;
+    *produced = 0;
+    return 1;
 }
 
 #endif

@@ -44,7 +44,7 @@ import TestSupport
     static func build(_ dir: TemporaryDirectory) throws {
         var options = BuildOptions(rules: PackingRules(threshold: 1 << 20))
         options.immutableNames = true
-        try Packer(options: options).build(source: dir.file("src"), output: dir.file("out"))
+        _ = try Packer(options: options).build(source: dir.file("src"), output: dir.file("out"))
     }
 
     /// The objects the manifest of the bundle at `root` names, by name: each is stored under

@@ -62,8 +62,9 @@ struct InflaterEngineTests {
         return ["invalid literal/lengths set", "invalid distances set", "invalid code lengths set"].contains { reason.hasSuffix($0) }
     }
 
-    /// Raw deflate of `data` by zlib at `level` with `strategy`.
-    static func deflate(_ data: [UInt8], level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY) -> [UInt8] {
+    /// Raw deflate of `data` by zlib at `level` with `strategy`: a whole stream, or with `flush` `Z_FULL_FLUSH` a piece
+    /// of one that ends with a full flush.
+    static func deflate(_ data: [UInt8], level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, flush: Int32 = Z_FINISH) -> [UInt8] {
         var stream = z_stream()
         #expect(deflateInit2_(&stream, level, Z_DEFLATED, -MAX_WBITS, 8, strategy, ZLIB_VERSION,
                               Int32(MemoryLayout<z_stream>.size)) == Z_OK)
@@ -76,8 +77,8 @@ struct InflaterEngineTests {
                 stream.avail_in = uInt(inBuffer.count)
                 stream.next_out = outBuffer.baseAddress
                 stream.avail_out = uInt(outBuffer.count)
-                let status = CZlib.deflate(&stream, Z_FINISH)
-                return status == Z_STREAM_END ? outBuffer.count - Int(stream.avail_out) : -1
+                let status = CZlib.deflate(&stream, flush)
+                return status == (flush == Z_FINISH ? Z_STREAM_END : Z_OK) ? outBuffer.count - Int(stream.avail_out) : -1
             }
         }
         #expect(produced >= 0)

@@ -8,8 +8,8 @@ import Glibc
 /// it accepts, so a test can see a client keep one alive across requests.
 ///
 /// Requests are read one after the other on each connection (a head up to `\r\n\r\n`); the reply decides
-/// whether the connection stays open. Bounded like ``FaultProxy``: 120 s socket timeouts (a kept-alive
-/// connection outlives a test starved of threads for a while), a stall lasts at most
+/// whether the connection stays open. Bounded: 600 s socket timeouts, the tests' request timeout (a kept-alive
+/// connection outlives a test starved of threads for minutes while the whole suite runs), a stall lasts at most
 /// its duration, and ``stop()`` / `deinit` close everything.
 public final class ScriptedHTTPServer: @unchecked Sendable {
     /// The answer to one request.
@@ -94,7 +94,7 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
             guard poll(&poller, 1, 50) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
-            LoopbackSocket.setTimeouts(client, 120)
+            LoopbackSocket.setTimeouts(client, 600)
             let admitted = lock.withLock {
                 guard !stopped else { return false }
                 accepted += 1

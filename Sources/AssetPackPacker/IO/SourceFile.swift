@@ -33,7 +33,7 @@ final class SourceFile: ByteStream {
     }
 
     /// The SHA-256 of the bytes read so far, as a manifest records it (read the file to its end first).
-    var sha256: String { lowercaseHex(hasher.finalize()) }
+    var sha256: String { hasher.finalize().withUnsafeBytes { lowercaseHex($0) } }
 
     /// The error to report when writing this file's bytes failed with `error`: a file that changed size
     /// while it was read (which the zip writer notices first) is named as such; other failures pass through.

@@ -38,7 +38,7 @@ public struct ContentHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 64 lowercase hex digits.
-    public var hex: String { lowercaseHex(bytes) }
+    public var hex: String { bytes.withUnsafeBytes { lowercaseHex($0) } }
 
     public var description: String { hex }
 

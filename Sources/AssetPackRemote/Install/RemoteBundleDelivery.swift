@@ -62,7 +62,7 @@ private final class HardwareHasher: ContentHasher {
 
     func finalizeHex() -> String {
         defer { hash = Crypto.SHA256() }
-        return ContentHash(hash.finalize()).hex
+        return hash.finalize().withUnsafeBytes { lowercaseHex($0) }
     }
 }
 

@@ -137,9 +137,9 @@ package struct BlockParallelInflater: Sendable {
     }
 
     /// Inflates the blocks `numbers` (consecutive, ``BlockGroups/fits(_:of:)``) with one read of their compressed bytes
-    /// and one write of what they make; each block is inflated alone from its own compressed bytes by a reset
-    /// inflater and must end as the index says, as ``inflateBlock(_:with:into:path:progress:)`` checks one. Returns
-    /// their CRC-32s.
+    /// and one write of what they make; each block is decoded alone, whole, from its own compressed bytes
+    /// (``PieceInflater``) and must end as the index says, as ``inflateBlock(_:with:into:path:progress:)`` checks one.
+    /// Returns their CRC-32s.
     private func inflateGroup(_ numbers: Range<Int>, with kit: BlockTools, into descriptor: Int32, path: String,
                               progress: @Sendable (UInt64) -> Bool) throws(ZipError) -> [UInt32] {
         let first = spans[numbers.lowerBound], last = spans[numbers.upperBound - 1]
@@ -154,33 +154,29 @@ package struct BlockParallelInflater: Sendable {
         for number in numbers {
             let span = spans[number]
             let start = Int(span.compressed.lowerBound - first.compressed.lowerBound)
-            var pending = UnsafeRawBufferPointer(rebasing: input[start..<(start + span.compressed.count)])
-            if !span.isLast && !pending.suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
+            let piece = start..<(start + span.compressed.count)
+            if !span.isLast && !input[piece].suffix(4).elementsEqual([0x00, 0x00, 0xFF, 0xFF]) {
                 throw ZipError(.format, "block \(number) does not end with a full flush where the index says it ends",
                                offset: dataRange.lowerBound + span.compressed.upperBound)
             }
-            // The inflater gets all the room left, not just the block's (it decodes fastest with room to spare); what
-            // the block makes past its length is found out below, and overwritten by the next block.
+            // The decoder gets all the room left, not just the block's; what the block makes past its length is refused
+            // below, and overwritten by the next block.
             let room = UnsafeMutableRawBufferPointer(rebasing: kit.groupOutput[made...])
-            var produced = 0, finished = false
-            kit.inflater.reset()
-            while !finished {
-                let step = try kit.inflater.inflate(pending, into: UnsafeMutableRawBufferPointer(rebasing: room[produced...]))
-                pending = UnsafeRawBufferPointer(rebasing: pending[step.consumed...])
-                produced += step.produced
-                finished = step.finished
-                if step.consumed == 0 && step.produced == 0 { break }
+            let produced: Int
+            switch try kit.pieces.inflate(kit.groupInput, piece: piece, final: span.isLast, into: room) {
+            case .made(let count): produced = count
+            case .tooLong: produced = room.count + 1
+            case .endsStreamEarly:
+                throw ZipError(.format, "block \(number) ends the deflate stream, but \(spans.count - number - 1) blocks follow")
+            case .missingFinalBlock:
+                if span.isLast { throw ZipError(.truncated, "the deflate stream does not end with its last block") }
+                throw ZipError(.format, "block \(number) does not end where the index says it ends")
+            case .unusedBytes:
+                throw ZipError(.format, "block \(number) decodes without using all of its \(span.compressed.count) compressed bytes")
             }
             guard produced == span.uncompressed.count else {
-                throw ZipError(.sizeMismatch, "block \(number) makes \(produced == room.count ? "more than \(produced)" : "\(produced)") bytes, "
+                throw ZipError(.sizeMismatch, "block \(number) makes \(produced > room.count ? "more than \(room.count)" : "\(produced)") bytes, "
                                + "not the \(span.uncompressed.count) the block index gives it")
-            }
-            if finished && !span.isLast {
-                throw ZipError(.format, "block \(number) ends the deflate stream, but \(spans.count - number - 1) blocks follow")
-            }
-            if !finished && span.isLast { throw ZipError(.truncated, "the deflate stream does not end with its last block") }
-            guard pending.isEmpty else {
-                throw ZipError(.format, "block \(number) decodes without using all of its \(span.compressed.count) compressed bytes")
             }
             var crc = CRC32()
             crc.update(UnsafeRawBufferPointer(rebasing: room[0..<produced]))
@@ -293,6 +289,9 @@ private final class BlockTools {
     let inflater: Inflater
     let input: UnsafeMutableRawBufferPointer
     let output: UnsafeMutableRawBufferPointer
+    /// The decoder of a group's blocks.
+    let pieces: PieceInflater
+    /// A group's compressed bytes, and room for ``PieceInflater/trailerRoom`` after them.
     let groupInput: UnsafeMutableRawBufferPointer
     let groupOutput: UnsafeMutableRawBufferPointer
 
@@ -300,7 +299,8 @@ private final class BlockTools {
         inflater = try Inflater()
         input = .allocate(byteCount: 256 * 1024, alignment: 16)
         output = .allocate(byteCount: 1 << 20, alignment: 16)
-        groupInput = .allocate(byteCount: BlockGroups.compressedLimit, alignment: 16)
+        pieces = try PieceInflater()
+        groupInput = .allocate(byteCount: BlockGroups.compressedLimit + PieceInflater.trailerRoom, alignment: 16)
         groupOutput = .allocate(byteCount: BlockGroups.outputLimit, alignment: 16)
     }
 

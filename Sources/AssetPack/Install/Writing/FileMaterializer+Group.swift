@@ -39,7 +39,7 @@ extension FileMaterializer {
         // bits the umask took away are given back at once.
         if !finalModeAtCreation(item) { try io(created.fd.setPermissions(item.permissions, path: created.path)) }
         let check = DeliveredFileWriter.check(item, bundle, origin: ErrorLocation(bundle.name + "/" + file))
-        return try StagedFileSink(file: created, at: 0, size: item.size, check: check, inflating: layout.deflated,
-                                  endsStream: true, progress: nil)
+        return try StagedFileSink(file: created, at: 0, size: item.size, check: check,
+                                  encoding: layout.deflated ? .deflated(endsStream: true) : .stored, progress: nil)
     }
 }

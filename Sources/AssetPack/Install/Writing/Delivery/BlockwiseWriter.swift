@@ -128,8 +128,10 @@ struct BlockwiseWriter {
         case .patched(let runs, let base):
             try patch(runs, from: base, archive: archive, done: done)
         case .delivery(let numbers):
-            // Consecutive chunks are one deflate stream: decoded in one pass, each chunk's bytes checked on their own.
-            let sink = try StagedFileSink(file: file, segments: numbers.map(segment), inflating: deflated, endsStream: blocks[numbers[numbers.count - 1]].isLast,
+            // Each chunk decoded whole once its bytes are in, its bytes checked on their own.
+            let encoding: StagedFileSink.Encoding = deflated
+                ? .deflatedPieces(numbers.map { blocks[$0].compressed.count }, endsStream: blocks[numbers[numbers.count - 1]].isLast) : .stored
+            let sink = try StagedFileSink(file: file, segments: numbers.map(segment), encoding: encoding,
                                           progress: tracker) { (index) throws(AssetPackError) in try done(numbers[index]) }
             try delivery.deliver(Self.request(numbers, of: blocks, in: archive), into: sink)
         }
@@ -152,7 +154,7 @@ struct BlockwiseWriter {
                           output: blocks[chunks.lowerBound].uncompressed.lowerBound..<blocks[chunks.upperBound - 1].uncompressed.upperBound)
         }, base: base, baseSize: patches.baseSize, inPlace: clonedFrom === base) { (index) throws(AssetPackError) -> StagedFileSink in
             let numbers = Array(chunks[index])
-            return try StagedFileSink(file: file, segments: numbers.map(segment), inflating: false, endsStream: false,
+            return try StagedFileSink(file: file, segments: numbers.map(segment), encoding: .stored,
                                       progress: tracker) { (segment) throws(AssetPackError) in try done(numbers[segment]) }
         }
         var failed: [Int]

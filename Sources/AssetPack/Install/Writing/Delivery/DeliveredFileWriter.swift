@@ -24,7 +24,7 @@ enum DeliveredFileWriter {
         let tracker = reportsBytes ? progress : nil
         guard let blocks = layout.blocks else {
             let sink = try StagedFileSink(file: file, at: 0, size: item.size, check: check(item, bundle, origin: origin),
-                                          inflating: layout.deflated, endsStream: true, progress: tracker)
+                                          encoding: layout.deflated ? .deflated(endsStream: true) : .stored, progress: tracker)
             try bundle.delivery.deliver(layout.whole, into: sink)
             return sink.crc32
         }
