@@ -137,9 +137,9 @@ package struct BlockParallelInflater: Sendable {
     }
 
     /// Inflates the blocks `numbers` (consecutive, ``BlockGroups/fits(_:of:)``) with one read of their compressed bytes
-    /// and one write of what they make; each block is decoded alone, whole, from its own compressed bytes
-    /// (``PieceInflater``) and must end as the index says, as ``inflateBlock(_:with:into:path:progress:)`` checks one.
-    /// Returns their CRC-32s.
+    /// and one journal entry for what they make (written in slices of ``BlockGroups/writeSlice``); each block is decoded
+    /// alone, whole, from its own compressed bytes (``PieceInflater``) and must end as the index says, as
+    /// ``inflateBlock(_:with:into:path:progress:)`` checks one. Returns their CRC-32s.
     private func inflateGroup(_ numbers: Range<Int>, with kit: BlockTools, into descriptor: Int32, path: String,
                               progress: @Sendable (UInt64) -> Bool) throws(ZipError) -> [UInt32] {
         let first = spans[numbers.lowerBound], last = spans[numbers.upperBound - 1]
@@ -183,8 +183,13 @@ package struct BlockParallelInflater: Sendable {
             crcs.append(crc.value)
             made += produced
         }
-        try io(FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(rebasing: kit.groupOutput[0..<made]),
-                                                            at: first.uncompressed.lowerBound, path: path))
+        var written = 0
+        while written < made {
+            let piece = min(made - written, BlockGroups.writeSlice)
+            try io(FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(rebasing: kit.groupOutput[written..<(written + piece)]),
+                                                                at: first.uncompressed.lowerBound + UInt64(written), path: path))
+            written += piece
+        }
         guard progress(UInt64(made)) else { throw ZipError(.cancelled, "inflating was stopped") }
         return crcs
     }
@@ -313,13 +318,18 @@ private final class BlockTools {
 }
 
 /// Consecutive blocks one job inflates: small ones (content-defined chunks of 64 KiB) together, up to 1 MiB of
-/// compressed bytes and 4 MiB of output, so that a job costs one read and one write, not one per chunk; a block kept
+/// compressed bytes and 4 MiB of output, so that a job costs one read and one journal entry, not one per chunk; a block kept
 /// by an interrupted run, or too large for a group, is a job of its own.
 enum BlockGroups {
     /// Compressed bytes of a group at most.
     static let compressedLimit = 1 << 20
     /// Bytes a group makes at most.
     static let outputLimit = 4 << 20
+    /// Bytes one `pwrite` of a group's output writes at most. A 4 MiB write makes the page cache ask for large folios
+    /// (high-order pages: compaction, and on a virtual machine memory the host must back anew): on the benchmark
+    /// machine a 1.5 GiB install took 3.0 s of system time in 4 MiB writes and 1.0 s in 256 KiB ones
+    /// (Tools/Benchmarks/README.md, 2026-11-29).
+    static let writeSlice = 256 << 10
 
     /// The blocks of `spans` in groups, in order.
     static func of(_ spans: [DeflateBlockIndex.Span], kept: Set<Int>) -> [Range<Int>] {
