@@ -18,13 +18,15 @@ struct LyingValidatorTests {
         let holder = Holder()
         let rewritten = Flag()
         // Requests 0–2 are the identity, the manifest and its signature; request 3, the first of the large file,
-        // breaks off after 30,000 bytes, and before its resumption the bundle is published again.
+        // breaks off after 30,000 bytes, and before its resumption the bundle is published again: built beforehand
+        // and swapped in by two renames, so no retry of a client that waited too long can be served before it.
         let fixture = try await RemoteInstallFixture(faults: { $0 == 3 ? .dropAfter(bytes: 30_000) : .none }, onRequest: { number in
-            guard number == 4, rewritten.set(), let fixture = holder.fixture else { return }
-            try? fixture.republishKeepingTimes(Self.tree(version: 2))
+            guard number == 4, rewritten.set(), let fixture = holder.fixture, let next = holder.next else { return }
+            try? fixture.serve(next)
         })
         holder.fixture = fixture
         try fixture.publish(Self.tree(version: 1))
+        holder.next = try fixture.prepareKeepingTimes(Self.tree(version: 2))
         try await fixture.install(options: testOptions(concurrency: 1))
         #expect(rewritten.isSet)
         #expect(try snapshot(fixture.destination) == expectedSnapshot(Self.tree(version: 2)))
@@ -34,14 +36,23 @@ struct LyingValidatorTests {
 }
 
 extension RemoteInstallFixture {
-    /// Publishes `files`, then gives each file of the bundle the modification time the file of the same path had
-    /// before (`touch -d`): a file of the same size keeps its nginx ETag.
-    func republishKeepingTimes(_ files: [String: [UInt8]]) throws {
-        let paths = FileManager.default.enumerator(atPath: served)?.compactMap { $0 as? String } ?? []
-        let times = try paths.map { ($0, try FileManager.default.attributesOfItem(atPath: served + "/" + $0)[.modificationDate]) }
-        try publish(files)
-        for case let (path, time?) in times where FileManager.default.fileExists(atPath: served + "/" + path) {
-            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: served + "/" + path)
+    /// Builds `files` into a bundle beside the served one, each of its files with the modification time the served
+    /// file of the same path has (`touch -d`): once ``serve(_:)`` puts it in place, a file of the same size keeps its
+    /// nginx ETag.
+    func prepareKeepingTimes(_ files: [String: [UInt8]]) throws -> String {
+        let next = scratch.file("next-\(UUID().uuidString)")
+        try publish(files, into: next)
+        let paths = FileManager.default.enumerator(atPath: next)?.compactMap { $0 as? String } ?? []
+        for path in paths where FileManager.default.fileExists(atPath: served + "/" + path) {
+            let time = try FileManager.default.attributesOfItem(atPath: served + "/" + path)[.modificationDate]
+            if let time { try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: next + "/" + path) }
         }
+        return next
+    }
+
+    /// Serves the bundle `next` in place of the served one (moved aside).
+    func serve(_ next: String) throws {
+        try FileManager.default.moveItem(atPath: served, toPath: scratch.file("served-before-\(UUID().uuidString)"))
+        try FileManager.default.moveItem(atPath: next, toPath: served)
     }
 }

@@ -45,9 +45,10 @@ final class RemoteInstallFixture: @unchecked Sendable {
     }
 
     /// Writes `files` as a source folder and builds them into the served bundle (signed unless `sign` is false), over
-    /// the bundle served before (which lends its archives and is patched from), or anew when `anew`.
+    /// the bundle served before (which lends its archives and is patched from), or anew when `anew`; into `output`
+    /// instead when given (a bundle to serve later).
     @discardableResult
-    func publish(_ files: [String: [UInt8]], sign: Bool = true, anew: Bool = false) throws -> String {
+    func publish(_ files: [String: [UInt8]], sign: Bool = true, anew: Bool = false, into output: String? = nil) throws -> String {
         if anew && FileManager.default.fileExists(atPath: served) {
             try FileManager.default.moveItem(atPath: served, toPath: scratch.file("served-before-\(UUID().uuidString)"))
         }
@@ -61,8 +62,8 @@ final class RemoteInstallFixture: @unchecked Sendable {
         rules.chunking = ContentChunking(averageBits: 14)!
         var options = BuildOptions(rules: rules)
         options.immutableNames = immutableNames
-        _ = try Packer(options: options).build(source: source, output: served)
-        if sign { try BundleSigning.sign(bundle: served, with: Self.key) }
+        _ = try Packer(options: options).build(source: source, output: output ?? served)
+        if sign { try BundleSigning.sign(bundle: output ?? served, with: Self.key) }
         return source
     }
 

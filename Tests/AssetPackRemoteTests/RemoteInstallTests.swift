@@ -160,6 +160,8 @@ final class Flag: @unchecked Sendable {
 /// reference would keep the fixture, and its nginx, alive after the test).
 final class Holder: @unchecked Sendable {
     weak var fixture: RemoteInstallFixture?
+    /// A bundle to serve later (set before the install starts).
+    var next: String?
 }
 
 /// Makes bytes with a chosen CRC-32 by rewriting their last 4 bytes: how easy it is to forge one, and why an
