@@ -8,6 +8,7 @@ import TestSupport
 
     /// An archive with a deflated text file, a stored file and a directory; returns its path.
     func sampleArchive(_ dir: TemporaryDirectory) throws -> String {
+        try ExternalTool.zip.require()
         var random = SeededRandom(seed: 5)
         try dir.write("in/docs/words.txt", random.text(200_000))
         try dir.write("in/raw.bin", random.bytes(5_000))

@@ -219,6 +219,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 }
 
 @Test func zipStreamReaderReadsPythonStreamedToAPipe() throws {
+    try ExternalTool.python3.require()
     let directory = try TemporaryDirectory("stream")
     let source = try StreamFixture.write(in: directory)
     for zip64 in [false, true] {
@@ -229,6 +230,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 }
 
 @Test func zipStreamReaderReadsPythonZip64HeadersWithSizes() throws {
+    try ExternalTool.python3.require()
     let directory = try TemporaryDirectory("stream")
     let source = try StreamFixture.write(in: directory)
     for method in ["deflate", "stored"] {
@@ -284,6 +286,7 @@ private func streamSmallDescriptorArchive() throws -> [UInt8] {
 // MARK: - Reading and skipping
 
 @Test func zipStreamReaderSkipsUnreadAndPartlyReadEntries() throws {
+    try ExternalTool.python3.require()
     let bytes = try streamFromCommandBytes(streamPythonScript(output: "-", method: "deflate", zip64: false))
     let reader = ZipStreamReader(MemoryStream(bytes), name: "skip.zip")
     var names: [String] = []
@@ -360,6 +363,7 @@ private func streamFromCommandBytes(_ script: String) throws -> [UInt8] {
 // MARK: - Archives that cannot be read forward
 
 @Test func zipStreamReaderRejectsStoredEntriesWithDataDescriptors() throws {
+    try ExternalTool.python3.require()
     let bytes = try streamFromCommandBytes(streamPythonScript(output: "-", method: "stored", zip64: false))
     let error = try #require(streamError(bytes))
     #expect(error.code == .needsRandomAccess)
