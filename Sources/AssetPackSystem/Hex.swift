@@ -1,5 +1,5 @@
-/// `bytes` as lowercase hex digits, two a byte: the one hex encoder of digests (manifests, key IDs). Written
-/// into the string's own storage in one pass: installs call it for every chunk they check.
+/// `bytes` as lowercase hex digits, two a byte: the hex encoder of digests held as bytes (hashes of delivered bytes, key IDs;
+/// a plan's `SHA256Digest` writes its own words). One pass into the string's storage: installs call it for every chunk they check.
 package func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String {
     String(unsafeUninitializedCapacity: bytes.count * 2) { digits in
         for (index, byte) in bytes.enumerated() {
@@ -8,12 +8,6 @@ package func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String {
         }
         return bytes.count * 2
     }
-}
-
-/// `bytes` as lowercase hex digits, two a byte (``lowercaseHex(_:)-(UnsafeRawBufferPointer)``).
-package func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
-    let done = bytes.withContiguousStorageIfAvailable { lowercaseHex(UnsafeRawBufferPointer($0)) }
-    return done ?? Array(bytes).withUnsafeBytes { lowercaseHex($0) }
 }
 
 /// The lowercase hex digit of a value under 16.
