@@ -1,4 +1,5 @@
 import AssetPack
+import AssetPackZip
 @testable import AssetPackRemote
 import Foundation
 import Testing
@@ -79,6 +80,31 @@ import TestSupport
         try await fixture.install()
         #expect(try snapshot(fixture.destination) == expectedSnapshot(files))
         #expect(try Self.besides(fixture) == [])
+    }
+
+    /// Blocks the file open as `descriptor` holds (`st_blocks`: delayed allocations included).
+    static func blocks(_ descriptor: Int32) -> Int {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return -1 }
+        return Int(info.st_blocks)
+    }
+
+    @Test func aDiscardedSpoolHoldsNoBytesNoBlocksAndKeepsItsHash() throws {
+        let dir = try TemporaryDirectory("spool-discard")
+        let file = try AssetInstaller.manifestSpool(for: dir.file("installed/assets"))
+        let spool = ManifestSpool(file: file, origin: "test manifest")
+        let bytes = [UInt8](repeating: 0x61, count: 1 << 20)
+        let written = bytes.withUnsafeBytes { (raw) in Result { () throws(AssetPackError) in try spool.write(raw) } }
+        try written.get()
+        let hash = spool.sha256
+        #expect(Self.blocks(file.rawValue) > 0)
+        spool.discard()
+        #expect(spool.size == 0)
+        #expect(Self.blocks(file.rawValue) == 0, "truncated: its pages are dropped, not written back")
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let read = buffer.withUnsafeMutableBytes { (raw) in Result { () throws(ZipError) in try spool.read(into: raw, at: 0) } }
+        #expect(try read.get() == 0)
+        #expect(spool.sha256 == hash)
     }
 
     @Test func aSignatureOfTheFormerFormIsRefusedAtOnceWithWhatToDo() async throws {

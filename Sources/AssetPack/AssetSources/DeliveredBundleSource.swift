@@ -46,6 +46,12 @@ public struct DeliveredBundleSource: SizedAssetSource {
                             hasher: delivery.makeHasher)
     }
 
+    /// Drops the manifest's bytes when they are scratch space (``DiscardableManifest``): the installer calls it
+    /// once the whole install is planned, before the tree is flushed.
+    func discardManifest() {
+        (manifest as? any DiscardableManifest)?.discard()
+    }
+
     /// The bundle's name: the delivery's.
     public var name: String { delivery.name }
 

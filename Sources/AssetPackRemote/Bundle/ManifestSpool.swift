@@ -7,7 +7,10 @@ import Foundation
 /// The unlinked file a manifest is fetched into, hashed as its bytes arrive, so the SHA-256 the signature is
 /// checked against is the one of exactly the bytes the planner reads afterwards (by offset), and nothing is left
 /// on disk even after a crash. Written by one fetch at a time; read by any number of threads once written.
-final class ManifestSpool: DeliverySink, RandomAccessSource, @unchecked Sendable {
+///
+/// An install discards it (``discard()``) once it has planned, before it flushes: its pages are let go, never
+/// written to the device.
+final class ManifestSpool: DeliverySink, DiscardableManifest, @unchecked Sendable {
     private let file: FileDescriptor
     /// For messages: where the manifest comes from.
     let origin: String
@@ -52,6 +55,13 @@ final class ManifestSpool: DeliverySink, RandomAccessSource, @unchecked Sendable
 
     /// The SHA-256 of the bytes written since the last restart.
     var sha256: ContentHash { ContentHash(hasher.finalize()) }
+
+    /// Truncates the file to nothing: its pages waiting for write-back are dropped, not written. Reads find no
+    /// bytes afterwards; the hash stays that of the bytes that were written.
+    func discard() {
+        try? file.truncate(to: 0, path: origin)
+        size = 0
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ZipError) -> Int {
         guard offset < size else { return 0 }

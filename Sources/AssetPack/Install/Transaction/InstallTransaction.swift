@@ -144,6 +144,8 @@ struct InstallTransaction {
         }
         guard let stamp, state.files > 0 || installer.options.allowsEmpty else { return nil }
         state.stamp = stamp
+        // Planned: a delivered bundle's spooled manifest is not read again, and must not be flushed with the tree.
+        if case .delivered(let bundle) = installer.source.storage { bundle.discardManifest() }
         try state.resume?.sweep()
         if let upgrade = state.upgrade { state.unknown = try carryUnknownEntries(of: upgrade.tree, into: staging) }
         if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
