@@ -38,10 +38,10 @@ import TestSupport
 
     static func source(_ bundle: String, installedTree: String?, _ dir: TemporaryDirectory,
                        delivery: any BundleDelivery) throws -> (DeliveredBundleSource, ScratchManifest) {
-        let manifest = try ScratchManifest(path: bundle + "/" + BundleManifest.path,
-                                           stagingRecord: dir.file("installed/.assets.assetpack-staging/.assetpack/installed.json"))
-        let source = DeliveredBundleSource(manifest: manifest, identity: try readManifest(bundle).identity, delivery: delivery,
-                                           installedTree: installedTree)
+        let record = dir.file("installed/.assets.assetpack-staging/.assetpack/installed.json")
+        let manifest = try ScratchManifest(path: bundle + "/" + BundleManifest.path, stagingRecord: record)
+        let source = DeliveredBundleSource(manifest: manifest, identity: try readManifest(bundle).identity,
+                                           delivery: delivery, installedTree: installedTree)
         return (source, manifest)
     }
 

@@ -102,7 +102,9 @@ import TestSupport
         #expect(spool.size == 0)
         #expect(Self.blocks(file.rawValue) == 0, "truncated: its pages are dropped, not written back")
         var buffer = [UInt8](repeating: 0, count: 16)
-        let read = buffer.withUnsafeMutableBytes { (raw) in Result { () throws(ZipError) in try spool.read(into: raw, at: 0) } }
+        let read = buffer.withUnsafeMutableBytes { (raw) in
+            Result { () throws(ZipError) in try spool.read(into: raw, at: 0) }
+        }
         #expect(try read.get() == 0)
         #expect(spool.sha256 == hash)
     }

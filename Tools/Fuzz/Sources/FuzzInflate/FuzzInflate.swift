@@ -2,6 +2,9 @@
 // chunking. Both must decode the same bytes and stop at the same input byte, or both refuse — except that
 // ISA-L decodes with a Huffman code set that does not fill its code space, which zlib refuses (the size and
 // CRC-32 checks that follow every decode in assetpack judge such data). The first byte picks the chunk sizes.
+// Where libdeflate loads, the stream zlib decoded is also decoded whole as a piece (`PieceInflater`, as a bundle's
+// chunks are): final, and with a flush's end (the decoder's trailer after it); it must make the same bytes or name
+// where the piece ended wrong, and leave the bytes after it as they were.
 @testable import AssetPackZip
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -27,7 +30,32 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case (.refused, .refused):
         break
     }
+    if case .decoded(let bytes, let end) = zlib { checkPiece(Array(stream[0..<end]), decodesTo: bytes) }
     return 0
+}
+
+/// `piece`, a whole deflate stream zlib decoded to `expected`, decoded by libdeflate as a final piece must make the
+/// same bytes; as a piece that should end with a flush it ended the stream early. Either way the bytes after it stay.
+func checkPiece(_ piece: [UInt8], decodesTo expected: [UInt8]) {
+    guard PieceInflater.usesLibdeflate, let decoder = try? PieceInflater() else { return }
+    let after: [UInt8] = [0xA5, 0x5A, 0xA5, 0x5A, 0xA5, 0x5A]
+    for final in [true, false] {
+        var buffer = piece + after
+        var output = [UInt8](repeating: 0, count: expected.count + 64)
+        let outcome = try? buffer.withUnsafeMutableBytes { buffer in
+            try output.withUnsafeMutableBytes {
+                try decoder.inflate(buffer, piece: 0..<piece.count, final: final, into: $0)
+            }
+        }
+        if buffer != piece + after { fatalError("the bytes after a piece were not put back (final: \(final))") }
+        if final {
+            guard outcome == .made(expected.count), Array(output[0..<expected.count]) == expected else {
+                fatalError("zlib decoded \(expected.count) bytes, libdeflate's piece: \(String(describing: outcome))")
+            }
+        } else if outcome != .endsStreamEarly {
+            fatalError("a whole stream taken for a flushed piece: \(String(describing: outcome)), not endsStreamEarly")
+        }
+    }
 }
 
 enum Outcome {
