@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The record's lists (``InstallRecordLists``) past what they keep in memory go through temporary files
-/// of the record folder, removed once `installed.json` is written: the text is the same either way.
+/// of the record folder, emptied and removed once `installed.json` is written: the text is the same either way.
 @Suite struct InstallRecordListsTests {
     @Test func aRecordLargerThanItsMemoryIsTheSameText() throws {
         let dir = try TemporaryDirectory("record-lists")
@@ -23,9 +23,16 @@ import TestSupport
             try lists.add(plan, staged: staged)
             let spooled = folderNames(path + "/.assetpack").filter { $0.hasPrefix(".assetpack-tmp-") }
             #expect(spooled.isEmpty == (limit != 100), "only the small limit spools to files: \(spooled)")
+            let held = spooled.map { open(path + "/.assetpack/" + $0, O_RDONLY) }
+            defer { for descriptor in held { close(descriptor) } }
             try lists.write(into: tree, source: nil, stamp: plan.stamp)
             texts.append(try fileBytes(path + "/.assetpack/installed.json"))
             #expect(folderNames(path + "/.assetpack") == ["installed.json"])
+            for descriptor in held {
+                var info = stat()
+                #expect(fstat(descriptor, &info) == 0)
+                #expect(info.st_size == 0 && info.st_nlink == 0, "emptied, so a flush does not write what is let go")
+            }
         }
         #expect(texts[0] == texts[1])
         #expect(texts[0].count > 64 << 10)

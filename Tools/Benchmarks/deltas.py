@@ -26,7 +26,9 @@ response headers included) and each timed run upgrades a fresh client copy of v1
 
 A run counts the requests the access log gained while it ran, and the bytes nginx sent for them (indexes,
 manifests, signatures, chunks, patches, ranges: everything), and the bytes written to the block device holding the
-output (from the `sync` before the run to one after it: data, metadata, journal). On a file system with reflinks an
+output (from the `sync` before the run to one after it: data, metadata, journal); per scenario, also what a copy of
+v1 made of hard links (`cp -al`) writes, the least any upgrade that switches a whole new tree in writes (each file's
+inode is written again for its link count, each folder made). On a file system with reflinks an
 upgrade starts each changed file as a clone of the installed one; to measure that, put WORK on one, e.g.
   truncate -s 20G /var/tmp/x.img && mkfs.xfs -m reflink=1 /var/tmp/x.img && mount -o loop /var/tmp/x.img /mnt/x
   python3 Tools/Benchmarks/deltas.py --work /mnt/x ... Wall time is the median of RUNS runs, round-robin over the
@@ -536,6 +538,28 @@ def time_run(deltas, tool, delta, out, expected):
     return sample, None, False
 
 
+def link_floor(deltas, delta):
+    """The median bytes written (over RUNS) by a copy of v1 made of hard links, `sync` before and after: the least
+    an upgrade that switches a whole new tree in costs, whatever changed (each linked file's inode is written
+    again, for its link count, and each folder is made). None when the device's writes cannot be counted."""
+    source = os.path.join(deltas.corpus, delta.v1)
+    stat = device_stat(source)
+    if stat is None:
+        return None
+    samples = []
+    for _ in range(deltas.runs):
+        out = os.path.join(deltas.outputs, "floor")
+        os.makedirs(deltas.outputs, exist_ok=True)
+        os.sync()
+        written = sectors_written(stat)
+        linked_copy(source, out)
+        os.sync()
+        samples.append((sectors_written(stat) - written) * 512)
+        deltas.set_aside(out)
+    deltas.empty_trash()
+    return statistics.median(samples)
+
+
 def measure(deltas, delta, tools):
     """Publishes v2 for every tool and times RUNS upgrades of each, round-robin, each round starting one tool
     later; returns the rows."""
@@ -544,6 +568,7 @@ def measure(deltas, delta, tools):
         print(f"  publishing {delta.name} for {tool.label} ...", file=sys.stderr)
         row.error = tool.publish(delta)
     expected = tree_digest(os.path.join(deltas.corpus, delta.v2))
+    deltas.set_aside(deltas.outputs)  # what a call that was stopped left there
     for round_ in range(deltas.runs):
         order = list(range(len(tools)))
         order = order[round_ % len(order):] + order[:round_ % len(order)]
@@ -609,9 +634,9 @@ def writes(row):
     return amount(row.median("writes")) if all("writes" in sample for sample in row.samples) else "n/a"
 
 
-def goals(delta, rows, bundle_size, manifest):
+def goals(delta, rows, bundle_size, manifest, floor):
     """One line: whether assetpack's upgrade meets the issue's goals in this scenario (whose v2 bundle has
-    `bundle_size` bytes, `manifest` of them its manifest and signature)."""
+    `bundle_size` bytes, `manifest` of them its manifest and signature; `floor`: what linking v1 writes)."""
     name = f"{delta.name} ({amount(bundle_size)})"
     ours = [row for row in rows if not row.peer and row.median("bytes") is not None]
     peers = [row for row in rows if row.peer and row.median("bytes") is not None]
@@ -626,16 +651,19 @@ def goals(delta, rows, bundle_size, manifest):
             f"({amount(sent)}; casync, zsync: {', '.join(amount(row.median('bytes')) for row in peers)}) "
             f"| {'yes' if sent <= limit else 'no'} (≤ {amount(limit)}, {what}) "
             f"| {'yes' if any(row.median('wall') <= fastest for row in ours) else 'no'} ({walls}; fastest peer "
-            f"{fastest:.2f} s) | {written(ours)} |")
+            f"{fastest:.2f} s) | {written(ours, floor)} |")
 
 
-def written(ours):
-    """Whether assetpack's upgrade wrote at most twice the bytes it fetched (the goal's disk writes)."""
+def written(ours, floor):
+    """Whether assetpack's upgrade wrote at most twice the bytes it fetched (the goal's disk writes), and what a
+    copy of v1 made of hard links wrote (`floor`, when known)."""
     if not all("writes" in sample for row in ours for sample in row.samples):
         return "n/a"
     worst = max(ours, key=lambda row: row.median("writes") / max(1, row.median("bytes")))
     ratio_ = worst.median("writes") / max(1, worst.median("bytes"))
-    return f"{'yes' if ratio_ <= 2 else 'no'} ({amount(worst.median('writes'))}, {ratio_:.1f}× the bytes fetched)"
+    linked = f"; linking v1's tree alone: {amount(floor)}" if floor is not None else ""
+    return (f"{'yes' if ratio_ <= 2 else 'no'} ({amount(worst.median('writes'))}, {ratio_:.1f}× the bytes fetched"
+            f"{linked})")
 
 
 def report(deltas, results):
@@ -653,18 +681,19 @@ def report(deltas, results):
              f"whatever else wrote there meanwhile too), here {filesystem_of(deltas.root)}.", "",
              "| scenario | tool | bytes sent | % of v2 bundle | requests | median wall (s) | min–max (s) "
              "| median CPU (s) | disk writes | assetpack ÷ peer |", "|" + " --- |" * 10]
-    for delta, rows, bundle_size, _ in results:
+    for delta, rows, bundle_size, *_ in results:
         lines += scenario_table(delta, rows, bundle_size)
     lines += ["", "| scenario (v2 bundle) | assetpack bytes ≤ casync's and zsync's | bytes within the goal "
               "| time ≤ the fastest peer's | disk writes ≤ 2× bytes fetched |", "| --- | --- | --- | --- | --- |"]
-    lines += [goals(delta, rows, bundle_size, manifest) for delta, rows, bundle_size, manifest in results]
+    lines += [goals(delta, rows, bundle_size, manifest, floor) for delta, rows, bundle_size, manifest, floor in results]
     markdown = "\n".join(lines) + "\n"
     print(markdown)
     with open(os.path.join(deltas.root, "results.md"), "w") as out:
         out.write(markdown)
     with open(os.path.join(deltas.root, "results.json"), "w") as out:
         json.dump([{"scenario": delta.name, "title": delta.title, "bundle_bytes": bundle_size,
-                    "rows": [row.__dict__ for row in rows]} for delta, rows, bundle_size, _ in results], out, indent=1)
+                    "link_floor_writes": floor, "rows": [row.__dict__ for row in rows]}
+                   for delta, rows, bundle_size, _, floor in results], out, indent=1)
     print(f"written to {deltas.root}/results.md and results.json", file=sys.stderr)
 
 
@@ -744,9 +773,9 @@ def main():
             print(f"{delta.name}: {delta.title}", file=sys.stderr)
             rows = measure(deltas, delta, tools)
             bundle = os.path.join(deltas.bundles, delta.name, "v2", "x.bundle")
-            results.append((delta, rows, size_of(bundle), manifest_size(bundle)))
+            results.append((delta, rows, size_of(bundle), manifest_size(bundle), link_floor(deltas, delta)))
     report(deltas, results)
-    return 1 if any(row.failed for _, rows, _, _ in results for row in rows) else 0
+    return 1 if any(row.failed for _, rows, *_ in results for row in rows) else 0
 
 
 if __name__ == "__main__":

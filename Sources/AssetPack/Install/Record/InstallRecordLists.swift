@@ -72,7 +72,8 @@ final class InstallRecordLists {
     }
 
     /// Writes `installed.json` (and the source file) from the lists into the record folder, before the
-    /// tree is flushed (``InstallRecord/writeContents(into:source:stamp:json:)``), then removes the temporary files.
+    /// tree is flushed (``InstallRecord/writeContents(into:source:stamp:json:)``), then empties and removes the
+    /// temporary files (a flush of the file system then has none of their bytes to write).
     func write(into tree: Descriptor, source: String?, stamp: String) throws(AssetPackError) {
         try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
             var json = InstallRecordJSON()
@@ -87,6 +88,9 @@ final class InstallRecordLists {
             try links.emit(to: emit, from: folder)
             try json.end(afterLinks: true, source: source, stamp: stamp, to: emit)
         }
+        directories.discard()
+        files.discard()
+        links.discard()
         try Self.removeTemporaries(in: folder)
     }
 

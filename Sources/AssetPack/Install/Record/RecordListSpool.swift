@@ -58,6 +58,17 @@ struct RecordListSpool {
         memory.removeAll(keepingCapacity: true)
     }
 
+    /// Lets the temporary file's bytes go once the list is written: truncated and closed, so that its pages
+    /// waiting for write-back are dropped rather than written by a flush of the file system.
+    mutating func discard() {
+        try? file?.fd.truncate(to: 0, path: nil)
+        file = nil
+        fileSize = 0
+        memory = []
+        runStarts = [0]
+        count = 0
+    }
+
     /// Hands the list's text (its objects in path order, comma-separated) to `emit` in pieces of about 64 KiB.
     mutating func emit(to emit: (borrowing [UInt8]) throws(AssetPackError) -> Void, from folder: Descriptor) throws(AssetPackError) {
         guard count > 0 else { return }

@@ -148,10 +148,11 @@ struct InstallTransaction {
         if case .delivered(let bundle) = installer.source.storage { bundle.discardManifest() }
         try state.resume?.sweep()
         if let upgrade = state.upgrade { state.unknown = try carryUnknownEntries(of: upgrade.tree, into: staging) }
-        if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
         BackupExclusion.apply(to: staging.path)
+        // Before the flush: the record's lists gathered in temporary files are removed by then, never written back.
         try record.write(into: staging, source: SourceFingerprint.of(installer.source.storage, options: installer.options),
                          stamp: stamp)
+        if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
         if durable {
             progress.enter(.flushing)
             try TreeFlush.flushRecord(in: staging, also: (StagingNames.recordDirectory, InstallRecord.fileNames))
