@@ -125,8 +125,8 @@ import TestSupport
     }
 
     /// A durable windowed install whose flush is one `syncfs` runs it once, after the last window, not once a
-    /// window with the writing stopped; it still runs before the record, and its failure fails the install
-    /// (the record never covers files not known to be on the device), which the next call finishes.
+    /// window with the writing stopped; it still runs before the stamp, and its failure fails the install
+    /// (no stamp ever covers files not known to be on the device), which the next call finishes.
     @Test func aWindowedInstallFlushesTheFileSystemOnceAfterItsLastWindow() throws {
         let dir = try TemporaryDirectory("windowed-zip-syncfs")
         try Self.write(Self.entries, to: dir.file("app.zip"))
@@ -149,7 +149,7 @@ import TestSupport
         // An I/O error leaves the staging tree for the next call (FailureCleanup), never recorded complete.
         #expect(!FileManager.default.fileExists(atPath: dir.file("failed")))
         #expect(hiddenNames(dir.path) == [".failed.assetpack-staging"])
-        #expect(!FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/installed.json")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/identity")))
         let again = try Self.install(dir.file("app.zip"), into: dir.file("failed"), options: options)
         #expect(again.identity == installed.identity && DiskTree.read(dir.file("failed")) == DiskTree.read(dir.file("flushed")))
         #expect(hiddenNames(dir.path).isEmpty)
