@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// Puts the staging tree on the device before its record is written, paying for as little of other
+/// Puts the staging tree on the device before its stamp is written, paying for as little of other
 /// programs' writes as it can. Two ways, both complete:
 ///
 /// - **per file:** `fsync(2)` of every file of the plan, then of every folder (deepest first, the staging

@@ -25,8 +25,8 @@ import AssetPackSystem
 ///   is written only once every file is in place; the next call keeps the staged files that check out.
 ///   A failure the input causes (a damaged or hostile archive, a limit, no free space) removes the staging
 ///   tree and the parent folders the call created (`FailureCleanup`).
-/// - **Power-loss safe by default:** the staging tree is flushed before the record that marks it complete
-///   is written (``ExpansionOptions/durability``).
+/// - **Power-loss safe by default:** the staging tree is flushed, its record with it, before the stamp that
+///   marks it complete is written (``ExpansionOptions/durability``).
 /// - **Upgrade-aware:** files whose path, size, CRC-32 and mode match the installed record are hard-linked
 ///   from the current tree instead of rewritten; files gone from the bundle disappear.
 /// - **What assetpack did not write is kept** by an upgrade or repair (``ExpansionResult/unknownKept``)

@@ -14,7 +14,7 @@ enum StagingNames {
     /// whether the files already there belong to the same bundle.
     static let stagingMarkerFile = "staging"
     /// Inside ``recordDirectory``: an empty file saying that every file of the tree was on the device before
-    /// its record was written (an install with `Durability.flushOnCommit`), so an upgrade that links the
+    /// its stamp was written (an install with `Durability.flushOnCommit`), so an upgrade that links the
     /// tree's unchanged files need not flush them again.
     static let flushedMarkerFile = "flushed"
     /// The prefix of a file being written: it only gets its final name after it verified.

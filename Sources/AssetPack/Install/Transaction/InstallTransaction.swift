@@ -210,7 +210,7 @@ struct InstallTransaction {
         try UnknownEntries(installed: tree, staging: staging, removes: installer.options.removesUnknownEntries).carry()
     }
 
-    /// True when `tree`'s record says its files were on the device before the record was written
+    /// True when `tree`'s record says its files were on the device before the stamp was written
     /// (``StagingNames/flushedMarkerFile``): an upgrade links its unchanged files without flushing them again.
     static func wasFlushed(_ tree: Descriptor) -> Bool {
         guard let folder = try? tree.directory(StagingNames.recordDirectory) else { return false }
