@@ -150,6 +150,8 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: dir.file("failed")))
         #expect(hiddenNames(dir.path) == [".failed.assetpack-staging"])
         #expect(!FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/identity")))
+        // The record goes to the device with the tree: written, and its temporary lists gone, before the flush.
+        #expect(FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/installed.json")))
         let again = try Self.install(dir.file("app.zip"), into: dir.file("failed"), options: options)
         #expect(again.identity == installed.identity && DiskTree.read(dir.file("failed")) == DiskTree.read(dir.file("flushed")))
         #expect(hiddenNames(dir.path).isEmpty)
