@@ -1,5 +1,6 @@
-/// `bytes` as lowercase hex digits, two a byte: the hex encoder of digests held as bytes (hashes of delivered bytes, key IDs;
-/// a plan's `SHA256Digest` writes its own words). One pass into the string's storage: installs call it for every chunk they check.
+/// `bytes` as lowercase hex digits, two a byte: the hex encoder of digests held as bytes (hashes of delivered
+/// bytes, key IDs; a plan's `SHA256Digest` writes its own words). One pass into the string's storage: installs
+/// call it for every chunk they check.
 package func lowercaseHex(_ bytes: UnsafeRawBufferPointer) -> String {
     String(unsafeUninitializedCapacity: bytes.count * 2) { digits in
         for (index, byte) in bytes.enumerated() {

@@ -45,7 +45,8 @@ extension RemoteInstallFixture {
         let paths = FileManager.default.enumerator(atPath: next)?.compactMap { $0 as? String } ?? []
         for path in paths where FileManager.default.fileExists(atPath: served + "/" + path) {
             let time = try FileManager.default.attributesOfItem(atPath: served + "/" + path)[.modificationDate]
-            if let time { try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: next + "/" + path) }
+            guard let time else { continue }
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: next + "/" + path)
         }
         return next
     }

@@ -48,7 +48,8 @@ final class RemoteInstallFixture: @unchecked Sendable {
     /// the bundle served before (which lends its archives and is patched from), or anew when `anew`; into `output`
     /// instead when given (a bundle to serve later).
     @discardableResult
-    func publish(_ files: [String: [UInt8]], sign: Bool = true, anew: Bool = false, into output: String? = nil) throws -> String {
+    func publish(_ files: [String: [UInt8]], sign: Bool = true, anew: Bool = false,
+                 into output: String? = nil) throws -> String {
         if anew && FileManager.default.fileExists(atPath: served) {
             try FileManager.default.moveItem(atPath: served, toPath: scratch.file("served-before-\(UUID().uuidString)"))
         }

@@ -137,8 +137,8 @@ package struct BlockParallelInflater: Sendable {
     }
 
     /// Inflates the blocks `numbers` (consecutive, ``BlockGroups/fits(_:of:)``) with one read of their compressed bytes
-    /// and one journal entry for what they make (written in slices of ``BlockGroups/writeSlice``); each block is decoded
-    /// alone, whole, from its own compressed bytes (``PieceInflater``) and must end as the index says, as
+    /// and one journal entry for what they make (written in slices of ``BlockGroups/writeSlice``); each block is
+    /// decoded alone, whole, from its own compressed bytes (``PieceInflater``) and must end as the index says, as
     /// ``inflateBlock(_:with:into:path:progress:)`` checks one. Returns their CRC-32s.
     private func inflateGroup(_ numbers: Range<Int>, with kit: BlockTools, into descriptor: Int32, path: String,
                               progress: @Sendable (UInt64) -> Bool) throws(ZipError) -> [UInt32] {
@@ -183,12 +183,11 @@ package struct BlockParallelInflater: Sendable {
             crcs.append(crc.value)
             made += produced
         }
-        var written = 0
-        while written < made {
-            let piece = min(made - written, BlockGroups.writeSlice)
-            try io(FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(rebasing: kit.groupOutput[written..<(written + piece)]),
-                                                                at: first.uncompressed.lowerBound + UInt64(written), path: path))
-            written += piece
+        let file = FileDescriptor(rawValue: descriptor)
+        for start in stride(from: 0, to: made, by: BlockGroups.writeSlice) {
+            let slice = kit.groupOutput[start..<min(made, start + BlockGroups.writeSlice)]
+            try io(file.writeAll(UnsafeRawBufferPointer(rebasing: slice), at: first.uncompressed.lowerBound + UInt64(start),
+                                 path: path))
         }
         guard progress(UInt64(made)) else { throw ZipError(.cancelled, "inflating was stopped") }
         return crcs
@@ -318,17 +317,16 @@ private final class BlockTools {
 }
 
 /// Consecutive blocks one job inflates: small ones (content-defined chunks of 64 KiB) together, up to 1 MiB of
-/// compressed bytes and 4 MiB of output, so that a job costs one read and one journal entry, not one per chunk; a block kept
-/// by an interrupted run, or too large for a group, is a job of its own.
+/// compressed bytes and 4 MiB of output, so that a job costs one read and one journal entry, not one per chunk; a
+/// block kept by an interrupted run, or too large for a group, is a job of its own.
 enum BlockGroups {
     /// Compressed bytes of a group at most.
     static let compressedLimit = 1 << 20
     /// Bytes a group makes at most.
     static let outputLimit = 4 << 20
-    /// Bytes one `pwrite` of a group's output writes at most. A 4 MiB write makes the page cache ask for large folios
-    /// (high-order pages: compaction, and on a virtual machine memory the host must back anew): on the benchmark
-    /// machine a 1.5 GiB install took 3.0 s of system time in 4 MiB writes and 1.0 s in 256 KiB ones
-    /// (Tools/Benchmarks/README.md, 2026-11-29).
+    /// Bytes one `pwrite` of a group's output writes at most. A 4 MiB write makes the page cache ask for large
+    /// folios (high-order pages: compaction, and on a virtual machine memory the host must back anew), which cost
+    /// three times the system time (Tools/Benchmarks/README.md, "First installs at last").
     static let writeSlice = 256 << 10
 
     /// The blocks of `spans` in groups, in order.
