@@ -107,6 +107,14 @@ package final class Descriptor: @unchecked Sendable {
         try remove(name, isDirectory: false, shown: child(name)).get()
     }
 
+    /// `unlinkat(2)` with `AT_REMOVEDIR` of the folder `name`: true when it was removed or was not there,
+    /// false when it is not empty (it is then left as it is).
+    package func removeFolderIfEmpty(_ name: String) throws(SystemError) -> Bool {
+        let result = systemCall("unlinkat", child(name)) { system_unlinkat(fd.rawValue, name, _AT_REMOVEDIR) }
+        if try result.value(orNilFor: .noSuchFileOrDirectory, .directoryNotEmpty, .fileExists) != nil { return true }
+        return try status(name) == nil
+    }
+
     /// `symlinkat(2)`: a new link `name` to `target`.
     package func makeSymlink(_ name: String, target: String) throws(SystemError) {
         _ = try systemCall("symlinkat", child(name)) { system_symlinkat(target, fd.rawValue, name) }.get()

@@ -34,6 +34,15 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// folders the app or the user put into the destination), listing it in ``ExpansionResult/unknownDeleted``.
     /// Off by default: such entries are carried into the new tree and listed in ``ExpansionResult/unknownKept``.
     public var removesUnknownEntries = false
+    /// Apply an upgrade to the installed tree itself instead of building the new version beside it and switching
+    /// it in: only the files that changed are written (into staging, then moved in), the unchanged ones stay where
+    /// they are, and what the new version drops is removed. It writes a fraction of what a switch writes for a
+    /// small upgrade of many files (a switch gives every file of the new tree a new link), at a price: while it
+    /// runs (milliseconds after the download and checks) the destination is a mix of both versions. It is
+    /// marked not installed first, and a killed or failed upgrade is finished by the next call, whatever its
+    /// options, before anything else. Off by default; a first install, a repair of a tree without a record,
+    /// or an install over nothing always builds and switches in. Not part of the tree's stamp.
+    public var upgradesInPlace = false
     /// Where an archive stored in the source that can only be read front to back is copied, to be read at
     /// random (an unlinked file): an install's staging tree, on the destination's file system and within its
     /// free-space check (set by ``AssetInstaller``); nil for the system's temporary folder.

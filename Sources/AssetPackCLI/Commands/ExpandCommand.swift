@@ -56,6 +56,10 @@ struct ExpandCommand: ParsableCommand {
                              discussion: "By default such files and folders (put there by the app or by hand) are kept: carried into the new version and listed."))
     var deleteUnknown = false
 
+    @Flag(help: ArgumentHelp("On an upgrade, change <dir> itself: write only what changed instead of switching in a whole new tree.",
+                             discussion: "Writes a fraction of what a switch writes for a small upgrade of many files, but while the changes are applied (after the download and checks) <dir> holds a mix of both versions; it is marked not installed first, and an interrupted upgrade is finished by the next expand, whatever its options."))
+    var inPlace = false
+
     @OptionGroup var jobs: JobsOption
 
     @OptionGroup var dryRunOption: DryRunOption
@@ -81,7 +85,7 @@ struct ExpandCommand: ParsableCommand {
         if dryRunOption.dryRun && (verify || repair) {
             throw ValidationError("--dry-run is for an expand: --verify already changes nothing, and --repair is a --verify first.")
         }
-        if verify && !repair, let option = [(deleteUnknown, "--delete-unknown"), (noSync, "--no-sync"),
+        if verify && !repair, let option = [(deleteUnknown, "--delete-unknown"), (inPlace, "--in-place"), (noSync, "--no-sync"),
                                              (verbose.verbose, "--verbose")].first(where: \.0)?.1 {
             throw ValidationError("--verify changes nothing; \(option) is for an expand or a --repair.")
         }
@@ -127,6 +131,7 @@ struct ExpandCommand: ParsableCommand {
         var options = ExpansionOptions(keepZips: keepZips, allowSymlinks: allowSymlinks, jobs: jobs.count ?? ExpansionOptions.defaultJobs,
                                        durability: noSync ? .none : .flushOnCommit, allowsEmpty: allowEmpty)
         options.removesUnknownEntries = deleteUnknown
+        options.upgradesInPlace = inPlace
         options.testSeam = .fromEnvironment()
         return options
     }

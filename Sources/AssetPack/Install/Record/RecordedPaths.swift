@@ -48,7 +48,8 @@ final class RecordedPaths {
         return files.inOrder && links.inOrder && !files.isBroken && !links.isBroken
     }
 
-    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    /// The hash a path's bytes are kept as (also ``RecordedPathSet``'s).
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.withUnsafeBytes { MurmurHash64A.hash($0, seed: 0x243F_6A88_85A3_08D3) }
     }
 }

@@ -20,7 +20,7 @@ final class StagingFill: @unchecked Sendable {
     let folders: StagingFolders
 
     init(plan: ExpansionPlan, staging: Descriptor, source: any AssetSource, progress: ProgressTracker,
-         options: ExpansionOptions, kept: [Int: StagedFile], partial: [Int: Set<Int>] = [:]) {
+         options: ExpansionOptions, kept: [Int: StagedFile], partial: [Int: Set<Int>] = [:], foldersAbove: [Int]? = nil) {
         self.partial = partial
         self.plan = plan
         self.staging = staging
@@ -28,7 +28,7 @@ final class StagingFill: @unchecked Sendable {
         self.progress = progress
         self.options = options
         self.staged = ResultSlots(count: plan.items.count, kept)
-        self.folders = StagingFolders(plan, in: staging)
+        self.folders = StagingFolders(plan, in: staging, only: foldersAbove)
     }
 
     /// Hard-links unchanged files from the installed tree (after making every folder); returns the indexes
@@ -51,6 +51,15 @@ final class StagingFill: @unchecked Sendable {
             progress.finished(item.path, extraBytes: item.size, written: false)
         }
         return failed
+    }
+
+    /// Counts the unchanged files `unchanged` finished where they are (an upgrade in place leaves them in the
+    /// installed tree): staged for the record, not linked.
+    func keepInPlace(_ unchanged: [Int: StagedFile]) {
+        for (position, file) in unchanged {
+            staged[position] = file
+            progress.finished(plan.items[position].path, extraBytes: plan.items[position].size, written: false)
+        }
     }
 
     /// Writes and verifies the files at `positions`, on up to ``ExpansionOptions/jobs`` threads, each with

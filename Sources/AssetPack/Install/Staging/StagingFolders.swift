@@ -17,10 +17,14 @@ final class StagingFolders: @unchecked Sendable {
     private let cursor: DirectoryCursor
     private let mask = FileSystem.creationMask()
 
-    /// The folders of `plan`, to be made in `staging`.
-    init(_ plan: ExpansionPlan, in staging: Descriptor) {
+    /// The folders of `plan`, to be made in `staging`; `only`, when given: those above the items at these
+    /// positions, no other (an upgrade in place stages only what changed).
+    init(_ plan: ExpansionPlan, in staging: Descriptor, only: [Int]? = nil) {
         items = plan.items
-        positions = plan.items.indices.filter { plan.items[$0].kind == .directory }
+        let above = only.map { Self.folders(above: $0, in: plan.items) }
+        positions = plan.items.indices.filter { position in
+            plan.items[position].kind == .directory && above.map { $0.contains(plan.items[position].path.string) } != false
+        }
         cursor = DirectoryCursor(root: staging)
     }
 
@@ -38,6 +42,16 @@ final class StagingFolders: @unchecked Sendable {
     /// Makes every folder not made yet.
     func makeAll() throws(AssetPackError) {
         try make(before: Int.max)
+    }
+
+    /// The paths of the folders above the items at `positions`.
+    private static func folders(above positions: [Int], in items: [ExpansionItem]) -> Set<String> {
+        var paths: Set<String> = []
+        for position in positions {
+            var path = items[position].path.parent
+            while !path.isRoot, paths.insert(path.string).inserted { path = path.parent }
+        }
+        return paths
     }
 
     private func makeFolder(_ item: ExpansionItem) throws(AssetPackError) {

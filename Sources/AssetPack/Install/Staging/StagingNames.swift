@@ -13,6 +13,10 @@ enum StagingNames {
     /// Inside ``recordDirectory`` of a staging tree only: the stamp being staged, so a resumed run knows
     /// whether the files already there belong to the same bundle.
     static let stagingMarkerFile = "staging"
+    /// Inside ``recordDirectory`` of a complete staging tree only: written when an upgrade in place
+    /// (``ExpansionOptions/upgradesInPlace``) starts changing the installed tree, so every later call finishes
+    /// it first (``InPlaceUpgrade``); it lists the unknown entries the upgrade removes, one path a line.
+    static let applyingMarkerFile = "applying"
     /// Inside ``recordDirectory``: an empty file saying that every file of the tree was on the device before
     /// its stamp was written (an install with `Durability.flushOnCommit`), so an upgrade that links the
     /// tree's unchanged files need not flush them again.

@@ -23,6 +23,8 @@ struct InstallTransaction {
 
     func run() throws(AssetPackError) -> ExpansionResult {
         progress.enter(.planning)
+        // An upgrade in place an earlier call began left the destination a mix of two versions: finished first.
+        if InPlaceUpgrade.isPending(installer.name, in: parent) { try inPlaceUpgrade().apply() }
         let current = try currentTree()
         let stagingExists = try io(parent.status(stagingName)) != nil
         var planning = try InstallPlanning.choose(installer, needsStampFirst: current != nil || stagingExists)
@@ -64,22 +66,40 @@ struct InstallTransaction {
         let (staging, state) = try StagingArea.prepare(stagingName, in: parent, stamp: planning.stamp, marker: planning.marker,
                                                       discarded: { progress.log(.stagingDiscarded(path: $0)) })
         if state == .fresh { createdStaging = true }
+        let inPlace = complete && installer.options.upgradesInPlace
         var filled: WindowState?
+        let begun: WindowState
         do {
             // The removal's thread is joined before the switch, which needs the aside name.
             try WorkerThreads.withHelpers(retired == nil ? 0 : 1, helper: { _ in retired?.run() }) { () throws(AssetPackError) in
-                filled = try fill(staging, planning: planning, resuming: state == .resumable, current: complete ? current : nil)
+                filled = try fill(staging, planning: planning, resuming: state == .resumable, current: complete ? current : nil,
+                                  inPlace: inPlace)
                 if filled != nil { try commit(staging) }
             }
             try retired?.check()
             guard let filled else { return nil }
-            try switchIn()
-            progress.enter(.done)
-            return result(filled, stamp: filled.stamp ?? "")
+            guard inPlace else {
+                try switchIn()
+                progress.enter(.done)
+                return result(filled, stamp: filled.stamp ?? "")
+            }
+            try InPlaceUpgrade.begin(staging, removing: installer.options.removesUnknownEntries ? filled.unknown : [], durable: durable)
+            begun = filled
         } catch {
             FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: createdStaging)
             throw error
         }
+        // Begun: whatever ends this call, the staging tree stays for the next call to finish the upgrade.
+        try inPlaceUpgrade().apply()
+        progress.enter(.switched)
+        progress.enter(.done)
+        return result(begun, stamp: begun.stamp ?? "")
+    }
+
+    /// The upgrade in place of the destination, begun by this call or an earlier one.
+    private func inPlaceUpgrade() -> InPlaceUpgrade {
+        InPlaceUpgrade(parent: parent, name: installer.name, durable: durable,
+                       killAfter: installer.options.testSeam.killAfterAppliedEntries)
     }
 
     private func result(_ filled: WindowState, stamp: String) -> ExpansionResult {
@@ -123,12 +143,13 @@ struct InstallTransaction {
     }
 
     /// Writes the tree into `staging` a window at a time, then its record and (durable) its stamp; nil when
-    /// the source needs a whole plan. `current`: the complete installed tree, whose unchanged files are linked.
+    /// the source needs a whole plan. `current`: the complete installed tree, whose unchanged files are linked
+    /// (`inPlace`: left where they are, only what changed is staged).
     private func fill(_ staging: Descriptor, planning: InstallPlanning, resuming: Bool,
-                      current: Descriptor?) throws(AssetPackError) -> WindowState? {
+                      current: Descriptor?, inPlace: Bool) throws(AssetPackError) -> WindowState? {
         if resuming { try forgetCompletion(of: staging) }
         let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordCursor(tree: $0), wasFlushed: Self.wasFlushed($0)) }
-        let state = WindowState(upgrade: upgrade, resume: resuming ? ResumeCheck(root: staging) : nil)
+        let state = WindowState(upgrade: upgrade, resume: resuming ? ResumeCheck(root: staging) : nil, inPlace: inPlace)
         let record = try InstallRecordLists(tree: staging)
         let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
             try self.write(window, into: staging, state: state, record: record)
@@ -147,11 +168,18 @@ struct InstallTransaction {
         // Planned: a delivered bundle's spooled manifest is not read again, and must not be flushed with the tree.
         if case .delivered(let bundle) = installer.source.storage { bundle.discardManifest() }
         try state.resume?.sweep()
-        if let upgrade = state.upgrade { state.unknown = try carryUnknownEntries(of: upgrade.tree, into: staging) }
+        if let upgrade = state.upgrade {
+            // In place, unknown entries stay where they are; only found (and, when asked, removed by the upgrade).
+            state.unknown = try UnknownEntries(installed: upgrade.tree, staging: staging,
+                                               removes: inPlace || installer.options.removesUnknownEntries).carry()
+        }
         BackupExclusion.apply(to: staging.path)
         // Before the flush: the record's lists gathered in temporary files are removed by then, never written back.
         try record.write(into: staging, source: SourceFingerprint.of(installer.source.storage, options: installer.options),
                          stamp: stamp)
+        if inPlace, let upgrade = state.upgrade, !installer.options.removesUnknownEntries {
+            try InPlaceUpgrade.checkConflicts(state.unknown, newRecordIn: staging, installed: upgrade.tree)
+        }
         if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
         if durable {
             progress.enter(.flushing)
@@ -179,11 +207,17 @@ struct InstallTransaction {
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
         try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: assumedFree)
+        // In place, the files unchanged at their paths stay where they are: nothing of them is staged.
+        let inPlace = state.inPlace ? unchanged.filter { moved[$0.key] == nil } : [:]
+        let toLink = inPlace.isEmpty ? unchanged : unchanged.filter { moved[$0.key] != nil }
+        let staged = state.inPlace ? files + Array(toLink.keys) + plan.items.indices.filter { plan.items[$0].kind == .symlink } : nil
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
-                               options: installer.options, kept: left.kept, partial: left.partial)
+                               options: installer.options, kept: left.kept, partial: left.partial, foldersAbove: staged)
+        fill.keepInPlace(inPlace)
+        state.linked += inPlace.count
         var onDevice: Set<Int> = []
-        if let upgrade = state.upgrade, !unchanged.isEmpty {
-            let failed = try fill.linkUnchanged(unchanged, from: upgrade.tree, movedFrom: moved)
+        if let upgrade = state.upgrade, !toLink.isEmpty {
+            let failed = try fill.linkUnchanged(toLink, from: upgrade.tree, movedFrom: moved)
             files = (files + failed).sorted()
             let linked = Set(unchanged.keys).subtracting(failed)
             state.linked += linked.count
@@ -193,8 +227,11 @@ struct InstallTransaction {
         try fill.folders.makeAll()
         try fill.makeSymlinks()
         try fill.addToRecord(record)
-        if durable, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
-                                                              skipping: onDevice, openFolders: window.openFolders) {
+        // In place, the staging tree holds only what changed: one `syncfs` after the last window flushes it.
+        if durable, state.inPlace {
+            state.owesFileSystemFlush = true
+        } else if durable, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
+                                                                     skipping: onDevice, openFolders: window.openFolders) {
             state.owesFileSystemFlush = true
         }
         state.files += plan.fileCount
@@ -202,12 +239,6 @@ struct InstallTransaction {
         state.bytesWritten += files.reduce(0) { $0 + plan.items[$1].size }
         state.resumed += left.kept.count
         state.bytesResumed += left.kept.keys.reduce(0) { $0 + plan.items[$1].size }
-    }
-
-    /// Carries what the installed tree `tree` holds that its record does not know into `staging`, or leaves it
-    /// out when the options ask for its removal (``UnknownEntries``); returns its paths.
-    private func carryUnknownEntries(of tree: Descriptor, into staging: Descriptor) throws(AssetPackError) -> [String] {
-        try UnknownEntries(installed: tree, staging: staging, removes: installer.options.removesUnknownEntries).carry()
     }
 
     /// True when `tree`'s record says its files were on the device before the stamp was written
@@ -276,6 +307,8 @@ private final class WindowState {
 
     let upgrade: Upgrade?
     let resume: ResumeCheck?
+    /// True for an upgrade in place (``InPlaceUpgrade``): only what changed is staged.
+    let inPlace: Bool
     var files = 0
     var bytes: UInt64 = 0
     /// Bytes of the files written (not linked from the installed tree, not kept from staging).
@@ -289,9 +322,10 @@ private final class WindowState {
     /// What the installed tree held that its record does not know (``UnknownEntries``).
     var unknown: [String] = []
 
-    init(upgrade: Upgrade?, resume: ResumeCheck?) {
+    init(upgrade: Upgrade?, resume: ResumeCheck?, inPlace: Bool) {
         self.upgrade = upgrade
         self.resume = resume
+        self.inPlace = inPlace
     }
 }
 

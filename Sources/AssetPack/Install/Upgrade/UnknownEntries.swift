@@ -113,7 +113,10 @@ struct UnknownEntries {
     }
 
     /// The error for an unknown entry at `path` whose name the new tree uses.
-    private func conflict(_ path: String) -> AssetPackError {
+    private func conflict(_ path: String) -> AssetPackError { Self.conflict(path, in: installed) }
+
+    /// The error for the unknown entry at `path` of the installed tree `installed` whose name the new tree uses.
+    static func conflict(_ path: String, in installed: Descriptor) -> AssetPackError {
         AssetPackError(.conflict, "\"\(path)\" is not assetpack's, and the new version puts a file of its own there; move it "
                        + "out of the destination, or allow its removal (ExpansionOptions.removesUnknownEntries, --delete-unknown)",
                        path: installed.child(path))
