@@ -16,8 +16,9 @@ response headers included) and each timed run upgrades a fresh client copy of v1
   assetpack      `assetpack build V1 -o x.bundle --sign KEY`, a copy of it built again from V2 (the packer reuses
                  the archives of the bundle at its output), both served at the same URL (a symbolic link switched
                  from v1 to v2); untimed: `assetpack expand URL/x.bundle --to OUT` of v1; timed: the same command
-                 after the switch to v2, durable (the default) and `--no-sync` (write-back left to the kernel, as
-                 the peers leave it)
+                 after the switch to v2: durable (the default), `--in-place` (durable; only what changed is
+                 written into the installed tree) and `--no-sync` (write-back left to the kernel, as the peers
+                 leave it)
   casync         `casync make --store=STORE v2.caidx V2` (default chunk sizes, zstd); timed:
                  `casync extract --seed=V1 --store=URL/STORE URL/v2.caidx OUT` (chunks over HTTP by casync-http)
   zsync          v2.tar (GNU tar, sorted, mtime 0, owner 0) and `zsyncmake -u v2.tar`; the client keeps v1.tar
@@ -659,11 +660,14 @@ def written(ours, floor):
     copy of v1 made of hard links wrote (`floor`, when known)."""
     if not all("writes" in sample for row in ours for sample in row.samples):
         return "n/a"
-    worst = max(ours, key=lambda row: row.median("writes") / max(1, row.median("bytes")))
-    ratio_ = worst.median("writes") / max(1, worst.median("bytes"))
+
+    def times(row):
+        return row.median("writes") / max(1, row.median("bytes"))
+
+    each = "; ".join(f"{row.label.removeprefix('assetpack expand').strip() or 'switched in'}: "
+                     f"{amount(row.median('writes'))}, {times(row):.1f}×" for row in ours)
     linked = f"; linking v1's tree alone: {amount(floor)}" if floor is not None else ""
-    return (f"{'yes' if ratio_ <= 2 else 'no'} ({amount(worst.median('writes'))}, {ratio_:.1f}× the bytes fetched"
-            f"{linked})")
+    return f"{'yes' if min(map(times, ours)) <= 2 else 'no'} ({each} the bytes fetched{linked})"
 
 
 def report(deltas, results):
@@ -763,7 +767,8 @@ def main():
         return 2
     deltas = Deltas(args, assetpack_binary(args))
     make_corpora(deltas)
-    tools = [Assetpack(deltas), Assetpack(deltas, "--no-sync"), Casync(deltas), Zsync(deltas)]
+    tools = [Assetpack(deltas), Assetpack(deltas, "--in-place"), Assetpack(deltas, "--no-sync"), Casync(deltas),
+             Zsync(deltas)]
     results = []
     with remote.nginx(os.path.join(deltas.root, "nginx"), deltas.site, deltas.access_log) as url:
         deltas.url = url

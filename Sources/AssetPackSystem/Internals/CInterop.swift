@@ -67,6 +67,14 @@ internal var _O_NOFOLLOW: Int32 { O_NOFOLLOW }
 internal var _O_DIRECTORY: Int32 { O_DIRECTORY }
 internal var _O_NONBLOCK: Int32 { O_NONBLOCK }
 internal var _O_CLOEXEC: Int32 { O_CLOEXEC }
+#if os(Linux) || os(Android)
+/// `O_NOATIME`: reading does not update the access time (allowed on one's own files only, else `EPERM`). The
+/// C headers define it only with `_GNU_SOURCE`; its value is the same on every architecture Swift runs Linux
+/// and Android on (x86, x86-64, ARM, ARM64, RISC-V).
+internal var _O_NOATIME: Int32 { 0o1_000_000 }
+#else
+internal var _O_NOATIME: Int32 { 0 }
+#endif
 internal var _AT_SYMLINK_NOFOLLOW: Int32 { AT_SYMLINK_NOFOLLOW }
 internal var _AT_REMOVEDIR: Int32 { AT_REMOVEDIR }
 internal var _LOCK_EX: Int32 { LOCK_EX }

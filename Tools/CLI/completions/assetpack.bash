@@ -239,7 +239,7 @@ _assetpack_build() {
 
 _assetpack_expand() {
     repeating_flags=()
-    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --dry-run --no-sync --quiet -q --json --progress --verbose -v --allow-http --verify --repair --version -h --help)
+    non_repeating_flags=(--keep-zips --allow-symlinks --allow-empty --delete-unknown --in-place --dry-run --no-sync --quiet -q --json --progress --verbose -v --allow-http --verify --repair --version -h --help)
     repeating_options=(--public-key --mirror --seed)
     non_repeating_options=(-d -C --to --root --jobs --identity --max-download --limit-rate)
     __assetpack_offer_flags_options 1

@@ -13,7 +13,7 @@ import AssetPackSystem
 /// 4. The new record's folders are made, or given their permissions.
 /// 5. Every file and link of the staging tree is moved to its place (one `renameat`, replacing the old one).
 /// 6. The record moves in (`installed.json` last); the tree is flushed (one `syncfs`, durable), the stamp
-///    written, and the staging tree removed.
+///    written, and the staging tree removed (its marker first).
 ///
 /// Every step can run again after a kill: what was removed or moved is not there to remove or move again,
 /// and step 6 is skipped up to the stamp once `installed.json` has moved. The record's paths are checked
@@ -87,6 +87,8 @@ final class InPlaceUpgrade {
         }
         if durable { try io(tree.fd.syncFileSystem(path: tree.path)) }
         try InstallRecord.writeStamp(stamp, into: tree, durable: durable)
+        // The marker first: a staging tree half removed is then an ordinary leftover, not an upgrade to finish.
+        try io(newRecord.remove(StagingNames.applyingMarkerFile))
         try io(TreeRemoval.remove(stagingName, in: parent))
     }
 
