@@ -180,6 +180,13 @@ struct InstallTransaction {
         if inPlace, let upgrade = state.upgrade, !installer.options.removesUnknownEntries {
             try InPlaceUpgrade.checkConflicts(state.unknown, newRecordIn: staging, installed: upgrade.tree)
         }
+        if inPlace {
+            // Not flushed yet: the one `syncfs` that begins the upgrade (``InPlaceUpgrade/begin(_:removing:durable:)``)
+            // puts the staged files, the record, the stamp and the marker on the device together.
+            if durable { try markFlushed(staging) }
+            try InstallRecord.writeStamp(stamp, into: staging, durable: false)
+            return state
+        }
         if state.owesFileSystemFlush { try io(staging.fd.syncFileSystem(path: staging.path)) }
         if durable {
             progress.enter(.flushing)
@@ -227,10 +234,8 @@ struct InstallTransaction {
         try fill.folders.makeAll()
         try fill.makeSymlinks()
         try fill.addToRecord(record)
-        // In place, the staging tree holds only what changed: one `syncfs` after the last window flushes it.
-        if durable, state.inPlace {
-            state.owesFileSystemFlush = true
-        } else if durable, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
+        // In place, the staging tree holds only what changed: one `syncfs` flushes it as the upgrade begins.
+        if durable, !state.inPlace, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
                                                                      skipping: onDevice, openFolders: window.openFolders) {
             state.owesFileSystemFlush = true
         }

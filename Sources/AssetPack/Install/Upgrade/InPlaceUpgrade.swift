@@ -4,16 +4,17 @@ import AssetPackSystem
 /// holds only what the new version changes — its written files, its renamed and moved files (linked), its
 /// links — with the new record and stamp, complete and (durable) on the device. Then:
 ///
-/// 1. ``begin(_:removing:durable:)`` writes ``StagingNames/applyingMarkerFile`` into the staging tree: from
-///    then on every call finishes the upgrade before anything else (``isPending(_:in:)``, ``apply()``).
+/// 1. ``begin(_:removing:durable:)`` writes ``StagingNames/applyingMarkerFile`` into the staging tree and
+///    (durable) flushes it all with one `syncfs`: from then on every call finishes the upgrade before anything
+///    else (``isPending(_:in:)``, ``apply()``).
 /// 2. The installed tree's stamp is removed (flushed, durable): the tree is not up to date until step 6.
 /// 3. What the installed record lists and the new one does not is removed — files and links, then folders
 ///    (deepest first, only when empty: an unknown entry keeps its folder) —, and the unknown entries the
-///    marker lists; the marker then says so, so a second run never removes again what step 5 moved in.
+///    marker lists; the marker then says so, so a second run never removes what step 5 moved in.
 /// 4. The new record's folders are made, or given their permissions.
 /// 5. Every file and link of the staging tree is moved to its place (one `renameat`, replacing the old one).
-/// 6. The record moves in (`installed.json` last); the tree is flushed (one `syncfs`, durable), the stamp
-///    written, and the staging tree removed (its marker first).
+/// 6. The record moves in (`installed.json` last), the stamp is written, the tree flushed (one `syncfs`,
+///    durable), and the staging tree removed (its marker first).
 ///
 /// Every step can run again after a kill: what was removed or moved is not there to remove or move again,
 /// and step 6 is skipped up to the stamp once `installed.json` has moved. The record's paths are checked
@@ -41,10 +42,12 @@ final class InPlaceUpgrade {
     /// The marker's only line once step 3 has run.
     private static let moving = "move"
 
-    /// Starts the upgrade of the complete staging tree `staging`: `unknown`, the paths of the installed tree's
-    /// unknown entries to remove (a folder's ending with `/`).
+    /// Starts the upgrade of the complete staging tree `staging` (its files, record and stamp written, not yet
+    /// flushed): `unknown`, the paths of the installed tree's unknown entries to remove (a folder's ending with
+    /// `/`). Durable, one `syncfs` then puts the whole staging tree on the device, the marker with it.
     static func begin(_ staging: Descriptor, removing unknown: [String], durable: Bool) throws(AssetPackError) {
-        try mark(staging, ([removing] + unknown).map { $0 + "\n" }.joined(), durable: durable)
+        try mark(staging, ([removing] + unknown).map { $0 + "\n" }.joined(), durable: false)
+        if durable { try io(staging.fd.syncFileSystem(path: staging.path)) }
     }
 
     /// True when the staging tree beside the destination `name` holds an upgrade in place that was begun and
@@ -75,9 +78,10 @@ final class InPlaceUpgrade {
                 throw AssetPackError(.io, "an upgrade in place cannot be finished: the new record is not readable", path: newRecord.path)
             }
             let lines = String(decoding: marker, as: UTF8.self).split(separator: "\n").map(String.init)
-            if lines.first == Self.removing {
-                let wanted = RecordedPathSet(record)
-                if let installed = OrderedRecord(tree: tree) { try removeDropped(installed, keeping: wanted, from: tree) }
+            // Removing what the new record does not list can run again (nothing is moved there); removing the
+            // unknown entries cannot (a file moved in may have taken the name), so the marker records it is done.
+            if let installed = OrderedRecord(tree: tree) { try removeDropped(installed, keeping: RecordedPathSet(record), from: tree) }
+            if lines.first == Self.removing, lines.count > 1 {
                 for path in lines.dropFirst() { try removeUnknown(path, from: tree) }
                 try Self.mark(staging, Self.moving + "\n", durable: durable)
             }
@@ -85,8 +89,9 @@ final class InPlaceUpgrade {
             try move(from: staging, to: tree, isTop: true)
             try moveRecord(from: newRecord, to: oldRecord)
         }
+        // The stamp last, flushed with everything before it by one `syncfs`: until that returns, the marker stays.
+        try InstallRecord.writeStamp(stamp, into: tree, durable: false)
         if durable { try io(tree.fd.syncFileSystem(path: tree.path)) }
-        try InstallRecord.writeStamp(stamp, into: tree, durable: durable)
         // The marker first: a staging tree half removed is then an ordinary leftover, not an upgrade to finish.
         try io(newRecord.remove(StagingNames.applyingMarkerFile))
         try io(TreeRemoval.remove(stagingName, in: parent))
