@@ -53,8 +53,8 @@ final class StagingFill: @unchecked Sendable {
         return failed
     }
 
-    /// Counts the unchanged files `unchanged` finished where they are (an upgrade in place leaves them in the
-    /// installed tree): staged for the record, not linked.
+    /// Counts the unchanged files `unchanged` finished without staging them here (an upgrade in place leaves them
+    /// in the installed tree, or links a renamed one into its own folder): staged for the record, not written.
     func keepInPlace(_ unchanged: [Int: StagedFile]) {
         for (position, file) in unchanged {
             staged[position] = file

@@ -214,10 +214,18 @@ struct InstallTransaction {
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
         try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: assumedFree)
-        // In place, the files unchanged at their paths stay where they are: nothing of them is staged.
-        let inPlace = state.inPlace ? unchanged.filter { moved[$0.key] == nil } : [:]
-        let toLink = inPlace.isEmpty ? unchanged : unchanged.filter { moved[$0.key] != nil }
-        let staged = state.inPlace ? files + Array(toLink.keys) + plan.items.indices.filter { plan.items[$0].kind == .symlink } : nil
+        // In place, the files unchanged at their paths stay where they are, the renamed and moved ones are linked
+        // into one flat folder: only the folders above the files written and the links are made in staging.
+        var inPlace: [Int: StagedFile] = [:], toLink = unchanged
+        if state.inPlace, let upgrade = state.upgrade {
+            inPlace = unchanged.filter { moved[$0.key] == nil }
+            let (linked, failed) = try InPlaceUpgrade.stageMoved(unchanged.filter { moved[$0.key] != nil }, of: plan, from: upgrade.tree,
+                                                                 movedFrom: moved, into: staging)
+            inPlace.merge(linked) { first, _ in first }
+            files = (files + failed).sorted()
+            toLink = [:]
+        }
+        let staged = state.inPlace ? files + plan.items.indices.filter { plan.items[$0].kind == .symlink } : nil
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
                                options: installer.options, kept: left.kept, partial: left.partial, foldersAbove: staged)
         fill.keepInPlace(inPlace)
@@ -266,6 +274,8 @@ struct InstallTransaction {
         guard let folder = try io(staging.existingDirectory(at: [StagingNames.recordDirectory])) else { return }
         try io(folder.remove(StagingNames.stampFile))
         try io(folder.remove(StagingNames.flushedMarkerFile))
+        // Staged by an upgrade in place, linked again if this one is one too; never switched in.
+        try io(TreeRemoval.remove(StagingNames.movedFilesFolder, in: folder))
     }
 
     var durable: Bool { installer.options.durability == .flushOnCommit }

@@ -12,7 +12,8 @@ import AssetPackSystem
 ///    (deepest first, only when empty: an unknown entry keeps its folder) —, and the unknown entries the
 ///    marker lists; the marker then says so, so a second run never removes what step 5 moved in.
 /// 4. The new record's folders are made, or given their permissions.
-/// 5. Every file and link of the staging tree is moved to its place (one `renameat`, replacing the old one).
+/// 5. Every file and link of the staging tree is moved to its place (one `renameat`, replacing the old one),
+///    the renamed and moved files from the flat folder they were linked into (``stageMoved(_:of:from:movedFrom:into:)``).
 /// 6. The record moves in (`installed.json` last), the stamp is written, the tree flushed (one `syncfs`,
 ///    durable), and the staging tree removed (its marker first).
 ///
@@ -87,6 +88,7 @@ final class InPlaceUpgrade {
             }
             try makeFolders(record, in: tree)
             try move(from: staging, to: tree, isTop: true)
+            try moveRenamed(record, from: newRecord, to: tree)
             try moveRecord(from: newRecord, to: oldRecord)
         }
         // The stamp last, flushed with everything before it by one `syncfs`: until that returns, the marker stays.
@@ -173,6 +175,55 @@ final class InPlaceUpgrade {
                 try counted()
             }
         }
+    }
+
+    /// Step 5, for the renamed and moved files: each is moved from ``StagingNames/movedFilesFolder`` to the path
+    /// of the new record (`record`) whose ``movedName(_:)`` it has.
+    private func moveRenamed(_ record: OrderedRecord, from newRecord: Descriptor, to tree: Descriptor) throws(AssetPackError) {
+        guard try io(newRecord.status(StagingNames.movedFilesFolder))?.kind == .directory else { return }
+        let folder = try io(newRecord.directory(StagingNames.movedFilesFolder))
+        var waiting = Set(try io(folder.names()).compactMap(\.string))
+        let cursor = DirectoryCursor(root: tree)
+        var files = record.files()
+        while !waiting.isEmpty, let head = files.head {
+            defer { files.advance() }
+            let name = Self.movedName(head.entry.path)
+            guard waiting.remove(name) != nil, let path = try? AssetPath(head.entry.path) else { continue }
+            let parent = try io(cursor.parent(ofPath: path.string))
+            try io(folder.rename(name, to: path.name, in: parent))
+            try counted()
+        }
+    }
+
+    /// The name a renamed or moved file whose new path is `path` is staged under.
+    static func movedName(_ path: String) -> String {
+        var hash = SHA256()
+        hash.update(path)
+        return hash.finalizeHex()
+    }
+
+    /// Stages the renamed and moved files `files` of `plan` (by position; their installed paths in `movedFrom`):
+    /// each hard-linked from the installed tree into ``StagingNames/movedFilesFolder`` of `staging` under
+    /// ``movedName(_:)`` of its new path. Returns those linked and the positions that must be written instead
+    /// (the installed file is gone, or the file system refused the link).
+    static func stageMoved(_ files: [Int: StagedFile], of plan: ExpansionPlan, from installed: Descriptor, movedFrom: [Int: String],
+                           into staging: Descriptor) throws(AssetPackError) -> (linked: [Int: StagedFile], failed: [Int]) {
+        guard !files.isEmpty else { return ([:], []) }
+        let record = try io(staging.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
+        let folder = try io(record.directory(StagingNames.movedFilesFolder, creatingWith: PermissionPolicy.defaultDirectory))
+        let cursor = DirectoryCursor(root: installed)
+        var linked: [Int: StagedFile] = [:], failed: [Int] = []
+        for (position, file) in files.sorted(by: { $0.key < $1.key }) {
+            let name = movedName(plan.items[position].path.string)
+            try io(folder.remove(name))  // an interrupted call's
+            guard let old = movedFrom[position].flatMap({ try? AssetPath($0) }), let parent = cursor.existingParent(ofPath: old.string),
+                  try io(parent.link(old.name, to: name, in: folder)) else {
+                failed.append(position)
+                continue
+            }
+            linked[position] = file
+        }
+        return (linked, failed)
     }
 
     /// Step 6: moves the record's files into the installed tree's record folder, `installed.json` last; a file the
