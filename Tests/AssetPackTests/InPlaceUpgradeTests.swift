@@ -89,6 +89,28 @@ import TestSupport
         #expect(DiskTree.read(stage.destination) == DiskTree(Self.v1))
     }
 
+    @Test func aPlantedLinkOrAFolderInPlaceOfAnInstalledEntryGivesTheTreeASwitchGives() throws {
+        let stage = try Stage("in-place-planted")
+        let switched = stage.scratch.file("out/switched")
+        _ = try stage.install("v1", inPlace: false, to: switched)
+        let outside = stage.scratch.file("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        for root in [stage.destination, switched] {
+            // The folder `same` becomes a link out of the tree; the file `changed.txt` a folder.
+            try FileManager.default.removeItem(atPath: root + "/same")
+            try FileManager.default.createSymbolicLink(atPath: root + "/same", withDestinationPath: outside)
+            try FileManager.default.removeItem(atPath: root + "/changed.txt")
+            try makeParent(root + "/changed.txt/inner.txt")
+            try writeBytes(Array("planted".utf8), to: root + "/changed.txt/inner.txt")
+        }
+        _ = try stage.install("v2", inPlace: false, to: switched)
+        _ = try stage.install("v2")
+        #expect(DiskTree.read(switched) == DiskTree(Self.v2))
+        #expect(DiskTree.read(stage.destination) == DiskTree.read(switched))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty, "nothing written through the link")
+        #expect(hiddenNames(stage.scratch.file("out")) == [])
+    }
+
     @Test func theUsersEntriesStayWhereTheyAreOrGoWhenAsked() throws {
         let stage = try Stage("in-place-unknown")
         for (path, text) in [("notes.txt", "mine"), ("same/mine.txt", "mine too"), ("removed/mine.txt", "in a dropped folder"),

@@ -243,8 +243,9 @@ struct InstallTransaction {
         try fill.makeSymlinks()
         try fill.addToRecord(record)
         // In place, the staging tree holds only what changed: one `syncfs` flushes it as the upgrade begins.
-        if durable, !state.inPlace, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: installer.options.testSeam.flushesWholeFileSystem,
-                                                                     skipping: onDevice, openFolders: window.openFolders) {
+        let wholeFileSystem = installer.options.testSeam.flushesWholeFileSystem
+        if durable, !state.inPlace, try TreeFlush.flushUnlessWholeFileSystem(plan, in: staging, wholeFileSystem: wholeFileSystem,
+                                                                             skipping: onDevice, openFolders: window.openFolders) {
             state.owesFileSystemFlush = true
         }
         state.files += plan.fileCount

@@ -141,7 +141,17 @@ final class InPlaceUpgrade {
         try counted()
     }
 
+    /// Removes the folder `name` of `folder` where a file or link of the new version goes: one the user put in the
+    /// place of an installed file (an unknown folder there was refused before the upgrade began), dropped as a
+    /// switch drops it. A rename cannot replace a folder with a file.
+    private func clearFolder(_ name: String, in folder: Descriptor) throws(AssetPackError) {
+        guard try io(folder.status(name))?.kind == .directory else { return }
+        try removeEntry(name, in: folder)
+    }
+
     /// Step 4: makes the folders of the new record (`record`) in `tree`, or gives an existing one its permissions.
+    /// Anything else at a folder's path is in the place of the installed version's folder (an unknown entry there
+    /// was refused before the upgrade began): removed, as a switch drops it.
     private func makeFolders(_ record: OrderedRecord, in tree: Descriptor) throws(AssetPackError) {
         let cursor = DirectoryCursor(root: tree)
         var folders = record.directories()
@@ -149,10 +159,7 @@ final class InPlaceUpgrade {
             defer { folders.advance() }
             guard let path = try? AssetPath(head.entry.path) else { continue }
             let parent = try io(cursor.parent(ofPath: path.string))
-            if let status = try io(parent.status(path.name)), status.kind != .directory {
-                throw AssetPackError(.conflict, "\(AssetPath.quoted(path.string)) is not assetpack's, and the new version puts a "
-                                     + "folder there; move it out of the destination", path: parent.child(path.name))
-            }
+            if let status = try io(parent.status(path.name)), status.kind != .directory { try removeEntry(path.name, in: parent) }
             _ = try io(parent.makeDirectory(path.name, mode: head.entry.mode))
             let folder = try io(parent.directory(path.name))
             if try io(folder.status()).permissions != head.entry.mode {
@@ -171,6 +178,7 @@ final class InPlaceUpgrade {
                 _ = try io(tree.makeDirectory(name, mode: PermissionPolicy.defaultDirectory))
                 try move(from: try io(staging.directory(name)), to: try io(tree.directory(name)), isTop: false)
             } else {
+                try clearFolder(name, in: tree)
                 try io(staging.rename(name, to: name, in: tree))
                 try counted()
             }
@@ -190,6 +198,7 @@ final class InPlaceUpgrade {
             let name = Self.movedName(head.entry.path)
             guard waiting.remove(name) != nil, let path = try? AssetPath(head.entry.path) else { continue }
             let parent = try io(cursor.parent(ofPath: path.string))
+            try clearFolder(path.name, in: parent)
             try io(folder.rename(name, to: path.name, in: parent))
             try counted()
         }
