@@ -66,6 +66,31 @@ struct DeltaUpgradeTests {
         #expect(record.contains("moved/clip.bin") && !record.contains("\"media/clip.bin\""))
     }
 
+    @Test func anUpgradeInPlaceFetchesWhatItsDryRunAnnouncedAndGivesTheExactTree() async throws {
+        var after = Self.base
+        after["data/big.txt"] = Array("a new first line\n".utf8) + after["data/big.txt"]!
+        after["moved/deeper/f9.txt"] = after.removeValue(forKey: "text/1/f9.txt")
+        after["text/0/f1-renamed.txt"] = after.removeValue(forKey: "text/0/f1.txt")
+        after["text/0/f2.txt"] = nil
+        after["added/new.txt"] = Array("new in 2".utf8)
+        let fixture = try await RemoteInstallFixture()
+        try fixture.publish(Self.base)
+        try await fixture.install()
+        let renamed = inodeNumber(fixture.destination + "/text/1/f9.txt")
+        let unchanged = inodeNumber(fixture.destination + "/media/clip.bin")
+        try fixture.publish(after)
+        let preview = try UpdateSizeTests.dryRun(fixture)
+        let before = await fixture.settledRequests().count
+        let result = try await fixture.install(durability: .flushOnCommit, inPlace: true)
+        let fetched = await fixture.settledRequests().dropFirst(before).filter { !UpdateSizeTests.isPointer($0) }
+        #expect(preview.bytesToFetch == UpdateSizeTests.bytes(fetched) && preview.requestsToFetch == fetched.count)
+        #expect(try snapshot(fixture.destination) == expectedSnapshot(after))
+        #expect(inodeNumber(fixture.destination + "/moved/deeper/f9.txt") == renamed, "moved in, not fetched")
+        #expect(inodeNumber(fixture.destination + "/media/clip.bin") == unchanged)
+        #expect(result.filesLinked == after.count - 2, "all but the changed file and the new one: \(result)")
+        #expect(hiddenNames(fixture.scratch.path).allSatisfy { !$0.contains("staging") }, "\(hiddenNames(fixture.scratch.path))")
+    }
+
     @Test func aSeedFolderLendsItsChunksToAFreshInstall() async throws {
         let fixture = try await RemoteInstallFixture()
         var after = Self.base

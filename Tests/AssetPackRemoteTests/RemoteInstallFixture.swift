@@ -82,9 +82,11 @@ final class RemoteInstallFixture: @unchecked Sendable {
     /// Installs the served bundle into ``destination``, trusting ``key`` (not flushed unless `durability` says so).
     @discardableResult
     func install(trust: ManifestTrust = .signed(by: [RemoteInstallFixture.key.publicKey]), options: FetchOptions = testOptions(),
-                 durability: Durability = .none) async throws(AssetPackError) -> ExpansionResult {
-        try await RemoteBundle(url).install(into: destination, trust: trust, options: ExpansionOptions(durability: durability),
-                                            fetcher: RemoteFetcher(options: options))
+                 durability: Durability = .none, inPlace: Bool = false) async throws(AssetPackError) -> ExpansionResult {
+        var expansion = ExpansionOptions(durability: durability)
+        expansion.upgradesInPlace = inPlace
+        return try await RemoteBundle(url).install(into: destination, trust: trust, options: expansion,
+                                                   fetcher: RemoteFetcher(options: options))
     }
 
     /// ``install(trust:options:durability:)`` through `RemoteBundle.statusUpdates`: the last download counts it
