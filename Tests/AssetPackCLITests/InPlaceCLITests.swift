@@ -46,8 +46,13 @@ import TestSupport
                         "\(point): nothing changed before the upgrade began")
             } else {
                 #expect(!FileManager.default.fileExists(atPath: identity), "\(point): a tree being changed is not up to date")
-                let status = try run(cli.tool, ["status", destination])
-                #expect(status.status != 0 || !status.stdout.contains("up to date"), "\(point): \(status.stdout)")
+                let status = try run(cli.tool, ["status", destination, "--json"])
+                let report = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+                let staging = report?["staging"] as? [String: Any]
+                #expect(status.status == 2 && report?["state"] as? String == "partial" && staging?["applying"] as? Bool == true
+                        && (report?["unknown"] as? [Any])?.isEmpty == true, "\(point): \(status.stdout)")
+                let text = try run(cli.tool, ["status", destination])
+                #expect(text.stdout.contains("upgrade in place was cut short"), "\(point): \(text.stdout)")
             }
             let finished = try cli.expand([scratch.file("v2"), "--to", destination])
             #expect(finished.status == 0, "\(point): \(finished.stderr)")

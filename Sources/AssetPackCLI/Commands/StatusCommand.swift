@@ -112,7 +112,9 @@ struct StatusCommand: ParsableCommand {
         let what = staging.complete ? "a complete tree" : InstalledTreeText.files(staging.files, staging.bytes) + " written"
         var lines = [Reporting.oneLine("  staging: \(what) in \(staging.path)")]
         if let identity = staging.identity { lines.append(Reporting.oneLine("    of \(identity)")) }
-        let next = if let source, staging.identity != source {
+        let next = if staging.applying {
+            "an upgrade in place was cut short here: the next expand, of any source, finishes it first"
+        } else if let source, staging.identity != source {
             "not the source's identity: the next expand of it removes this tree"
         } else if staging.complete {
             "the next expand switches it in"

@@ -44,6 +44,10 @@ public struct InstallStatus: Sendable, Equatable, Encodable {
         public var bytes: UInt64
         /// True when the tree is complete and only waits to be switched in.
         public var complete: Bool
+        /// True when it holds an upgrade in place that began (``ExpansionOptions/upgradesInPlace``) and was cut
+        /// short: the destination holds parts of both versions until the next install, whatever its source and
+        /// options, finishes it.
+        public var applying = false
     }
 
     /// The destination, absolute.
@@ -127,6 +131,8 @@ extension InstallStatus {
         }
         status.staging = try StagingSurvey.survey(location, in: parent, besideInstalled: status.installed != nil)
         if status.state == .notInstalled && status.staging != nil { status.state = .partial }
+        // Mid-upgrade, the destination's entries are the two versions', not the user's.
+        if status.staging?.applying == true { status.unknown = [] }
         return status
     }
 
@@ -152,6 +158,7 @@ private enum StagingSurvey {
         guard marker != nil || (stamp != nil && !installed) else { return nil }
         var staging = InstallStatus.Staging(path: parent.child(location.stagingName), identity: marker ?? stamp,
                                             files: 0, bytes: 0, complete: stamp != nil)
+        staging.applying = InPlaceUpgrade.isPending(location.name, in: parent)
         try count(tree, isRoot: true, into: &staging)
         return staging
     }
