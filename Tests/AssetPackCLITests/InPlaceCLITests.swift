@@ -1,3 +1,4 @@
+import AssetPack
 import Foundation
 import Testing
 import TestSupport
@@ -64,6 +65,23 @@ import TestSupport
             let verified = try cli.expand([scratch.file("v2"), "--to", destination, "--verify"])
             #expect(verified.status == 0, "\(point): \(verified.stdout) \(verified.stderr)")
         }
+    }
+
+    @Test func discardingAnUpgradeInPlaceCutShortFinishesIt() throws {
+        let scratch = try TemporaryDirectory("cli-in-place-discard")
+        try ExpandCLITests.write(ExpandCLITests.tree, to: scratch.file("v1"))
+        try ExpandCLITests.write(Self.v2, to: scratch.file("v2"))
+        let destination = scratch.file("assets")
+        #expect(try cli.expand([scratch.file("v1"), "--to", destination]).status == 0)
+        let killed = try cli.expand([scratch.file("v2"), "--to", destination, "--in-place"],
+                                    environment: ["ASSETPACK_TEST_KILL_AFTER_APPLIED": "3"])
+        #expect(killed.status == 128 + 9, "\(killed.stderr)")
+        // Removing its staging tree would leave a mix with version 1's record: the upgrade is finished instead.
+        let installer = try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination)
+        #expect(try installer.discardPartialInstall())
+        #expect(ExpandCLITests.digest(ExpandCLITests.read(destination)) == ExpandCLITests.digest(Self.v2))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["assets", "v1", "v2"])
+        #expect(try cli.expand([scratch.file("v2"), "--to", destination, "--verify"]).status == 0)
     }
 
     @Test func anUpgradeInPlaceThenAnotherIsUpToDate() throws {

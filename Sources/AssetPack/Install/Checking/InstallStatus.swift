@@ -46,8 +46,21 @@ public struct InstallStatus: Sendable, Equatable, Encodable {
         public var complete: Bool
         /// True when it holds an upgrade in place that began (``ExpansionOptions/upgradesInPlace``) and was cut
         /// short: the destination holds parts of both versions until the next install, whatever its source and
-        /// options, finishes it.
+        /// options, finishes it. In JSON only when true.
         public var applying = false
+
+        private enum CodingKeys: String, CodingKey { case path, identity, files, bytes, complete, applying }
+
+        /// Encodes the fields; `applying` only when true.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(path, forKey: .path)
+            try container.encodeIfPresent(identity, forKey: .identity)
+            try container.encode(files, forKey: .files)
+            try container.encode(bytes, forKey: .bytes)
+            try container.encode(complete, forKey: .complete)
+            if applying { try container.encode(applying, forKey: .applying) }
+        }
     }
 
     /// The destination, absolute.
