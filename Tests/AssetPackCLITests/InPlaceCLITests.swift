@@ -67,12 +67,18 @@ import TestSupport
         }
     }
 
-    @Test func discardingAnUpgradeInPlaceCutShortFinishesIt() throws {
-        let scratch = try TemporaryDirectory("cli-in-place-discard")
+    /// A scratch folder holding versions 1 and 2 as folders, version 1 installed into its `assets`.
+    func installedVersion1(_ label: String) throws -> (TemporaryDirectory, String) {
+        let scratch = try TemporaryDirectory(label)
         try ExpandCLITests.write(ExpandCLITests.tree, to: scratch.file("v1"))
         try ExpandCLITests.write(Self.v2, to: scratch.file("v2"))
         let destination = scratch.file("assets")
         #expect(try cli.expand([scratch.file("v1"), "--to", destination]).status == 0)
+        return (scratch, destination)
+    }
+
+    @Test func discardingAnUpgradeInPlaceCutShortFinishesIt() throws {
+        let (scratch, destination) = try installedVersion1("cli-in-place-discard")
         let killed = try cli.expand([scratch.file("v2"), "--to", destination, "--in-place"],
                                     environment: ["ASSETPACK_TEST_KILL_AFTER_APPLIED": "3"])
         #expect(killed.status == 128 + 9, "\(killed.stderr)")
@@ -85,11 +91,7 @@ import TestSupport
     }
 
     @Test func anUpgradeInPlaceThenAnotherIsUpToDate() throws {
-        let scratch = try TemporaryDirectory("cli-in-place-twice")
-        try ExpandCLITests.write(ExpandCLITests.tree, to: scratch.file("v1"))
-        try ExpandCLITests.write(Self.v2, to: scratch.file("v2"))
-        let destination = scratch.file("assets")
-        #expect(try cli.expand([scratch.file("v1"), "--to", destination]).status == 0)
+        let (scratch, destination) = try installedVersion1("cli-in-place-twice")
         let upgraded = try cli.expand([scratch.file("v2"), "--to", destination, "--in-place"])
         #expect(upgraded.status == 0, "\(upgraded.stderr)")
         #expect(ExpandCLITests.digest(ExpandCLITests.read(destination)) == ExpandCLITests.digest(Self.v2))
