@@ -38,10 +38,11 @@ public struct ExpansionOptions: Sendable, Hashable {
     /// it in: only the files that changed are written (into staging, then moved in), the unchanged ones stay where
     /// they are, and what the new version drops is removed. It writes a fraction of what a switch writes for a
     /// small upgrade of many files (a switch gives every file of the new tree a new link), at a price: while it
-    /// runs (milliseconds after the download and checks) the destination is a mix of both versions. It is
-    /// marked not installed first, and a killed or failed upgrade is finished by the next call, whatever its
-    /// options, before anything else. Off by default; a first install, a repair of a tree without a record,
-    /// or an install over nothing always builds and switches in. Not part of the tree's stamp.
+    /// runs (after the download and every check: a read of both records and a rename per change) the destination
+    /// is a mix of both versions. It is marked not installed first, and a killed or failed upgrade is finished by
+    /// the next call, whatever its options, before anything else (or by ``AssetInstaller/discardPartialInstall()``).
+    /// Off by default; a first install, a repair of a tree without a record, or an install over nothing always
+    /// builds and switches in. Not part of the tree's stamp.
     public var upgradesInPlace = false
     /// Where an archive stored in the source that can only be read front to back is copied, to be read at
     /// random (an unlinked file): an install's staging tree, on the destination's file system and within its
