@@ -22,6 +22,17 @@ package struct FileName: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The name whose bytes are `bytes` (no NUL).
+    package init(bytes: [UInt8]) {
+        let terminated = bytes.map { CChar(bitPattern: $0) } + [0]
+        self = terminated.withUnsafeBufferPointer { FileName(cString: $0.baseAddress!) }
+    }
+
+    /// The name's bytes (no NUL).
+    package var bytes: [UInt8] {
+        string.map { Array($0.utf8) } ?? undecodable.dropLast().map { UInt8(bitPattern: $0) }
+    }
+
     private init(string: String?, undecodable: [CChar]) {
         self.string = string
         self.undecodable = undecodable
@@ -39,7 +50,7 @@ package struct FileName: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// True for `.` and `..`, which listings leave out.
-    var isDotOrDotDot: Bool { string == "." || string == ".." }
+    package var isDotOrDotDot: Bool { string == "." || string == ".." }
 
     /// Every name left in `stream`, then closes it.
     static func readAll(_ stream: CInterop.DirectoryStream, path: @autoclosure () -> String) throws(SystemError) -> [FileName] {

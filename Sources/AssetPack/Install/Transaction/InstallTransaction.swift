@@ -83,7 +83,7 @@ struct InstallTransaction {
                 progress.enter(.done)
                 return result(filled, stamp: filled.stamp ?? "")
             }
-            try InPlaceUpgrade.begin(staging, removing: installer.options.removesUnknownEntries ? filled.unknown : [], durable: durable)
+            try InPlaceUpgrade.begin(staging, removing: installer.options.removesUnknownEntries ? filled.unknownFound : [], durable: durable)
             begun = filled
         } catch {
             FailureCleanup.afterFailure(error, staging: stagingName, in: parent, createdStaging: createdStaging)
@@ -169,9 +169,14 @@ struct InstallTransaction {
         if case .delivered(let bundle) = installer.source.storage { bundle.discardManifest() }
         try state.resume?.sweep()
         if let upgrade = state.upgrade {
-            // In place, unknown entries stay where they are; only found (and, when asked, removed by the upgrade).
-            state.unknown = try UnknownEntries(installed: upgrade.tree, staging: staging,
-                                               removes: inPlace || installer.options.removesUnknownEntries).carry()
+            let entries = UnknownEntries(installed: upgrade.tree, staging: staging, removes: installer.options.removesUnknownEntries)
+            if inPlace {
+                // Unknown entries stay where they are: only found (and, when asked, removed by the upgrade).
+                state.unknownFound = try entries.find()
+                state.unknown = UnknownEntries.listed(state.unknownFound)
+            } else {
+                state.unknown = try entries.carry()
+            }
         }
         BackupExclusion.apply(to: staging.path)
         // Before the flush: the record's lists gathered in temporary files are removed by then, never written back.
@@ -337,6 +342,8 @@ private final class WindowState {
     var stamp: String?
     /// What the installed tree held that its record does not know (``UnknownEntries``).
     var unknown: [String] = []
+    /// The same entries by their names' bytes, for an upgrade in place to remove.
+    var unknownFound: [UnknownEntries.Found] = []
 
     init(upgrade: Upgrade?, resume: ResumeCheck?, inPlace: Bool) {
         self.upgrade = upgrade

@@ -38,16 +38,20 @@ final class InPlaceUpgrade {
         self.killAfter = killAfter
     }
 
-    /// The marker's first line before step 3 has run; its other lines are the unknown entries to remove.
+    /// The marker's first line before step 3 has run; its other lines are the unknown entries to remove, each the
+    /// bytes of its path in hex (a name that is not UTF-8 has no exact text).
     private static let removing = "remove"
     /// The marker's only line once step 3 has run.
     private static let moving = "move"
 
     /// Starts the upgrade of the complete staging tree `staging` (its files, record and stamp written, not yet
-    /// flushed): `unknown`, the paths of the installed tree's unknown entries to remove (a folder's ending with
-    /// `/`). Durable, one `syncfs` then puts the whole staging tree on the device, the marker with it.
-    static func begin(_ staging: Descriptor, removing unknown: [String], durable: Bool) throws(AssetPackError) {
-        try mark(staging, ([removing] + unknown).map { $0 + "\n" }.joined(), durable: false)
+    /// flushed): `unknown`, the installed tree's unknown entries to remove. Durable, one `syncfs` then puts the
+    /// whole staging tree on the device, the marker with it.
+    static func begin(_ staging: Descriptor, removing unknown: [UnknownEntries.Found], durable: Bool) throws(AssetPackError) {
+        let lines = unknown.map { entry in
+            (entry.components + [entry.entry]).map { $0.bytes }.joined(separator: [UInt8(ascii: "/")]).map { hexDigits($0) }.joined()
+        }
+        try mark(staging, ([removing] + lines).map { $0 + "\n" }.joined(), durable: false)
         if durable { try io(staging.fd.syncFileSystem(path: staging.path)) }
     }
 
@@ -126,12 +130,32 @@ final class InPlaceUpgrade {
         }
     }
 
-    /// Step 3: removes the unknown entry at `listed` (a folder's ending with `/`), whatever it holds.
-    private func removeUnknown(_ listed: String, from tree: Descriptor) throws(AssetPackError) {
-        var text = listed
-        if text.hasSuffix("/") { text.removeLast() }
-        guard let path = try? AssetPath(text), let folder = DirectoryCursor(root: tree).existingParent(ofPath: path.string) else { return }
-        try removeEntry(path.name, in: folder)
+    /// Step 3: removes the unknown entry whose path's bytes `line` holds in hex, whatever it holds; never through
+    /// a link, and nothing for a line that is not such a path.
+    private func removeUnknown(_ line: String, from tree: Descriptor) throws(AssetPackError) {
+        let hex = Array(line.utf8)
+        guard hex.count % 2 == 0 else { return }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: hex.count, by: 2) {
+            guard let byte = UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16) else { return }
+            bytes.append(byte)
+        }
+        let names = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { FileName(bytes: Array($0)) }
+        guard let last = names.last, !names.contains(where: { $0.bytes.isEmpty || $0.isDotOrDotDot }) else { return }
+        var folder = tree
+        for name in names.dropLast() {
+            guard let inner = try? folder.directory(name) else { return }
+            folder = inner
+        }
+        guard try io(folder.status(last)) != nil else { return }
+        try io(TreeRemoval.remove(last, in: folder))
+        try counted()
+    }
+
+    /// `byte` as two lowercase hex digits.
+    private static func hexDigits(_ byte: UInt8) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
     }
 
     /// Removes `name` from `folder`: a file or a link, or a folder with all it holds.

@@ -18,12 +18,16 @@ struct UnknownEntries {
     /// Leave them out of the new tree instead of carrying them.
     let removes: Bool
 
-    /// One unknown entry: the names of the folders above it, its name, its path, whether it is a folder.
-    private struct Found {
+    /// One unknown entry: the names of the folders above it, its name, its path (a name that is not UTF-8 shown
+    /// with U+FFFD), whether it is a folder.
+    struct Found {
         var components: [FileName]
         var entry: FileName
         var path: String
         var isFolder: Bool
+
+        /// The entry as results list it: its path, a folder's with a `/` at its end.
+        var listed: String { path + (isFolder ? "/" : "") }
     }
 
     /// Carries (or, when ``removes``, leaves out) every unknown entry; returns their paths in path order, a
@@ -32,6 +36,25 @@ struct UnknownEntries {
     /// - Throws: `.conflict` when the new tree uses the name of an unknown file and removal was not asked
     ///   for; `.io` when an entry cannot be carried.
     func carry() throws(AssetPackError) -> [String] {
+        let found = try find()
+        if !removes {
+            for unknown in found {
+                var folder = installed
+                for name in unknown.components { folder = try io(folder.directory(name)) }
+                try carry(unknown.entry, isFolder: unknown.isFolder, from: folder,
+                          to: try newFolder(at: unknown.components, path: unknown.path), path: unknown.path)
+            }
+        }
+        return Self.listed(found)
+    }
+
+    /// The paths of `found` in path order, as ``carry()`` returns them.
+    static func listed(_ found: [Found]) -> [String] {
+        found.map(\.listed).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Every unknown entry, changing nothing; none when the installed tree has no record.
+    func find() throws(AssetPackError) -> [Found] {
         guard let record = OrderedRecord(tree: installed) else { return [] }
         var found: [Found] = []
         let paths = RecordedPaths(record)
@@ -43,15 +66,7 @@ struct UnknownEntries {
             try visit(installed, at: [], prefix: "", record: again, found: &found)
             guard again.readToEndInOrder() else { return [] }  // not a record's text: nothing is known to be the user's
         }
-        if !removes {
-            for unknown in found {
-                var folder = installed
-                for name in unknown.components { folder = try io(folder.directory(name)) }
-                try carry(unknown.entry, isFolder: unknown.isFolder, from: folder,
-                          to: try newFolder(at: unknown.components, path: unknown.path), path: unknown.path)
-            }
-        }
-        return found.map { $0.path + ($0.isFolder ? "/" : "") }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return found
     }
 
     /// Visits the installed folder `folder` at `components` below the tree's top (`prefix`: their path, with a
