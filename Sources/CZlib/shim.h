@@ -13,4 +13,7 @@ static inline int assetpack_inflate_init_gzip(z_streamp strm) {
 static inline int assetpack_deflate_init_raw(z_streamp strm, int level, int memLevel) {
     return deflateInit2(strm, level, Z_DEFLATED, -MAX_WBITS, memLevel, Z_DEFAULT_STRATEGY);
 }
+static inline int assetpack_deflate_init_gzip(z_streamp strm, int level) {
+    return deflateInit2(strm, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+}
 #endif

@@ -148,7 +148,7 @@ import TestSupport
         Case(label: "a user's folder with a stray identity file", prepare: { scene in
             try ExpandCLITests.write(["data.txt": Array("precious\n".utf8), ".assetpack/identity": Array("x\n".utf8)], to: scene.file("out"))
         }, arguments: ["expand", "b.bundle", "--to", "out"], status: 64,
-             says: "the destination holds an install identity but no install record (.assetpack/installed.json), so nothing proves it is assetpack's",
+             says: "the destination holds an install identity but no install record (.assetpack/installed.json.gz), so nothing proves it is assetpack's",
              check: { scene, _ in
             let bytes = try fileBytes(scene.file("out/data.txt"))
             #expect(bytes == Array("precious\n".utf8))

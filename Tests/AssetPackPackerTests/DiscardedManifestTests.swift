@@ -38,7 +38,7 @@ import TestSupport
 
     static func source(_ bundle: String, installedTree: String?, _ dir: TemporaryDirectory,
                        delivery: any BundleDelivery) throws -> (DeliveredBundleSource, ScratchManifest) {
-        let record = dir.file("installed/.assets.assetpack-staging/.assetpack/installed.json")
+        let record = dir.file("installed/.assets.assetpack-staging/.assetpack/installed.json.gz")
         let manifest = try ScratchManifest(path: bundle + "/" + BundleManifest.path, stagingRecord: record)
         let source = DeliveredBundleSource(manifest: manifest, identity: try readManifest(bundle).identity,
                                            delivery: delivery, installedTree: installedTree)

@@ -62,7 +62,7 @@ struct DeltaUpgradeTests {
         #expect(preview.bytesToFetch == 0 && preview.requestsToFetch == 0, "only the manifest changed: \(preview)")
         #expect(preview.filesLinked == after.count, "every file is linked, those renamed or moved too")
         // Each moved file is a link to the installed one (the same bytes, no copy).
-        let record = try String(contentsOfFile: fixture.destination + "/.assetpack/installed.json", encoding: .utf8)
+        let record = try recordText(ofTree: fixture.destination)
         #expect(record.contains("moved/clip.bin") && !record.contains("\"media/clip.bin\""))
     }
 

@@ -66,7 +66,7 @@ import TestSupport
         let inPlace = try stage.install("v2", durability: durability)
         #expect(DiskTree.read(stage.destination) == DiskTree(Self.v2))
         #expect(DiskTree.read(stage.destination) == DiskTree.read(switched))
-        #expect(try fileBytes(stage.destination + "/.assetpack/installed.json") != [])
+        #expect(try recordBytes(ofTree: stage.destination) != [])
         #expect(inPlace.filesWritten == bySwitch.filesWritten && inPlace.filesLinked == bySwitch.filesLinked,
                 "\(inPlace.filesWritten)/\(inPlace.filesLinked) against \(bySwitch.filesWritten)/\(bySwitch.filesLinked)")
         #expect(inodeNumber(stage.destination + "/same/unchanged.txt") == unchanged)

@@ -15,7 +15,7 @@ import TestSupport
             ("caf\u{E9}/\u{1F600}.png", [], .deflate), ("d/e/f/g.txt", [UInt8](repeating: 7, count: 5000), .deflate),
         ])
         _ = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination).installSynchronously()
-        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination + "/.assetpack/installed.json")))
+        let written = try recordBytes(ofTree: destination)
         let read = try #require(InstallRecordReader.read(bytes: written))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The record's lists (``InstallRecordLists``) past what they keep in memory go through temporary files
-/// of the record folder, emptied and removed once `installed.json` is written: the text is the same either way.
+/// of the record folder, emptied and removed once the record is written: the text is the same either way.
 @Suite struct InstallRecordListsTests {
     @Test func aRecordLargerThanItsMemoryIsTheSameText() throws {
         let dir = try TemporaryDirectory("record-lists")
@@ -26,8 +26,8 @@ import TestSupport
             let held = spooled.map { open(path + "/.assetpack/" + $0, O_RDONLY) }
             defer { for descriptor in held { close(descriptor) } }
             try lists.write(into: tree, source: nil, stamp: plan.stamp)
-            texts.append(try fileBytes(path + "/.assetpack/installed.json"))
-            #expect(folderNames(path + "/.assetpack") == ["installed.json"])
+            texts.append(try recordBytes(ofTree: path))
+            #expect(folderNames(path + "/.assetpack") == ["installed.json.gz"])
             for descriptor in held {
                 var info = stat()
                 #expect(fstat(descriptor, &info) == 0)
@@ -69,8 +69,8 @@ import TestSupport
                 try lists.add(window, staged: staged(chunk))
             }
             try lists.write(into: tree, source: nil, stamp: plan.stamp)
-            texts.append(try fileBytes(path + "/.assetpack/installed.json"))
-            #expect(folderNames(path + "/.assetpack") == ["installed.json"])
+            texts.append(try recordBytes(ofTree: path))
+            #expect(folderNames(path + "/.assetpack") == ["installed.json.gz"])
         }
         #expect(texts.allSatisfy { $0 == texts[0] })
         let read = try #require(InstallRecordReader.read(bytes: texts[0]))

@@ -117,7 +117,7 @@ import TestSupport
                                options: ExpansionOptions(jobs: 1))
         }
         func expectRecordMatchesTheTree(_ step: String) throws {
-            let record = try #require(try JSONSerialization.jsonObject(with: Data(fileBytes(destination + "/.assetpack/installed.json")))
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(recordBytes(ofTree: destination)))
                 as? [String: Any])
             let files = try #require(record["files"] as? [[String: Any]])
             #expect(files.count == Self.tree.files.count)

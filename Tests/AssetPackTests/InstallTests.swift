@@ -16,7 +16,7 @@ import TestSupport
         #expect(result.files == AssetTree.standard.files.count)
         #expect(DiskTree.read(scratch.file("out/assets")) == DiskTree(.standard))
         #expect(folderNames(scratch.file("out")) == ["assets"])
-        #expect(folderNames(scratch.file("out/assets/.assetpack")) == ["flushed", "identity", "installed.json"], "flushed: a durable install")
+        #expect(folderNames(scratch.file("out/assets/.assetpack")) == ["flushed", "identity", "installed.json.gz"], "flushed: a durable install")
         #expect(installer.isUpToDate())
     }
 
@@ -250,7 +250,7 @@ import TestSupport
                                            options: options)
         #expect(!(try installer.installSynchronously()).upToDate)
         #expect(DiskTree.read(scratch.file("assets")) == DiskTree(.standard))
-        #expect(folderNames(scratch.file("assets/.assetpack")) == ["identity", "installed.json"])
+        #expect(folderNames(scratch.file("assets/.assetpack")) == ["identity", "installed.json.gz"])
         // Durability does not change the tree, so a flushing installer finds it up to date.
         #expect(try AssetInstaller(source: DirectorySource(root: scratch.file("bundle")), destination: scratch.file("assets"))
             .isUpToDate())
@@ -263,7 +263,7 @@ import TestSupport
         let first = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
         #expect(!first.isUpToDate())
         #expect(!(try first.installSynchronously()).upToDate)
-        #expect(folderNames(destination + "/.assetpack") == ["flushed", "identity", "installed.json", "source"])
+        #expect(folderNames(destination + "/.assetpack") == ["flushed", "identity", "installed.json.gz", "source"])
         // A fresh source over the same archive is answered from the record alone, with no plan.
         let again = try AssetInstaller(source: ZipAssetSource(path: archive), destination: destination)
         #expect(again.isUpToDate())

@@ -116,14 +116,12 @@ final class ObservedTrees: @unchecked Sendable {
         try ExpansionFixtures.bundle(InstallUpgradeTests.v1, packed: [:], at: scratch.file("v1"), scratch: scratch)
         try ExpansionFixtures.bundle(InstallUpgradeTests.v2, packed: [:], at: scratch.file("v2"), scratch: scratch)
         try AssetInstaller(source: DirectorySource(root: scratch.file("v1")), destination: destination).installSynchronously()
-        let path = try #require(FileManager.default.contentsOfDirectory(atPath: destination)
-            .map { destination + "/" + $0 + "/installed.json" }.first { FileManager.default.fileExists(atPath: $0) })
-        var record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        var record = try #require(try JSONSerialization.jsonObject(with: Data(recordBytes(ofTree: destination))) as? [String: Any])
         #expect(record["collation"] as? String == "path", "every record written says its lists are in path order")
         record["files"] = edit(try #require(record["files"] as? [[String: Any]]))
         if !claimsOrder { record["collation"] = nil }
         // Sorted keys, as assetpack writes it: the claim comes before the lists.
-        try JSONSerialization.data(withJSONObject: record, options: .sortedKeys).write(to: URL(fileURLWithPath: path))
+        try writeRecord(Array(JSONSerialization.data(withJSONObject: record, options: .sortedKeys)), ofTree: destination)
         let result = try AssetInstaller(source: DirectorySource(root: scratch.file("v2")), destination: destination).installSynchronously()
         #expect(DiskTree.read(destination) == DiskTree(InstallUpgradeTests.v2))
         return (result, destination)

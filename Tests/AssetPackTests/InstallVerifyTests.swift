@@ -149,7 +149,7 @@ import TestSupport
     @Test func aTreeWhoseRecordIsGoneIsRefusedNotReplaced() throws {
         let scratch = try TemporaryDirectory("verify-record")
         let installer = try installed(scratch)
-        try TreeDamage.delete(installer.destination + "/.assetpack/installed.json")
+        try TreeDamage.delete(installer.destination + "/.assetpack/installed.json.gz")
         #expect(!installer.isUpToDate())
         let before = DiskTree.read(installer.destination)
         let error = #expect(throws: AssetPackError.self) { try installer.repair() }

@@ -8,10 +8,9 @@ import TestSupport
 /// record read alongside (`OrderedRecord`), never held; a record of an older version or one out of order is
 /// sorted first, with the same answers.
 @Suite struct InstalledTreeCheckTests {
-    /// Writes `record` (the JSON text of `installed.json`) and a stamp into the tree at `tree`.
+    /// Writes `record` (the record's JSON text) and a stamp into the tree at `tree`.
     private func writeRecord(_ record: String, into tree: String) throws {
-        try FileManager.default.createDirectory(atPath: tree + "/.assetpack", withIntermediateDirectories: true)
-        try Data(record.utf8).write(to: URL(fileURLWithPath: tree + "/.assetpack/installed.json"))
+        try TestSupport.writeRecord(Array(record.utf8), ofTree: tree)
         try Data("stamp\n".utf8).write(to: URL(fileURLWithPath: tree + "/.assetpack/identity"))
     }
 
@@ -121,6 +120,6 @@ import TestSupport
         try scratch.write("tree/a.txt", text: "a")
         try writeRecord(#"{"format":1,"stamp":"stamp","files":[{"path":"a.txt","size":1}]}"#, into: scratch.file("tree"))
         let status = try InstalledTree.status(at: scratch.file("tree"))
-        #expect(status.problems.map(\.description) == [".assetpack/installed.json: missing or unreadable; nothing could be checked"])
+        #expect(status.problems.map(\.description) == [".assetpack/installed.json.gz: missing or unreadable; nothing could be checked"])
     }
 }

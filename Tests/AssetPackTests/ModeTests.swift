@@ -114,7 +114,7 @@ import TestSupport
     static func expectModes(_ expected: [String: UInt32], in destination: String,
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         let record = try #require(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: destination + "/.assetpack/installed.json"))) as? [String: Any])
+            with: Data(recordBytes(ofTree: destination))) as? [String: Any])
         var recorded: [String: UInt32] = [:]
         for key in ["files", "directories"] {
             for element in record[key] as? [[String: Any]] ?? [] {

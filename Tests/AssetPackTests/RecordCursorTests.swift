@@ -7,12 +7,12 @@ import TestSupport
 /// ``RecordCursor``: an installed record's files read one at a time alongside a plan's paths in path order,
 /// as an upgrade compares each window with the record, nothing of the record held.
 @Suite struct RecordCursorTests {
-    /// A cursor over a tree whose `installed.json` lists `files` (JSON objects), other lists before and after;
+    /// A cursor over a tree whose record lists `files` (JSON objects), other lists before and after;
     /// a record that says its lists are in path order unless `ordered` is false.
     func cursor(_ files: [String], in dir: TemporaryDirectory, ordered: Bool = true) throws -> RecordCursor? {
-        try dir.write(".assetpack/installed.json", text: "{" + (ordered ? "\"collation\":\"path\"," : "")
+        try writeRecord(Array(("{" + (ordered ? "\"collation\":\"path\"," : "")
                       + "\"directories\":[{\"mode\":493,\"path\":\"a\"}],\"files\":["
-                      + files.joined(separator: ",") + "],\"format\":1,\"links\":[],\"stamp\":\"s\"}")
+                      + files.joined(separator: ",") + "],\"format\":1,\"links\":[],\"stamp\":\"s\"}").utf8), ofTree: dir.path)
         return RecordCursor(tree: try Descriptor.directory(dir.path))
     }
 
@@ -49,6 +49,7 @@ import TestSupport
         }
     }
 
+    /// (The broken records are plain `installed.json`, as older installs wrote it: read the same way.)
     @Test func aTreeWithoutARecordOrWithABrokenOneHasNoCursor() throws {
         let dir = try TemporaryDirectory("record-cursor-none")
         #expect(RecordCursor(tree: try Descriptor.directory(dir.path)) == nil)

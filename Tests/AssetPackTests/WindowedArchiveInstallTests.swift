@@ -92,7 +92,7 @@ import TestSupport
     /// The record's text, after checking that each of its lists is in path order (``AssetPath/precedes(_:_:)``)
     /// whatever order the archive's windows came in.
     static func record(_ tree: String) throws -> String {
-        let bytes = try fileBytes(tree + "/.assetpack/installed.json")
+        let bytes = try recordBytes(ofTree: tree)
         let record = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         for list in ["files", "directories", "links"] {
             let paths = try #require(record[list] as? [[String: Any]]).map { Array(($0["path"] as? String ?? "").utf8) }
@@ -100,7 +100,7 @@ import TestSupport
                 #expect(AssetPath.precedes(paths[index - 1], paths[index]), "\(list) out of path order at \(index)")
             }
         }
-        return try recordTextWithoutInodes(tree + "/.assetpack/installed.json")
+        return try recordTextWithoutInodes(ofTree: tree)
     }
 
     @Test(arguments: [(1, false), (2, false), (5, true), (1_000, true)])
@@ -151,7 +151,7 @@ import TestSupport
         #expect(hiddenNames(dir.path) == [".failed.assetpack-staging"])
         #expect(!FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/identity")))
         // The record goes to the device with the tree: written, and its temporary lists gone, before the flush.
-        #expect(FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/installed.json")))
+        #expect(FileManager.default.fileExists(atPath: dir.file(".failed.assetpack-staging/.assetpack/installed.json.gz")))
         let again = try Self.install(dir.file("app.zip"), into: dir.file("failed"), options: options)
         #expect(again.identity == installed.identity && DiskTree.read(dir.file("failed")) == DiskTree.read(dir.file("flushed")))
         #expect(hiddenNames(dir.path).isEmpty)
@@ -287,7 +287,7 @@ import TestSupport
         let whole = try Self.install(dir.file("app.zip"), into: dir.file("whole"), options: Self.options(window: nil))
         #expect(DiskTree.read(dir.file("windowed")) == DiskTree.read(dir.file("whole")))
         #expect(windowed.identity == whole.identity)
-        #expect(try recordTextWithoutInodes(dir.file("windowed/.assetpack/installed.json")) == recordTextWithoutInodes(dir.file("whole/.assetpack/installed.json")))
+        #expect(try recordTextWithoutInodes(ofTree: dir.file("windowed")) == recordTextWithoutInodes(ofTree: dir.file("whole")))
         if `case` == "nested zip" { #expect(FileManager.default.fileExists(atPath: dir.file("windowed/game/art/photos/frog.jpg"))) }
         #expect(hiddenNames(dir.path).isEmpty)
     }

@@ -1,12 +1,13 @@
 import CZlib
 
-/// A raw-deflate (RFC 1951) compressor over zlib's `deflate`, one per writer. Not thread-safe.
-final class Deflater {
+/// A raw-deflate (RFC 1951) compressor over zlib's `deflate`, one per writer (or, from ``gzip(level:)``, a
+/// compressor of one gzip member). Not thread-safe.
+package final class Deflater {
     private let zlib: ZlibStream
     private var stream: UnsafeMutablePointer<z_stream> { zlib.pointer }
 
     /// How a ``deflate(_:into:flush:)`` call ends its input.
-    enum Flush {
+    package enum Flush {
         /// More input follows.
         case none
         /// End the current block on a byte boundary and reset the dictionary (pigz-style independent blocks).
@@ -27,7 +28,7 @@ final class Deflater {
     }
 
     /// The outcome of one step: input consumed, output produced, and whether `.finish` completed.
-    typealias Step = ZlibStream.Step
+    package typealias Step = ZlibStream.Step
 
     /// A compressor at `level` 0–9 (zlib's 6 is the usual default).
     init(level: Int) throws(ZipError) {
@@ -36,11 +37,21 @@ final class Deflater {
                               end: { deflateEnd($0) })
     }
 
+    /// A compressor of one gzip member (RFC 1952: header, deflate data, CRC-32 and length) at `level` 0–9, as
+    /// `gzip` writes and ``Inflater/gzip()`` reads.
+    package static func gzip(level: Int) throws(ZipError) -> Deflater {
+        guard (0...9).contains(level) else { throw ZipError(.invalidArgument, "deflate level \(level) is not 0–9") }
+        return Deflater(zlib: try ZlibStream(call: "deflateInit2", start: { assetpack_deflate_init_gzip($0, Int32(level)) },
+                                             end: { deflateEnd($0) }))
+    }
+
+    private init(zlib: ZlibStream) { self.zlib = zlib }
+
     /// Starts a new stream with the same settings.
     func reset() { deflateReset(stream) }
 
     /// Compresses from `input` into `output`.
-    func deflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+    package func deflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                  flush: Flush) throws(ZipError) -> Step {
         let (step, status) = zlib.step(input, into: output) { CZlib.deflate($0, flush.zlibValue) }
         guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {

@@ -19,7 +19,7 @@ public struct InstalledTreeProblem: Sendable, Hashable, CustomStringConvertible,
         case linkTarget = "link-target"
         /// A file or folder that could not be read, so it could not be checked.
         case unreadable
-        /// The record's list (`.assetpack/installed.json`) is missing or unreadable: nothing could be
+        /// The record (`.assetpack/installed.json.gz`) is missing or unreadable: nothing could be
         /// checked, and a repair writes every file again.
         case record
     }

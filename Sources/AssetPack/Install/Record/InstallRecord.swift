@@ -3,7 +3,7 @@ import Foundation
 
 /// What a complete destination holds, written into its `.assetpack/` folder just before the switch: the
 /// stamp (identity plus options, in `identity`, which the up-to-date check reads), every file, folder and
-/// link with its size, CRC-32, permissions or target (`installed.json`, read by upgrades and
+/// link with its size, CRC-32, permissions or target (`installed.json.gz`, read by upgrades and
 /// ``InstalledTreeCheck``), and for an archive given as the source its ``SourceFingerprint`` (`source`).
 enum InstallRecord {
     /// One installed file.
@@ -37,14 +37,19 @@ enum InstallRecord {
     static let currentFormat = 1
 
     /// Writes a record in two steps, around the flush of the tree it describes: first its contents
-    /// (``writeContents(into:source:stamp:json:)``: `installed.json` and `source`), written with the tree's
+    /// (``writeContents(into:source:stamp:json:)``: `installed.json.gz` and `source`), written with the tree's
     /// files so that the same flush puts them on the device; then the stamp (``writeStamp(_:into:durable:)``),
     /// the commit point, flushed with the folder, so a power loss leaves a stamp only over a complete record.
-    /// `json` hands `installed.json`'s text to its argument piece by piece.
+    /// `json` hands the record's JSON text to its argument piece by piece; it is written compressed
+    /// (`installed.json.gz`, ``RecordCompression``), and a plain `installed.json` an older version left is removed.
     static func writeContents(into tree: Descriptor, source: String?, stamp: String,
                               json: ((borrowing [UInt8]) throws(AssetPackError) -> Void) throws(AssetPackError) -> Void) throws(AssetPackError) {
         let folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
-        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false, json)
+        let origin = folder.path + "/" + StagingNames.recordFile
+        try SmallFiles.write(to: StagingNames.recordFile, in: folder, durable: false) { (write) throws(AssetPackError) in
+            try RecordCompression.compress(json, into: write, origin: origin)
+        }
+        try io(folder.remove(StagingNames.plainRecordFile))
         if let source {
             try SmallFiles.write(Array("\(source) \(stamp)\n".utf8), to: StagingNames.sourceFile, in: folder, durable: false)
         }
@@ -61,21 +66,25 @@ enum InstallRecord {
         if durable { try io(folder.fd.sync(path: folder.path)) }
     }
 
-    /// The most bytes `installed.json` may have.
+    /// The most bytes the record's JSON text may have (once inflated).
     static let maxRecordSize = 512 << 20
 
-    /// The tree's `installed.json`, opened, or nil when it has none.
+    /// The tree's record file, opened (`installed.json.gz`, or the plain `installed.json` of an older install when
+    /// it has no compressed one), or nil when it has none.
     static func recordFile(of tree: Descriptor) -> Descriptor? {
-        guard let folder = try? tree.directory(StagingNames.recordDirectory),
-              let status = try? folder.status(StagingNames.recordFile), status.kind == .file else { return nil }
-        return try? folder.openFile(StagingNames.recordFile)
+        guard let folder = try? tree.directory(StagingNames.recordDirectory), let name = recordFileName(in: folder) else { return nil }
+        return try? folder.openFile(name)
     }
 
-    /// The stamp of a tree, or nil. A stamp counts only beside the record it stamps (`installed.json`): a stray
+    /// The name of the record file in the record folder `folder`, or nil when it holds none (as a regular file).
+    static func recordFileName(in folder: Descriptor) -> String? {
+        [StagingNames.recordFile, StagingNames.plainRecordFile].first { (try? folder.status($0))??.kind == .file }
+    }
+
+    /// The stamp of a tree, or nil. A stamp counts only beside the record it stamps (``recordFile(of:)``): a stray
     /// identity file proves nothing, and a folder holding only one is never "up to date" nor replaced.
     static func stamp(of tree: Descriptor) -> String? {
-        guard let folder = try? tree.directory(StagingNames.recordDirectory),
-              (try? folder.status(StagingNames.recordFile))??.kind == .file,
+        guard let folder = try? tree.directory(StagingNames.recordDirectory), recordFileName(in: folder) != nil,
               let bytes = try? SmallFiles.read(StagingNames.stampFile, in: folder, limit: 4096) else { return nil }
         return text(bytes)
     }

@@ -1,5 +1,6 @@
-/// The text of `installed.json` (``InstallRecord``), written entry by entry into one reused byte buffer and
-/// handed over in pieces of about 64 KiB: what `JSONEncoder` with sorted keys and unescaped slashes writes.
+/// The JSON text of the install record (``InstallRecord``; `installed.json.gz` holds it compressed), written
+/// entry by entry into one reused byte buffer and handed over in pieces of about 64 KiB: what `JSONEncoder` with
+/// sorted keys and unescaped slashes writes.
 /// Keys are written in sorted order by hand, so the order of the calls is the format:
 /// ``begin(directories:)``, each ``directory(mode:path:)``, ``beginFiles(afterDirectories:)``, each
 /// ``file(crc32:mode:path:sha256:size:)``, ``endFiles(format:links:)``, each ``link(path:target:)``,

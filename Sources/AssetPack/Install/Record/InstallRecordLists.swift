@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// The record of a staging tree (``InstallRecord``) as `installed.json`: gathered a window of a plan at a time
+/// The record of a staging tree (``InstallRecord``) as `installed.json.gz`: gathered a window of a plan at a time
 /// (``add(_:checksums:)``) and written once the tree is complete (``write(into:source:stamp:)``). Each of its
 /// three lists — folders, files, links — is a ``RecordListSpool`` (in memory up to ``defaultMemoryLimit``
 /// bytes, beyond that in a temporary file), written in path order whatever order the windows came in.
@@ -71,7 +71,7 @@ final class InstallRecordLists {
         }
     }
 
-    /// Writes `installed.json` (and the source file) from the lists into the record folder, before the
+    /// Writes `installed.json.gz` (and the source file) from the lists into the record folder, before the
     /// tree is flushed (``InstallRecord/writeContents(into:source:stamp:json:)``), then empties and removes the
     /// temporary files (a flush of the file system then has none of their bytes to write).
     func write(into tree: Descriptor, source: String?, stamp: String) throws(AssetPackError) {

@@ -1,19 +1,21 @@
 import AssetPackSystem
 
-/// Reads `installed.json` (``InstallRecord``) from its file 64 KiB at a time (``JSONPullParser``), never
-/// whole. Only the record's own shape is accepted — an object whose `files` is an array of objects with `path`
+/// Reads the install record's JSON (``InstallRecord``) from its file 64 KiB at a time (``JSONPullParser`` over
+/// ``RecordFileSource``, which inflates it), never whole. Only the record's own shape is accepted — an object whose `files` is an array of objects with `path`
 /// (string), `size` and `mode` (unsigned integers), an optional `crc32` (unsigned integer or `null`) and an
 /// optional `sha256` (string), plus `format`, `stamp`, an optional `source` and `collation`, and optional
 /// `directories` (`path`, `mode`) and `links` (`path`, `target`) — with keys in any order, any white space, and
 /// unknown members skipped. Anything else in a list (bad syntax, invalid UTF-8, a number that does not fit, a
-/// missing field) ends it as broken (``isBroken``): the record is then unreadable, and nothing in the tree is
-/// reused.
+/// missing field, and compressed data that is damaged, cut short or followed by other bytes, found at the latest
+/// when the list ends) ends it as broken (``isBroken``): the record is then unreadable, and nothing in the tree
+/// is reused.
 ///
 /// A reader reads one list, an entry a call (``list(_:of:limit:)``, ``nextFile()``, ``nextDirectory()``,
 /// ``nextLink()``), so that a record is read alongside a plan or a walk (``OrderedRecord``).
 struct InstallRecordReader {
-    /// The record's text, a chunk at a time (``JSONPullParser``).
+    /// The record's text, a chunk at a time (``JSONPullParser``), from its file (``RecordFileSource``).
     private let parser: JSONPullParser
+    private let source: RecordFileSource
     /// Of a reader of one list: the record's `collation` when it came before the list
     /// (``InstallRecordJSON/collation``), and whether the list's end (or bad text) was met.
     private(set) var collation: String?
@@ -21,13 +23,13 @@ struct InstallRecordReader {
     /// True when the list ended in text that is not a record's (a reader of one list).
     private(set) var isBroken = false
 
-    private init(_ parser: JSONPullParser) { self.parser = parser }
-
-    /// The parser of the record in `file`, read from where the file is.
-    private static func parser(_ file: Descriptor, limit: Int) -> JSONPullParser {
+    /// A reader of the record in `file`, read from where the file is.
+    private init(_ file: Descriptor, limit: Int) {
+        let source = RecordFileSource(file, limit: limit)
+        self.source = source
         // The code is never shown: an unreadable record is only nil.
-        JSONPullParser(chunkSize: 64 << 10, limit: limit, code: .io, origin: file.path) { (buffer) throws(AssetPackError) in
-            try io(file.fd.read(into: buffer, path: file.path))
+        parser = JSONPullParser(chunkSize: 64 << 10, limit: limit, code: .io, origin: file.path) { (buffer) throws(AssetPackError) in
+            try source.read(into: buffer)
         }
     }
 
@@ -94,7 +96,7 @@ struct InstallRecordReader {
     /// reads one entry a call, so that a record is read alongside a plan in path order. Nil when the file is not
     /// a record with that list.
     static func list(_ list: StaticString, of file: Descriptor, limit: Int) -> InstallRecordReader? {
-        var reader = InstallRecordReader(parser(file, limit: limit))
+        var reader = InstallRecordReader(file, limit: limit)
         do {
             try reader.parser.enterObject()
             while let name = try reader.parser.nextMember() {
@@ -134,6 +136,8 @@ struct InstallRecordReader {
         guard !listEnded else { return nil }
         do {
             if try parser.nextElement() { return try entry() }
+            // The list is whole; the rest of a compressed record is read to check its length and CRC-32.
+            try source.checkRest()
         } catch {
             isBroken = true
         }

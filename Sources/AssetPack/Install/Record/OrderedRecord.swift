@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// The install record of a tree (`installed.json`), each of its lists — files, folders, links — read an entry at
+/// The install record of a tree (`installed.json.gz`), each of its lists — files, folders, links — read an entry at
 /// a time in path order (``AssetPath``'s order), so that a record is read alongside a plan or a walk holding
 /// only the entry at hand.
 ///

@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// The files an installed tree's record (`installed.json`) lists, read one at a time in path order
+/// The files an installed tree's record (`installed.json.gz`) lists, read one at a time in path order
 /// (``OrderedRecord``) and looked up a window of paths at a time: what an upgrade compares each window of its plan
 /// with (``UpgradeDiff``). Only the entry at hand is kept.
 ///

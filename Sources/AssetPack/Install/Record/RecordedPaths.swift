@@ -1,6 +1,6 @@
 import AssetPackSystem
 
-/// Which paths of an installed tree its record (`installed.json`) claims, asked in walk order: what the sweep
+/// Which paths of an installed tree its record (`installed.json.gz`) claims, asked in walk order: what the sweep
 /// for unknown entries (``UnknownEntries``) needs. The record's files and links are read alongside the walk
 /// (``OrderedRecord``), one entry at a time; its folders (and the folders above them) are kept as a set of
 /// 64-bit hashes. Each path asked about must come after the last one in ``AssetPath`` order (a folder's

@@ -8,8 +8,12 @@ enum StagingNames {
     static let stampFile = "identity"
     /// Inside ``recordDirectory``: the ``SourceFingerprint`` of an archive given as the source, and the stamp.
     static let sourceFile = "source"
-    /// Inside ``recordDirectory``: every installed file with size, CRC-32 and mode.
-    static let recordFile = "installed.json"
+    /// Inside ``recordDirectory``: every installed file, folder and link (``InstallRecord``), JSON compressed with
+    /// gzip (``RecordCompression``).
+    static let recordFile = "installed.json.gz"
+    /// Inside ``recordDirectory`` of a tree installed before the record was compressed: the same record as plain
+    /// JSON, read when there is no ``recordFile`` and removed when the next record is written.
+    static let plainRecordFile = "installed.json"
     /// Inside ``recordDirectory`` of a staging tree only: the stamp being staged, so a resumed run knows
     /// whether the files already there belong to the same bundle.
     static let stagingMarkerFile = "staging"

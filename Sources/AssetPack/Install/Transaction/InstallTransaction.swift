@@ -134,7 +134,7 @@ struct InstallTransaction {
             let identityOnly = (try? tree.directory(StagingNames.recordDirectory))
                 .flatMap { try? $0.status(StagingNames.stampFile) }?.kind == .file
             throw AssetPackError(.invalidArgument, identityOnly
-                ? "the destination holds an install identity but no install record (.assetpack/installed.json), so nothing "
+                ? "the destination holds an install identity but no install record (.assetpack/installed.json.gz), so nothing "
                     + "proves it is assetpack's; refusing to replace it (remove it to install afresh)"
                 : "the destination is a folder that assetpack did not create and it is not empty; refusing to replace it",
                                  path: installer.destination)

@@ -14,11 +14,11 @@ import AssetPackSystem
 /// 4. The new record's folders are made, or given their permissions.
 /// 5. Every file and link of the staging tree is moved to its place (one `renameat`, replacing the old one),
 ///    the renamed and moved files from the flat folder they were linked into (``stageMoved(_:of:from:movedFrom:into:)``).
-/// 6. The record moves in (`installed.json` last), the stamp is written, the tree flushed (one `syncfs`,
+/// 6. The record moves in (`installed.json.gz` last), the stamp is written, the tree flushed (one `syncfs`,
 ///    durable), and the staging tree removed (its marker first).
 ///
 /// Every step can run again after a kill: what was removed or moved is not there to remove or move again,
-/// and step 6 is skipped up to the stamp once `installed.json` has moved. The record's paths are checked
+/// and step 6 is skipped up to the stamp once `installed.json.gz` has moved. The record's paths are checked
 /// like any path (``AssetPath``) and every folder is opened without following a link, so nothing is written
 /// outside the destination. The price, stated where the option is: while it runs, the destination is a mix of
 /// both versions.
@@ -259,10 +259,11 @@ final class InPlaceUpgrade {
         return (linked, failed)
     }
 
-    /// Step 6: moves the record's files into the installed tree's record folder, `installed.json` last; a file the
-    /// new record has not (the source of an archive, the flushed marker) is removed from it first.
+    /// Step 6: moves the record's files into the installed tree's record folder, the record last; a file the
+    /// new record has not (the plain record of an older install, the source of an archive, the flushed marker) is
+    /// removed from it first.
     private func moveRecord(from staging: Descriptor, to installed: Descriptor) throws(AssetPackError) {
-        for name in [StagingNames.sourceFile, StagingNames.flushedMarkerFile, StagingNames.recordFile] {
+        for name in [StagingNames.plainRecordFile, StagingNames.sourceFile, StagingNames.flushedMarkerFile, StagingNames.recordFile] {
             if try io(staging.status(name)) != nil {
                 try io(staging.rename(name, to: name, in: installed))
             } else {
