@@ -193,7 +193,9 @@ final class InPlaceUpgrade {
     }
 
     /// Step 5: moves every file and link of the staging folder `from` into the destination's folder `to`,
-    /// the folders' contents first made below it (`isTop`: the staging tree itself, whose record stays).
+    /// the folders' contents first made below it (`isTop`: the staging tree itself, whose record stays); each
+    /// staging folder emptied is removed at once, so the flush that ends the upgrade carries its removal (a second
+    /// journal commit of the same blocks cost ext4 about 0.3 MB for 66 folders).
     private func move(from staging: Descriptor, to tree: Descriptor, isTop: Bool) throws(AssetPackError) {
         for entry in try io(staging.names()) {
             guard let name = entry.string, !name.hasPrefix(StagingNames.temporaryPrefix),
@@ -201,6 +203,7 @@ final class InPlaceUpgrade {
             if status.kind == .directory {
                 _ = try io(tree.makeDirectory(name, mode: PermissionPolicy.defaultDirectory))
                 try move(from: try io(staging.directory(name)), to: try io(tree.directory(name)), isTop: false)
+                _ = try io(staging.removeFolderIfEmpty(name))
             } else {
                 try clearFolder(name, in: tree)
                 try io(staging.rename(name, to: name, in: tree))
@@ -226,6 +229,7 @@ final class InPlaceUpgrade {
             try io(folder.rename(name, to: path.name, in: parent))
             try counted()
         }
+        _ = try io(newRecord.removeFolderIfEmpty(StagingNames.movedFilesFolder))
     }
 
     /// The name a renamed or moved file whose new path is `path` is staged under.
