@@ -21,8 +21,9 @@ import TestSupport
         return files
     }()
 
-    @Test func killedAnywhereInAnUpgradeInPlaceTheNextExpandFinishesIt() throws {
-        let scratch = try TemporaryDirectory("cli-in-place")
+    /// A scratch folder holding versions 1 and 2 as bundles (`v1`, `v2`: with SHA-256s, so renamed files are found).
+    func builtVersions(_ label: String) throws -> TemporaryDirectory {
+        let scratch = try TemporaryDirectory(label)
         for (name, files) in [("tree1", ExpandCLITests.tree), ("tree2", Self.v2)] {
             try ExpandCLITests.write(files, to: scratch.file(name))
             let built = try run(cli.tool, ["build", scratch.file(name), "-o", scratch.file(name == "tree1" ? "v1" : "v2"),
@@ -30,6 +31,11 @@ import TestSupport
             #expect(built.status == 0, "\(built.stderr)")
             try FileManager.default.removeItem(atPath: scratch.file(name))
         }
+        return scratch
+    }
+
+    @Test func killedAnywhereInAnUpgradeInPlaceTheNextExpandFinishesIt() throws {
+        let scratch = try builtVersions("cli-in-place")
         let destination = scratch.file("assets")
         let identity = destination + "/.assetpack/identity"
         var points: [[String: String]] = [["ASSETPACK_TEST_KILL_AT": "committed"]]
@@ -75,6 +81,29 @@ import TestSupport
         let destination = scratch.file("assets")
         #expect(try cli.expand([scratch.file("v1"), "--to", destination]).status == 0)
         return (scratch, destination)
+    }
+
+    /// An upgrade in place stages its files — written, and renamed ones linked — in one flat folder of the staging
+    /// record folder, named by their paths' SHA-256 (no folder of the tree is made in staging); killed once they are
+    /// staged, it leaves them for the next run, which keeps the written ones (read again and checked).
+    @Test func anUpgradeInPlaceStagesItsFilesFlatAndTheNextRunKeepsThem() throws {
+        let scratch = try builtVersions("cli-in-place-flat")
+        let destination = scratch.file("assets")
+        #expect(try cli.expand([scratch.file("v1"), "--to", destination]).status == 0)
+        let renamed = inodeNumber(destination + "/level1/chunk1.bin")
+        let killed = try cli.expand([scratch.file("v2"), "--to", destination, "--in-place"],
+                                    environment: ["ASSETPACK_TEST_KILL_AT": "committed"])
+        #expect(killed.status == 128 + 9, "\(killed.stderr)")
+        let staging = scratch.file(".assets.assetpack-staging")
+        #expect(folderNames(staging) == [".assetpack"], "no folder of the tree is made in staging")
+        let flat = folderNames(staging + "/.assetpack/moved")
+        #expect(flat.count == 6 && flat.allSatisfy { $0.count == 64 }, "1 rewritten, 3 added, 2 renamed: \(flat)")
+        let resumed = try cli.expand([scratch.file("v2"), "--to", destination, "--in-place"])
+        #expect(resumed.status == 0 && resumed.stdout.contains("resumed"), "\(resumed.stdout) \(resumed.stderr)")
+        #expect(ExpandCLITests.digest(ExpandCLITests.read(destination)) == ExpandCLITests.digest(Self.v2))
+        #expect(inodeNumber(destination + "/renamed/chunk1.bin") == renamed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["assets", "v1", "v2"])
+        #expect(try cli.expand([scratch.file("v2"), "--to", destination, "--verify"]).status == 0)
     }
 
     @Test func discardingAnUpgradeInPlaceCutShortFinishesIt() throws {

@@ -173,6 +173,8 @@ private enum StagingSurvey {
                                             files: 0, bytes: 0, complete: stamp != nil)
         staging.applying = InPlaceUpgrade.isPending(location.name, in: parent)
         try count(tree, isRoot: true, into: &staging)
+        // An upgrade in place stages its files in one flat folder of the record folder.
+        if let flat = try StagingLayout.flat.flatFolder(in: tree, making: false) { try count(flat, isRoot: false, into: &staging) }
         return staging
     }
 

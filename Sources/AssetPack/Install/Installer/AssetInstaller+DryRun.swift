@@ -67,13 +67,15 @@ extension AssetInstaller {
             let staging = try delivered == nil ? nil : parent.flatMap { (parent) throws(AssetPackError) in
                 try StagingArea.resumable(StagingNames.staging(for: name), in: parent, stamp: planning.stamp, marker: planning.marker)
             }
-            let resume = staging.map { ResumeCheck(root: $0, removes: false) }
+            let layout: StagingLayout = options.upgradesInPlace && tree != nil ? .flat : .tree
+            let resume = try staging.map { (staging) throws(AssetPackError) in try ResumeCheck(root: staging, removes: false, layout: layout) }
             let (diff, record) = (tree.flatMap(RecordCursor.init(tree:)), tree.flatMap(RecordCursor.init(tree:)))
             let stamp = try planning.run { (window) throws(AssetPackError) in
                 let left = try resume?.check(window.plan) ?? ResumeCheck.Outcome()
                 let toWrite = try preview.add(window.plan, installed: tree, diff: diff, record: record, left: left)
                 guard let delivered else { return }
-                let requests = try DeliveryRequests.of(toWrite, in: window.plan, bundle: delivered, staging: staging, partial: left.partial)
+                let requests = try DeliveryRequests.of(toWrite, in: window.plan, bundle: delivered, staging: staging, layout: layout,
+                                                       partial: left.partial)
                 preview.bytesToFetch? += requests.reduce(0) { $0 + $1.length }
                 preview.requestsToFetch? += requests.reduce(0) { $0 + delivered.delivery.requestCount(for: $1) }
             }

@@ -9,16 +9,17 @@ final class InstallRecordLists {
     static let defaultMemoryLimit = 1 << 20
 
     private let folder: Descriptor
-    /// The tree the record describes, where each file's inode and modification time are read.
-    private let tree: DirectoryCursor
+    /// The staged files of the tree the record describes, where each file's inode and modification time are read.
+    private let stagedFiles: StagedFileFolders
     private var directories: RecordListSpool
     private var files: RecordListSpool
     private var links: RecordListSpool
 
-    /// Lists whose entries beyond `memoryLimit` bytes each go to temporary files in the record folder of `tree`.
-    init(tree: Descriptor, memoryLimit: Int = defaultMemoryLimit) throws(AssetPackError) {
+    /// Lists whose entries beyond `memoryLimit` bytes each go to temporary files in the record folder of `tree`,
+    /// whose files are staged as `layout` says.
+    init(tree: Descriptor, layout: StagingLayout = .tree, memoryLimit: Int = defaultMemoryLimit) throws(AssetPackError) {
         folder = try io(tree.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
-        self.tree = DirectoryCursor(root: tree)
+        stagedFiles = StagedFileFolders(staging: tree, layout: layout, flat: try layout.flatFolder(in: tree, making: true))
         directories = RecordListSpool(name: StagingNames.temporaryPrefix + "directories.json", memoryLimit: memoryLimit)
         files = RecordListSpool(name: StagingNames.temporaryPrefix + "files.json", memoryLimit: memoryLimit)
         links = RecordListSpool(name: StagingNames.temporaryPrefix + "links.json", memoryLimit: memoryLimit)
@@ -51,8 +52,8 @@ final class InstallRecordLists {
 
     /// The inode and modification time of the file `item` in the tree; nil for anything else.
     private func onDisk(_ item: ExpansionItem) throws(AssetPackError) -> InstallRecordJSON.OnDisk? {
-        guard item.kind == .file, let folder = tree.existingParent(ofPath: item.path.string),
-              let status = try io(folder.status(item.path.name)), status.kind == .file else { return nil }
+        guard item.kind == .file, let folder = stagedFiles.existingFolder(of: item.path),
+              let status = try io(folder.status(stagedFiles.name(of: item.path))), status.kind == .file else { return nil }
         return StagedFile.onDisk(status)
     }
 

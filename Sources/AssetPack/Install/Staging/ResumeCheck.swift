@@ -13,9 +13,16 @@ import AssetPackZip
 /// Everything else at a planned path is removed before the window is written, and everything no window planned
 /// is removed from each folder once the plan has left it (plans come folder by folder: a whole plan in path order,
 /// a windowed one with each folder's entries in one run), so only the names planned in the open folders are held.
+///
+/// In the flat layout of an upgrade in place (``StagingLayout/flat``) a file is looked for in the flat folder, and
+/// anything at its path is removed (an install that switches left it: an upgrade in place would move it in
+/// unchecked). What the flat folder holds for no planned file is never moved in, and goes with the staging tree.
 final class ResumeCheck {
     private let root: Descriptor
     private let folders: DirectoryCursor
+    private let layout: StagingLayout
+    /// The flat folder, in the flat layout when there is one.
+    private let flat: Descriptor?
     /// False for a dry run: what cannot be used is left in place (and not counted).
     private let removes: Bool
     /// The folders that hold the last item checked, from the root (`""`) down, each with the hashes of the names
@@ -36,11 +43,14 @@ final class ResumeCheck {
         var partial: [Int: Set<Int>] = [:]
     }
 
-    /// A check of the staging tree `root`; with `removes` false (a dry run), one that removes nothing.
-    init(root: Descriptor, removes: Bool = true) {
+    /// A check of the staging tree `root`, whose files are staged as `layout` says; with `removes` false (a dry
+    /// run), one that removes nothing.
+    init(root: Descriptor, removes: Bool = true, layout: StagingLayout = .tree) throws(AssetPackError) {
         self.root = root
         self.removes = removes
+        self.layout = layout
         folders = DirectoryCursor(root: root)
+        flat = try layout.flatFolder(in: root, making: false)
     }
 
     /// The CRC-32 the file `item` of `plan` must have: the plan's, or its source file's, read.
@@ -62,34 +72,47 @@ final class ResumeCheck {
             try enter(parent)
             open[open.count - 1].names.insert(Self.hash(item.path.name[...]))
             if item.kind == .directory { try enter(item.path.string[...]) }
+            if layout == .flat, item.kind == .file {
+                if let flat { try examine(item, at: position, of: plan, named: layout.name(of: item.path), in: flat, into: &outcome) }
+                if removes, let folder = cursor.existingParent(ofPath: item.path.string), try io(folder.status(item.path.name)) != nil {
+                    try io(TreeRemoval.remove(item.path.name, in: folder))
+                }
+                continue
+            }
             if let missing, parent == missing || parent.hasPrefix(missing + "/") { continue }
             guard let folder = cursor.existingParent(ofPath: item.path.string) else {
                 missing = parent
                 continue
             }
-            guard let status = try io(folder.status(item.path.name)) else { continue }
-            switch (item.kind, status.kind) {
-            case (.directory, .directory):
-                continue
-            case (.file, .file) where status.links == 1 && status.permissions == item.permissions:
-                // A partial file is never longer than planned: trailing bytes would survive its completion.
-                if let blocks = item.journaledBlockCount, status.size <= item.size,
-                   let journal = try BlockJournal.open(for: item.path.name, in: folder),
-                   case let written = try journal.writtenBlocks(count: blocks), !written.isEmpty {
-                    outcome.partial[position] = written
-                    continue
-                }
-                if status.size == item.size, let crc = try checksum(item.path.name, in: folder),
-                   try crc == Self.expectedCRC(of: item, in: plan) {
-                    outcome.kept[position] = StagedFile(crc32: crc, onDisk: StagedFile.onDisk(status))
-                    continue
-                }
-            default:
-                break
-            }
-            if removes { try io(TreeRemoval.remove(item.path.name, in: folder)) }
+            try examine(item, at: position, of: plan, named: item.path.name, in: folder, into: &outcome)
         }
         return outcome
+    }
+
+    /// Keeps what `folder` holds as `name` for the item at `position` of `plan` when it can be used (a folder for a
+    /// folder; a whole or partial file for a file, in `outcome`); removes it otherwise.
+    private func examine(_ item: ExpansionItem, at position: Int, of plan: ExpansionPlan, named name: String, in folder: Descriptor,
+                         into outcome: inout Outcome) throws(AssetPackError) {
+        guard let status = try io(folder.status(name)) else { return }
+        switch (item.kind, status.kind) {
+        case (.directory, .directory):
+            return
+        case (.file, .file) where status.links == 1 && status.permissions == item.permissions:
+            // A partial file is never longer than planned: trailing bytes would survive its completion.
+            if let blocks = item.journaledBlockCount, status.size <= item.size,
+               let journal = try BlockJournal.open(for: name, in: folder),
+               case let written = try journal.writtenBlocks(count: blocks), !written.isEmpty {
+                outcome.partial[position] = written
+                return
+            }
+            if status.size == item.size, let crc = try checksum(name, in: folder), try crc == Self.expectedCRC(of: item, in: plan) {
+                outcome.kept[position] = StagedFile(crc32: crc, onDisk: StagedFile.onDisk(status))
+                return
+            }
+        default:
+            break
+        }
+        if removes { try io(TreeRemoval.remove(name, in: folder)) }
     }
 
     /// Makes the folder `path` the deepest open one: sweeps the open folders that do not hold it (the plan has left

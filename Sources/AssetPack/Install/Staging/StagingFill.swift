@@ -18,9 +18,15 @@ final class StagingFill: @unchecked Sendable {
     /// The plan's folders, made as the files written need them (``writeFiles(_:)``); ``StagingFolders/makeAll()``
     /// makes the rest.
     let folders: StagingFolders
+    /// Where the files written go: at their paths, or in the flat folder of an upgrade in place.
+    let layout: StagingLayout
 
+    /// A fill of `staging` from `plan`. `foldersAbove`: only the folders above the items at these positions are
+    /// made (all when nil); `layout`: where the files written go.
     init(plan: ExpansionPlan, staging: Descriptor, source: any AssetSource, progress: ProgressTracker,
-         options: ExpansionOptions, kept: [Int: StagedFile], partial: [Int: Set<Int>] = [:], foldersAbove: [Int]? = nil) {
+         options: ExpansionOptions, kept: [Int: StagedFile], partial: [Int: Set<Int>] = [:], foldersAbove: [Int]? = nil,
+         layout: StagingLayout = .tree) {
+        self.layout = layout
         self.partial = partial
         self.plan = plan
         self.staging = staging
@@ -73,22 +79,24 @@ final class StagingFill: @unchecked Sendable {
         let (groups, rest) = DeliveryGroups.of(positions, in: plan.items, coalescing: writer.delivered?.delivery.coalescing ?? .none)
         let batches = WorkOrder.batches(of: rest, in: plan.items)
         let jobs = max(1, min(options.jobs, groups.count + batches.count))
-        let cursors = PerWorker(count: jobs) { DirectoryCursor(root: staging) }
+        let flat = try layout.flatFolder(in: staging, making: true)
+        let places = PerWorker(count: jobs) { StagedFileFolders(staging: staging, layout: layout, flat: flat) }
         let workers = PerWorker(count: jobs) { MaterializerWorker() }
         let releases = ArchiveReleases(rest, of: plan.items)
         try WorkerThreads.run(count: groups.count + batches.count, jobs: jobs) { (index, worker) throws(AssetPackError) in
             guard index >= groups.count else {
                 try self.folders.make(before: groups[index].map(\.position).max() ?? 0)
-                return try self.writeGroup(groups[index], in: cursors[worker], with: writer)
+                return try self.writeGroup(groups[index], in: places[worker], with: writer)
             }
             let batch = batches[index - groups.count]
             try self.folders.make(before: batch.max() ?? 0)
             for position in batch {
                 let item = self.plan.items[position]
                 try self.progress.checkCancelled()
-                let folder = try io(cursors[worker].parent(ofPath: item.path.string))
+                let folder = try places[worker].folder(of: item.path)
                 let kept = self.partial.isEmpty ? [] : self.partial[position] ?? []
-                self.staged[position] = try writer.write(item, into: folder, using: workers[worker], keptBlocks: kept)
+                self.staged[position] = try writer.write(item, as: places[worker].name(of: item.path), into: folder,
+                                                         using: workers[worker], keptBlocks: kept)
                 releases.written(item)
                 self.progress.finished(item.path, extraBytes: writer.reportsBytes(of: item) ? 0 : item.size, written: true)
             }
@@ -96,10 +104,10 @@ final class StagingFill: @unchecked Sendable {
     }
 
     /// Writes one group of delivered pack members with one request and counts each member done.
-    private func writeGroup(_ members: [DeliveryGroups.Member], in cursor: DirectoryCursor,
+    private func writeGroup(_ members: [DeliveryGroups.Member], in places: StagedFileFolders,
                             with writer: FileMaterializer) throws(AssetPackError) {
         try progress.checkCancelled()
-        let checksums = try writer.writeGroup(members, of: plan.items, in: cursor)
+        let checksums = try writer.writeGroup(members, of: plan.items, in: places)
         for (member, crc) in zip(members, checksums) {
             self.staged[member.position] = StagedFile(crc32: crc)
             progress.finished(plan.items[member.position].path, extraBytes: plan.items[member.position].size, written: true)

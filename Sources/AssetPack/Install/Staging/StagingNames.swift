@@ -21,8 +21,9 @@ enum StagingNames {
     /// (``ExpansionOptions/upgradesInPlace``) starts changing the installed tree, so every later call finishes
     /// it first (``InPlaceUpgrade``); it lists the unknown entries the upgrade removes, one path a line.
     static let applyingMarkerFile = "applying"
-    /// Inside ``recordDirectory`` of a staging tree only: the folder where an upgrade in place stages its renamed
-    /// and moved files, hard links named by the SHA-256 of their new paths (so staging them makes no folder).
+    /// Inside ``recordDirectory`` of a staging tree only: the folder where an upgrade in place stages its files
+    /// (``StagingLayout/flat``) — those it writes, and hard links of the renamed and moved ones —, each named by the
+    /// SHA-256 of its new path, so staging them makes no folder.
     static let movedFilesFolder = "moved"
     /// Inside ``recordDirectory``: an empty file saying that every file of the tree was on the device before
     /// its stamp was written (an install with `Durability.flushOnCommit`), so an upgrade that links the

@@ -147,10 +147,11 @@ struct InstallTransaction {
     /// (`inPlace`: left where they are, only what changed is staged).
     private func fill(_ staging: Descriptor, planning: InstallPlanning, resuming: Bool,
                       current: Descriptor?, inPlace: Bool) throws(AssetPackError) -> WindowState? {
-        if resuming { try forgetCompletion(of: staging) }
+        if resuming { try forgetCompletion(of: staging, inPlace: inPlace) }
         let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordCursor(tree: $0), wasFlushed: Self.wasFlushed($0)) }
-        let state = WindowState(upgrade: upgrade, resume: resuming ? ResumeCheck(root: staging) : nil, inPlace: inPlace)
-        let record = try InstallRecordLists(tree: staging)
+        let layout: StagingLayout = inPlace ? .flat : .tree
+        let state = WindowState(upgrade: upgrade, resume: resuming ? try ResumeCheck(root: staging, layout: layout) : nil, inPlace: inPlace)
+        let record = try InstallRecordLists(tree: staging, layout: layout)
         let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
             try self.write(window, into: staging, state: state, record: record)
         }
@@ -219,8 +220,9 @@ struct InstallTransaction {
         let assumedFree = installer.options.testSeam.freeSpace.map { $0 - min($0, state.bytesWritten) }
         try SpacePreflight.check(sizes: files.map { plan.items[$0].size }, directories: plan.items.count - plan.fileCount,
                                  on: parent, destination: installer.destination, freeOverride: assumedFree)
-        // In place, the files unchanged at their paths stay where they are, the renamed and moved ones are linked
-        // into one flat folder: only the folders above the files written and the links are made in staging.
+        // In place, the files unchanged at their paths stay where they are; the renamed and moved ones are linked,
+        // and the others written, into one flat folder (``StagingLayout/flat``): only the folders above the links
+        // are made in staging.
         var inPlace: [Int: StagedFile] = [:], toLink = unchanged
         if state.inPlace, let upgrade = state.upgrade {
             inPlace = unchanged.filter { moved[$0.key] == nil }
@@ -230,9 +232,10 @@ struct InstallTransaction {
             files = (files + failed).sorted()
             toLink = [:]
         }
-        let staged = state.inPlace ? files + plan.items.indices.filter { plan.items[$0].kind == .symlink } : nil
+        let links = state.inPlace ? plan.items.indices.filter { plan.items[$0].kind == .symlink } : nil
         let fill = StagingFill(plan: plan, staging: staging, source: installer.source, progress: progress,
-                               options: installer.options, kept: left.kept, partial: left.partial, foldersAbove: staged)
+                               options: installer.options, kept: left.kept, partial: left.partial, foldersAbove: links,
+                               layout: state.layout)
         fill.keepInPlace(inPlace)
         state.linked += inPlace.count
         var onDevice: Set<Int> = []
@@ -275,13 +278,13 @@ struct InstallTransaction {
     }
 
     /// Removes the stamp and the flushed marker an earlier call may have left in a staging tree this call
-    /// resumes: the tree is complete, and on the device, only once this call has checked and written it.
-    private func forgetCompletion(of staging: Descriptor) throws(AssetPackError) {
+    /// resumes: the tree is complete, and on the device, only once this call has checked and written it. A switch
+    /// (not `inPlace`) also removes the flat folder an upgrade in place staged its files in: never switched in.
+    private func forgetCompletion(of staging: Descriptor, inPlace: Bool) throws(AssetPackError) {
         guard let folder = try io(staging.existingDirectory(at: [StagingNames.recordDirectory])) else { return }
         try io(folder.remove(StagingNames.stampFile))
         try io(folder.remove(StagingNames.flushedMarkerFile))
-        // Staged by an upgrade in place, linked again if this one is one too; never switched in.
-        try io(TreeRemoval.remove(StagingNames.movedFilesFolder, in: folder))
+        if !inPlace { try io(TreeRemoval.remove(StagingNames.movedFilesFolder, in: folder)) }
     }
 
     var durable: Bool { installer.options.durability == .flushOnCommit }
@@ -330,6 +333,8 @@ private final class WindowState {
     let resume: ResumeCheck?
     /// True for an upgrade in place (``InPlaceUpgrade``): only what changed is staged.
     let inPlace: Bool
+    /// Where the files go in the staging tree: in its flat folder in place, else at their paths.
+    var layout: StagingLayout { inPlace ? .flat : .tree }
     var files = 0
     var bytes: UInt64 = 0
     /// Bytes of the files written (not linked from the installed tree, not kept from staging).

@@ -1,8 +1,9 @@
 import AssetPackSystem
 
 /// An upgrade applied to the installed tree itself (``ExpansionOptions/upgradesInPlace``). The staging tree
-/// holds only what the new version changes — its written files, its renamed and moved files (linked), its
-/// links — with the new record and stamp, complete and (durable) on the device. Then:
+/// holds only what the new version changes — its written files and its renamed and moved files (linked), all in
+/// one flat folder (``StagingLayout/flat``), and its links — with the new record and stamp, complete and (durable)
+/// on the device. Then:
 ///
 /// 1. ``begin(_:removing:durable:)`` writes ``StagingNames/applyingMarkerFile`` into the staging tree and
 ///    (durable) flushes it all with one `syncfs`: from then on every call finishes the upgrade before anything
@@ -12,8 +13,8 @@ import AssetPackSystem
 ///    (deepest first, only when empty: an unknown entry keeps its folder) —, and the unknown entries the
 ///    marker lists; the marker then says so, so a second run never removes what step 5 moved in.
 /// 4. The new record's folders are made, or given their permissions.
-/// 5. Every file and link of the staging tree is moved to its place (one `renameat`, replacing the old one),
-///    the renamed and moved files from the flat folder they were linked into (``stageMoved(_:of:from:movedFrom:into:)``).
+/// 5. Every link of the staging tree, then every file of its flat folder, is moved to its place (one `renameat`,
+///    replacing the old one).
 /// 6. The record moves in (`installed.json.gz` last), the stamp is written, the tree flushed (one `syncfs`,
 ///    durable), and the staging tree removed (its marker first).
 ///
@@ -92,7 +93,7 @@ final class InPlaceUpgrade {
             }
             try makeFolders(record, in: tree)
             try move(from: staging, to: tree, isTop: true)
-            try moveRenamed(record, from: newRecord, to: tree)
+            try moveStagedFiles(record, from: newRecord, to: tree)
             try moveRecord(from: newRecord, to: oldRecord)
         }
         // The stamp last, flushed with everything before it by one `syncfs`: until that returns, the marker stays.
@@ -192,10 +193,10 @@ final class InPlaceUpgrade {
         }
     }
 
-    /// Step 5: moves every file and link of the staging folder `from` into the destination's folder `to`,
-    /// the folders' contents first made below it (`isTop`: the staging tree itself, whose record stays); each
-    /// staging folder emptied is removed at once, so the flush that ends the upgrade carries its removal (a second
-    /// journal commit of the same blocks cost ext4 about 0.3 MB for 66 folders).
+    /// Step 5: moves every link (and file: a staging tree of an older version) of the staging folder `from` into
+    /// the destination's folder `to`, the folders' contents first made below it (`isTop`: the staging tree itself,
+    /// whose record stays); each staging folder emptied is removed at once, so the flush that ends the upgrade
+    /// carries its removal.
     private func move(from staging: Descriptor, to tree: Descriptor, isTop: Bool) throws(AssetPackError) {
         for entry in try io(staging.names()) {
             guard let name = entry.string, !name.hasPrefix(StagingNames.temporaryPrefix),
@@ -212,9 +213,9 @@ final class InPlaceUpgrade {
         }
     }
 
-    /// Step 5, for the renamed and moved files: each is moved from ``StagingNames/movedFilesFolder`` to the path
-    /// of the new record (`record`) whose ``movedName(_:)`` it has.
-    private func moveRenamed(_ record: OrderedRecord, from newRecord: Descriptor, to tree: Descriptor) throws(AssetPackError) {
+    /// Step 5, for the files: each is moved from the flat folder (``StagingNames/movedFilesFolder``) to the path
+    /// of the new record (`record`) whose ``StagingLayout/flatName(_:)`` it has; the folder is removed once empty.
+    private func moveStagedFiles(_ record: OrderedRecord, from newRecord: Descriptor, to tree: Descriptor) throws(AssetPackError) {
         guard try io(newRecord.status(StagingNames.movedFilesFolder))?.kind == .directory else { return }
         let folder = try io(newRecord.directory(StagingNames.movedFilesFolder))
         var waiting = Set(try io(folder.names()).compactMap(\.string))
@@ -222,7 +223,7 @@ final class InPlaceUpgrade {
         var files = record.files()
         while !waiting.isEmpty, let head = files.head {
             defer { files.advance() }
-            let name = Self.movedName(head.entry.path)
+            let name = StagingLayout.flatName(head.entry.path)
             guard waiting.remove(name) != nil, let path = try? AssetPath(head.entry.path) else { continue }
             let parent = try io(cursor.parent(ofPath: path.string))
             try clearFolder(path.name, in: parent)
@@ -232,16 +233,9 @@ final class InPlaceUpgrade {
         _ = try io(newRecord.removeFolderIfEmpty(StagingNames.movedFilesFolder))
     }
 
-    /// The name a renamed or moved file whose new path is `path` is staged under.
-    static func movedName(_ path: String) -> String {
-        var hash = SHA256()
-        hash.update(path)
-        return hash.finalizeHex()
-    }
-
     /// Stages the renamed and moved files `files` of `plan` (by position; their installed paths in `movedFrom`):
     /// each hard-linked from the installed tree into ``StagingNames/movedFilesFolder`` of `staging` under
-    /// ``movedName(_:)`` of its new path. Returns those linked and the positions that must be written instead
+    /// ``StagingLayout/flatName(_:)`` of its new path. Returns those linked and the positions that must be written instead
     /// (the installed file is gone, or the file system refused the link).
     static func stageMoved(_ files: [Int: StagedFile], of plan: ExpansionPlan, from installed: Descriptor, movedFrom: [Int: String],
                            into staging: Descriptor) throws(AssetPackError) -> (linked: [Int: StagedFile], failed: [Int]) {
@@ -251,7 +245,7 @@ final class InPlaceUpgrade {
         let cursor = DirectoryCursor(root: installed)
         var linked: [Int: StagedFile] = [:], failed: [Int] = []
         for (position, file) in files.sorted(by: { $0.key < $1.key }) {
-            let name = movedName(plan.items[position].path.string)
+            let name = StagingLayout.flatName(plan.items[position].path.string)
             try io(folder.remove(name))  // an interrupted call's
             guard let old = movedFrom[position].flatMap({ try? AssetPath($0) }), let parent = cursor.existingParent(ofPath: old.string),
                   try io(parent.link(old.name, to: name, in: folder)) else {

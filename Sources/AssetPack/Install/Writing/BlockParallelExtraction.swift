@@ -16,17 +16,17 @@ enum BlockParallelExtraction {
     /// mostly on disk when it is finished.
     static let writebackInterval: UInt64 = 32 << 20
 
-    /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is an
+    /// Writes `item` into `file` (named `name` in `folder`) and returns its CRC-32 when it is an
     /// archive entry with a block index; nil for any other item, which the caller streams. `kept`: blocks
     /// an interrupted run wrote into `file` (from its journal; empty for a new file). `reportsBytes`: tell
     /// `progress` about bytes as they are written (else the caller reports the file when it is done);
     /// `startsWriteback`: start write-back of what was written every ``writebackInterval`` bytes.
-    static func write(_ item: ExpansionItem, into file: Descriptor, in folder: Descriptor, keeping kept: Set<Int>,
+    static func write(_ item: ExpansionItem, into file: Descriptor, named name: String, in folder: Descriptor, keeping kept: Set<Int>,
                       progress: ProgressTracker, reportsBytes: Bool, startsWriteback: Bool) throws(AssetPackError) -> UInt32? {
-        guard let layout = item.blocks, case .zipEntry(let handle, let name) = item.origin else { return nil }
+        guard let layout = item.blocks, case .zipEntry(let handle, let entryName) = item.origin else { return nil }
         let archive = try handle.archive()
         let origin = handle.location
-        let entry = try ItemSource.checkedEntry(name, of: archive, origin: origin, for: item)
+        let entry = try ItemSource.checkedEntry(entryName, of: archive, origin: origin, for: item)
         try progress.checkCancelled()
         let inflater: BlockParallelInflater
         do {
@@ -35,10 +35,10 @@ enum BlockParallelExtraction {
             throw origin.error(error)
         }
         let journal: BlockJournal
-        if !kept.isEmpty, let existing = try BlockJournal.open(for: item.path.name, in: folder) {
+        if !kept.isEmpty, let existing = try BlockJournal.open(for: name, in: folder) {
             journal = existing
         } else {
-            journal = try BlockJournal.create(for: item.path.name, in: folder)
+            journal = try BlockJournal.create(for: name, in: folder)
         }
         let pacer = WritebackPacer(descriptor: startsWriteback ? file.fd : nil)
         let run = { (kept: Set<Int>) throws(ZipError) -> UInt32 in

@@ -38,23 +38,23 @@ struct FileMaterializer: Sendable {
     /// `sync_file_range` call each costs more system time than it saves at the final flush.
     static let earlyWritebackSize: UInt64 = 64 << 10
 
-    /// Writes `item` into `directory` (its parent folder) using `worker`'s buffers; returns the CRC-32 of
-    /// what was written, and the file's inode and modification time. `keptBlocks`: for a block-indexed file an interrupted run left unfinished, the
-    /// blocks its journal records (the file is then continued, not created).
-    func write(_ item: ExpansionItem, into directory: Descriptor, using worker: MaterializerWorker,
+    /// Writes `item` as `name` into `directory` (its staging folder: ``StagedFileFolders``) using `worker`'s
+    /// buffers; returns the CRC-32 of what was written, and the file's inode and modification time. `keptBlocks`:
+    /// for a block-indexed file an interrupted run left unfinished, the blocks its journal records (the file is
+    /// then continued, not created).
+    func write(_ item: ExpansionItem, as name: String, into directory: Descriptor, using worker: MaterializerWorker,
                keptBlocks: Set<Int> = []) throws(AssetPackError) -> StagedFile {
-        let name = item.path.name
         let modeAtCreation = finalModeAtCreation(item)
         let file = keptBlocks.isEmpty
             ? try create(name, in: directory, mode: modeAtCreation ? item.permissions : 0)
             : try io(directory.openFile(name, .readWrite))
         do {
             // A packed entry with a block index is inflated on several threads; anything else is streamed.
-            var inBlocks = try BlockParallelExtraction.write(item, into: file, in: directory, keeping: keptBlocks, progress: progress,
+            var inBlocks = try BlockParallelExtraction.write(item, into: file, named: name, in: directory, keeping: keptBlocks, progress: progress,
                                                              reportsBytes: reportsBytes(of: item),
                                                              startsWriteback: durability == .flushOnCommit)
             if inBlocks == nil {  // a file of a delivered bundle: fetched, not read (DeliveredFileWriter)
-                inBlocks = try DeliveredFileWriter.write(item, from: delivered, into: file, in: directory, keeping: keptBlocks,
+                inBlocks = try DeliveredFileWriter.write(item, from: delivered, into: file, named: name, in: directory, keeping: keptBlocks,
                                                          progress: progress, reportsBytes: reportsBytes(of: item))
             }
             let crc = if let inBlocks { inBlocks } else { try fill(file, with: item, using: worker) }

@@ -15,9 +15,9 @@ import AssetPackZip
 ///   range (``BlockwiseWriter``). The file then has the manifest's CRC-32 (read back and computed only when the
 ///   manifest has none).
 enum DeliveredFileWriter {
-    /// Writes `item` into `file` (named `item.path.name` in `folder`) and returns its CRC-32 when it is a
+    /// Writes `item` into `file` (named `name` in `folder`) and returns its CRC-32 when it is a
     /// file delivered from `bundle`; nil for any other item. `kept`: blocks an interrupted run recorded in the journal.
-    static func write(_ item: ExpansionItem, from bundle: DeliveredBundleSource?, into file: Descriptor, in folder: Descriptor,
+    static func write(_ item: ExpansionItem, from bundle: DeliveredBundleSource?, into file: Descriptor, named name: String, in folder: Descriptor,
                       keeping kept: Set<Int>, progress: ProgressTracker, reportsBytes: Bool) throws(AssetPackError) -> UInt32? {
         guard let bundle, case .delivered(let layout) = item.origin else { return nil }
         let origin = ErrorLocation(bundle.name + "/" + layout.whole.file)
@@ -29,8 +29,8 @@ enum DeliveredFileWriter {
             return sink.crc32
         }
         let seeds = try bundle.seeds(for: item.path, layout: layout, blocks: blocks)
-        var opened = kept.isEmpty ? nil : try BlockJournal.open(for: item.path.name, in: folder)
-        if opened == nil { opened = try BlockJournal.create(for: item.path.name, in: folder) }
+        var opened = kept.isEmpty ? nil : try BlockJournal.open(for: name, in: folder)
+        if opened == nil { opened = try BlockJournal.create(for: name, in: folder) }
         let journal = opened
         let clonedFrom = kept.isEmpty ? try clone(seeds.base ?? seeds.first, into: file, size: item.size) : nil
         let writer = BlockwiseWriter(file: file, blocks: blocks, patches: layout.patches, deflated: layout.deflated, delivery: bundle.delivery,

@@ -9,12 +9,14 @@ import AssetPackSystem
 enum DeliveryRequests {
     /// The requests for the files at `positions` of `plan` (``UpgradeDiff/split(_:installed:recorded:left:repairing:)``'s
     /// `toWrite`), delivered by `bundle`; `partial`: the blocks an interrupted run's journals record, by position,
-    /// in the staging tree `staging`.
+    /// in the staging tree `staging`, whose files are staged as `layout` says.
     static func of(_ positions: [Int], in plan: ExpansionPlan, bundle: DeliveredBundleSource, staging: Descriptor?,
-                   partial: [Int: Set<Int>]) throws(AssetPackError) -> [DeliveryRequest] {
+                   layout: StagingLayout, partial: [Int: Set<Int>]) throws(AssetPackError) -> [DeliveryRequest] {
         let (groups, rest) = DeliveryGroups.of(positions, in: plan.items, coalescing: bundle.delivery.coalescing)
         var requests = groups.compactMap { DeliveryGroups.request(for: $0, in: plan.items) }
-        let staged = staging.map(DirectoryCursor.init(root:))
+        let staged = try staging.map { (staging) throws(AssetPackError) in
+            StagedFileFolders(staging: staging, layout: layout, flat: try layout.flatFolder(in: staging, making: false))
+        }
         for position in rest {
             let item = plan.items[position]
             guard case .delivered(let layout) = item.origin else { continue }
@@ -23,7 +25,9 @@ enum DeliveryRequests {
                 continue
             }
             let kept = partial[position] ?? []
-            let file = kept.isEmpty ? nil : staged?.existingParent(ofPath: item.path.string).flatMap { try? $0.openFile(item.path.name) }
+            let file = kept.isEmpty ? nil : staged.flatMap { places in
+                places.existingFolder(of: item.path).flatMap { try? $0.openFile(places.name(of: item.path)) }
+            }
             let units = try BlockwiseWriter.plan(blocks, patches: layout.patches, kept: kept, staged: file,
                                                  seeds: bundle.seeds(for: item.path, layout: layout, blocks: blocks), delivery: bundle.delivery)
             for unit in units {
