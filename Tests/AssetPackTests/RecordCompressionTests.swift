@@ -79,9 +79,26 @@ import TestSupport
         #expect(try stage.installer("v2").isUpToDate())
     }
 
+    /// A gzip header with the optional fields `gzip` and others write (a name, a comment, an extra field, a header
+    /// CRC) is read past: the record is the same.
+    @Test func aRecordWhoseGzipHeaderHasOptionalFieldsIsRead() throws {
+        let stage = try Stage("record-header")
+        _ = try stage.installer("v1").installSynchronously()
+        let path = stage.destination + "/.assetpack/installed.json.gz"
+        var bytes = try fileBytes(path)
+        bytes[3] = 0x04 | 0x08 | 0x10 | 0x02
+        bytes.insert(contentsOf: [3, 0, 1, 2, 3] + Array("installed.json".utf8) + [0] + Array("a comment".utf8) + [0] + [0xAB, 0xCD],
+                     at: 10)
+        try writeBytes(bytes, to: path)
+        #expect(try InstalledTree.status(at: stage.destination).problems.isEmpty)
+        #expect(try stage.installer("v1").isUpToDate())
+        let result = try stage.installer("v2").installSynchronously()
+        #expect(result.filesLinked == Self.tree.files.count - 1, "the record was read: \(result)")
+    }
+
     /// A compressed record cut short, padded with bytes after its end, or with a damaged byte is unreadable: the
     /// check says so, and an upgrade reuses nothing it cannot trust yet gives the exact new tree.
-    @Test(arguments: ["cut", "padded", "damaged"])
+    @Test(arguments: ["cut", "padded", "damaged", "crc"])
     func aDamagedCompressedRecordIsUnreadable(_ damage: String) throws {
         let stage = try Stage("record-damaged")
         _ = try stage.installer("v1").installSynchronously()
@@ -90,7 +107,8 @@ import TestSupport
         switch damage {
         case "cut": bytes.removeLast(6)
         case "padded": bytes += [0x1F, 0x8B, 0, 0]
-        default: bytes[bytes.count - 6] ^= 0xFF  // the stored length: the text itself inflates whole
+        case "crc": bytes[bytes.count - 8] ^= 0x01  // the stored CRC-32: the text itself inflates whole
+        default: bytes[bytes.count - 3] ^= 0x01  // the stored length
         }
         try writeBytes(bytes, to: path)
         let status = try InstalledTree.status(at: stage.destination)

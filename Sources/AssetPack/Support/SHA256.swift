@@ -40,14 +40,18 @@ package struct SHA256: Sendable {
     }
 
     /// The digest as 64 lowercase hex digits. The hash can not be updated afterwards.
-    package mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String { finalize().hex }
+
+    /// The digest. The hash can not be updated afterwards.
+    package mutating func finalize() -> SHA256Digest {
         let bitLength = length * 8
         var tail: [UInt8] = [0x80]
         tail += [UInt8](repeating: 0, count: (119 - pending.count) % 64)
         tail += (0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64($0))) }
         update(tail)
-        let words = withUnsafeBytes(of: state) { Array($0.bindMemory(to: UInt32.self)) }
-        return words.map(hex).joined()
+        let words = state
+        func pair(_ high: UInt32, _ low: UInt32) -> UInt64 { UInt64(high) << 32 | UInt64(low) }
+        return SHA256Digest(words: pair(words.0, words.1), pair(words.2, words.3), pair(words.4, words.5), pair(words.6, words.7))
     }
 
     private mutating func update(raw bytes: UnsafeRawBufferPointer) {

@@ -4,6 +4,11 @@ package struct SHA256Digest: Sendable, Hashable {
     /// The bytes, eight to a word, in order (each word big-endian: its first byte is the most significant).
     private let first, second, third, fourth: UInt64
 
+    /// The digest whose bytes the words `first` to `fourth` hold, eight to a word, most significant first.
+    package init(words first: UInt64, _ second: UInt64, _ third: UInt64, _ fourth: UInt64) {
+        (self.first, self.second, self.third, self.fourth) = (first, second, third, fourth)
+    }
+
     /// The digest written as 64 lowercase hex digits, as manifests write them (``ContentDigest/isHex(_:)``);
     /// nil for any other text.
     package init?(hex: String) {

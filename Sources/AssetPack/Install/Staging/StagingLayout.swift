@@ -12,11 +12,15 @@ enum StagingLayout: Sendable {
     /// Each file in the flat folder, named by its path's SHA-256.
     case flat
 
-    /// The name the file whose path is `path` has in the flat folder: the SHA-256 of the path, in hex.
-    static func flatName(_ path: String) -> String {
+    /// The name the file whose path is `path` has in the flat folder: the SHA-256 of the path (``flatDigest(_:)``),
+    /// in hex.
+    static func flatName(_ path: String) -> String { flatDigest(path).hex }
+
+    /// The SHA-256 of `path`, whose hex digits name its file in the flat folder.
+    static func flatDigest(_ path: String) -> SHA256Digest {
         var hash = SHA256()
         hash.update(path)
-        return hash.finalizeHex()
+        return hash.finalize()
     }
 
     /// The name of the file at `path` in its staging folder.

@@ -218,16 +218,17 @@ final class InPlaceUpgrade {
     private func moveStagedFiles(_ record: OrderedRecord, from newRecord: Descriptor, to tree: Descriptor) throws(AssetPackError) {
         guard try io(newRecord.status(StagingNames.movedFilesFolder))?.kind == .directory else { return }
         let folder = try io(newRecord.directory(StagingNames.movedFilesFolder))
-        var waiting = Set(try io(folder.names()).compactMap(\.string))
+        // By digest, not by name: a record of many files is hashed path by path, and no hex is written for each.
+        var waiting = Set(try io(folder.names()).compactMap { $0.string.flatMap(SHA256Digest.init(hex:)) })
         let cursor = DirectoryCursor(root: tree)
         var files = record.files()
         while !waiting.isEmpty, let head = files.head {
             defer { files.advance() }
-            let name = StagingLayout.flatName(head.entry.path)
-            guard waiting.remove(name) != nil, let path = try? AssetPath(head.entry.path) else { continue }
+            guard let digest = waiting.remove(StagingLayout.flatDigest(head.entry.path)), let path = try? AssetPath(head.entry.path)
+            else { continue }
             let parent = try io(cursor.parent(ofPath: path.string))
             try clearFolder(path.name, in: parent)
-            try io(folder.rename(name, to: path.name, in: parent))
+            try io(folder.rename(digest.hex, to: path.name, in: parent))
             try counted()
         }
         _ = try io(newRecord.removeFolderIfEmpty(StagingNames.movedFilesFolder))
