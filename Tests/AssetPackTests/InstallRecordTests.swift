@@ -15,6 +15,7 @@ struct InstallRecordValue: Codable {
     var directories: [InstallRecord.Directory]? = nil
     var links: [InstallRecord.Link]? = nil
     var collation: String? = nil
+    var counts: InstallRecord.Counts? = nil
 }
 
 extension InstallRecordValue {
@@ -22,7 +23,7 @@ extension InstallRecordValue {
     /// (``InstallRecordLists``), handed to `emit` in pieces of about 64 KiB: the tests' writer of a record value.
     func writeJSON<Failure: Error>(_ emit: (borrowing [UInt8]) throws(Failure) -> Void) throws(Failure) {
         var json = InstallRecordJSON()
-        json.begin(directories: directories != nil, inPathOrder: collation == InstallRecordJSON.collation)
+        json.begin(directories: directories != nil, inPathOrder: collation == InstallRecordJSON.collation, counts: counts)
         for directory in directories ?? [] {
             json.directory(mode: directory.mode, path: directory.path)
             try json.handOver(to: emit)

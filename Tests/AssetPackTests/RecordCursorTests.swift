@@ -49,6 +49,20 @@ import TestSupport
         }
     }
 
+    /// A reader of a list the record's `counts` says is empty stops at the counts, before the lists: here the count
+    /// of links is 0 while the text lists one (a record assetpack never writes), and the reader gives none; the file
+    /// list, counted, is read.
+    @Test func aListCountedEmptyIsNotReadPastTheOthers() throws {
+        let dir = try TemporaryDirectory("record-counts")
+        try writeRecord(Array(("{\"collation\":\"path\",\"counts\":{\"directories\":0,\"files\":1,\"links\":0},"
+                               + "\"directories\":[],\"files\":[" + file("a") + "],\"format\":1,"
+                               + "\"links\":[{\"path\":\"l\",\"target\":\"a\"}],\"stamp\":\"s\"}").utf8), ofTree: dir.path)
+        let record = try #require(OrderedRecord(tree: try Descriptor.directory(dir.path)))
+        let links = record.links()
+        #expect(links.head == nil && !links.isBroken)
+        #expect(record.files().head?.path == Array("a".utf8))
+    }
+
     /// (The broken records are plain `installed.json`, as older installs wrote it: read the same way.)
     @Test func aTreeWithoutARecordOrWithABrokenOneHasNoCursor() throws {
         let dir = try TemporaryDirectory("record-cursor-none")

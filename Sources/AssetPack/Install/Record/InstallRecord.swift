@@ -33,6 +33,14 @@ enum InstallRecord {
         var target: String
     }
 
+    /// The number of entries of each list, written before the lists (`counts`) so that a reader of an empty list
+    /// stops there instead of reading past the others.
+    struct Counts: Codable, Sendable, Equatable {
+        var directories: Int
+        var files: Int
+        var links: Int
+    }
+
     /// The format of the records this code writes.
     static let currentFormat = 1
 

@@ -38,10 +38,21 @@ struct InstallRecordJSON {
         try out.withUnsafeBufferPointer { (entry) throws(Failure) in try body(entry) }
     }
 
-    /// `{`, ``collation`` when the lists are `inPathOrder`, and the start of the folder list when there is one.
-    mutating func begin(directories: Bool, inPathOrder: Bool = false) {
+    /// `{`, ``collation`` when the lists are `inPathOrder`, the number of entries of each list (`counts`, when
+    /// given: a reader of an empty list then stops before the others, ``InstallRecordReader``), and the start of
+    /// the folder list when there is one.
+    mutating func begin(directories: Bool, inPathOrder: Bool = false, counts: InstallRecord.Counts? = nil) {
         literal("{")
         if inPathOrder { literal(#""collation":"path","#) }
+        if let counts {
+            literal(#""counts":{"directories":"#)
+            number(UInt64(counts.directories))
+            literal(#","files":"#)
+            number(UInt64(counts.files))
+            literal(#","links":"#)
+            number(UInt64(counts.links))
+            literal("},")
+        }
         if directories { literal(#""directories":["#) }
     }
 

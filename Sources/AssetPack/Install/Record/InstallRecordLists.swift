@@ -78,7 +78,8 @@ final class InstallRecordLists {
     func write(into tree: Descriptor, source: String?, stamp: String) throws(AssetPackError) {
         try InstallRecord.writeContents(into: tree, source: source, stamp: stamp) { (emit) throws(AssetPackError) in
             var json = InstallRecordJSON()
-            json.begin(directories: true, inPathOrder: true)
+            json.begin(directories: true, inPathOrder: true,
+                       counts: InstallRecord.Counts(directories: directories.count, files: files.count, links: links.count))
             try json.handOverAll(to: emit)
             try directories.emit(to: emit, from: folder)
             json.beginFiles(afterDirectories: true)

@@ -3,7 +3,8 @@ import AssetPackSystem
 /// Reads the install record's JSON (``InstallRecord``) from its file 64 KiB at a time (``JSONPullParser`` over
 /// ``RecordFileSource``, which inflates it), never whole. Only the record's own shape is accepted — an object whose `files` is an array of objects with `path`
 /// (string), `size` and `mode` (unsigned integers), an optional `crc32` (unsigned integer or `null`) and an
-/// optional `sha256` (string), plus `format`, `stamp`, an optional `source` and `collation`, and optional
+/// optional `sha256` (string), plus `format`, `stamp`, an optional `source`, `collation` and `counts` (a reader
+/// of a list that `counts` says is empty stops there), and optional
 /// `directories` (`path`, `mode`) and `links` (`path`, `target`) — with keys in any order, any white space, and
 /// unknown members skipped. Anything else in a list (bad syntax, invalid UTF-8, a number that does not fit, a
 /// missing field, and compressed data that is damaged, cut short or followed by other bytes, found at the latest
@@ -106,12 +107,32 @@ struct InstallRecordReader {
                 }
                 if "collation" ~= name {
                     reader.collation = try reader.parser.string()
+                } else if "counts" ~= name {
+                    if try reader.listIsEmpty(list) {
+                        reader.listEnded = true
+                        return reader
+                    }
                 } else {
                     try reader.parser.skipValue()
                 }
             }
         } catch {}
         return nil
+    }
+
+    /// Reads the record's `counts` (an object of unsigned integers, other members skipped): true when it says
+    /// the list `list` has no entry.
+    private func listIsEmpty(_ list: StaticString) throws(AssetPackError) -> Bool {
+        var empty = false
+        try parser.enterObject()
+        while let name = try parser.nextMember() {
+            if list ~= name {
+                empty = try parser.unsigned(max: .max) == 0
+            } else {
+                try parser.skipValue()
+            }
+        }
+        return empty
     }
 
     /// The next file of the list (``list(_:of:limit:)``); nil at its end, and from text that is not a record's on.
