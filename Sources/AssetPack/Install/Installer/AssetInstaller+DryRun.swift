@@ -67,7 +67,7 @@ extension AssetInstaller {
             let staging = try delivered == nil ? nil : parent.flatMap { (parent) throws(AssetPackError) in
                 try StagingArea.resumable(StagingNames.staging(for: name), in: parent, stamp: planning.stamp, marker: planning.marker)
             }
-            let layout: StagingLayout = options.upgradesInPlace && tree != nil ? .flat : .tree
+            let layout = StagingLayout(inPlace: options.upgradesInPlace && tree != nil)
             let resume = try staging.map { (staging) throws(AssetPackError) in try ResumeCheck(root: staging, removes: false, layout: layout) }
             let (diff, record) = (tree.flatMap(RecordCursor.init(tree:)), tree.flatMap(RecordCursor.init(tree:)))
             let stamp = try planning.run { (window) throws(AssetPackError) in

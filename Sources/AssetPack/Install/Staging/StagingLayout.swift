@@ -12,6 +12,9 @@ enum StagingLayout: Sendable {
     /// Each file in the flat folder, named by its path's SHA-256.
     case flat
 
+    /// The layout of an upgrade in place (`inPlace`), or of any other install.
+    init(inPlace: Bool) { self = inPlace ? .flat : .tree }
+
     /// The name the file whose path is `path` has in the flat folder: the SHA-256 of the path (``flatDigest(_:)``),
     /// in hex.
     static func flatName(_ path: String) -> String { flatDigest(path).hex }

@@ -149,7 +149,7 @@ struct InstallTransaction {
                       current: Descriptor?, inPlace: Bool) throws(AssetPackError) -> WindowState? {
         if resuming { try forgetCompletion(of: staging, inPlace: inPlace) }
         let upgrade = current.map { WindowState.Upgrade(tree: $0, recorded: RecordCursor(tree: $0), wasFlushed: Self.wasFlushed($0)) }
-        let layout: StagingLayout = inPlace ? .flat : .tree
+        let layout = StagingLayout(inPlace: inPlace)
         let state = WindowState(upgrade: upgrade, resume: resuming ? try ResumeCheck(root: staging, layout: layout) : nil, inPlace: inPlace)
         let record = try InstallRecordLists(tree: staging, layout: layout)
         let handoff = WindowHandoff<PlanWindow> { (window) throws(AssetPackError) in
@@ -334,7 +334,7 @@ private final class WindowState {
     /// True for an upgrade in place (``InPlaceUpgrade``): only what changed is staged.
     let inPlace: Bool
     /// Where the files go in the staging tree: in its flat folder in place, else at their paths.
-    var layout: StagingLayout { inPlace ? .flat : .tree }
+    var layout: StagingLayout { StagingLayout(inPlace: inPlace) }
     var files = 0
     var bytes: UInt64 = 0
     /// Bytes of the files written (not linked from the installed tree, not kept from staging).

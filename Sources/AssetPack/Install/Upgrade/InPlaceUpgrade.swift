@@ -50,7 +50,7 @@ final class InPlaceUpgrade {
     /// whole staging tree on the device, the marker with it.
     static func begin(_ staging: Descriptor, removing unknown: [UnknownEntries.Found], durable: Bool) throws(AssetPackError) {
         let lines = unknown.map { entry in
-            (entry.components + [entry.entry]).map { $0.bytes }.joined(separator: [UInt8(ascii: "/")]).map { hexDigits($0) }.joined()
+            Array((entry.components + [entry.entry]).map(\.bytes).joined(separator: [UInt8(ascii: "/")])).withUnsafeBytes(lowercaseHex)
         }
         try mark(staging, ([removing] + lines).map { $0 + "\n" }.joined(), durable: false)
         if durable { try io(staging.fd.syncFileSystem(path: staging.path)) }
@@ -153,12 +153,6 @@ final class InPlaceUpgrade {
         try counted()
     }
 
-    /// `byte` as two lowercase hex digits.
-    private static func hexDigits(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-    }
-
     /// Removes `name` from `folder`: a file or a link, or a folder with all it holds.
     private func removeEntry(_ name: String, in folder: Descriptor) throws(AssetPackError) {
         guard let status = try io(folder.status(name)) else { return }
@@ -241,8 +235,7 @@ final class InPlaceUpgrade {
     static func stageMoved(_ files: [Int: StagedFile], of plan: ExpansionPlan, from installed: Descriptor, movedFrom: [Int: String],
                            into staging: Descriptor) throws(AssetPackError) -> (linked: [Int: StagedFile], failed: [Int]) {
         guard !files.isEmpty else { return ([:], []) }
-        let record = try io(staging.directory(StagingNames.recordDirectory, creatingWith: PermissionPolicy.defaultDirectory))
-        let folder = try io(record.directory(StagingNames.movedFilesFolder, creatingWith: PermissionPolicy.defaultDirectory))
+        guard let folder = try StagingLayout.flat.flatFolder(in: staging, making: true) else { return ([:], files.keys.sorted()) }
         let cursor = DirectoryCursor(root: installed)
         var linked: [Int: StagedFile] = [:], failed: [Int] = []
         for (position, file) in files.sorted(by: { $0.key < $1.key }) {
